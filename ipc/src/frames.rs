@@ -1,0 +1,145 @@
+//! The closed set of frames: what the router says to a worker ([`ToWorker`]) and
+//! what a worker says to the router ([`ToRouter`]).
+//!
+//! JSON-RPC messages travel as text inside [`ToWorker::Call`] and
+//! [`ToRouter::Reply`]; the frames themselves carry only what the two processes
+//! need to coordinate. Secrets (passwords) are inside [`Hello`] and never appear in
+//! a `Debug` rendering.
+
+use bincode::{Decode, Encode};
+use std::fmt;
+
+/// Router -> worker.
+#[derive(Debug, Clone, PartialEq, Encode, Decode)]
+pub enum ToWorker {
+    /// First frame on a new socket: the worker's whole configuration.
+    Hello(Hello),
+    /// One JSON-RPC request (or notification) of the client, as text.
+    Call { call_id: u64, message: String },
+    /// The client cancelled this call (`notifications/cancelled`).
+    Cancel { call_id: u64 },
+    /// Interrupt the evaluation in progress: soft (a catchable error, 6003) or
+    /// hard (unconditional unwind, 6004).
+    Break { hard: bool },
+    /// Between calls: move the session's view forward keeping uncommitted work.
+    Refresh,
+    /// A JSON-RPC response from the client to a request the worker sent through
+    /// [`ToRouter::Outbound`] (sampling, elicitation, ping).
+    ClientResponse { message: String },
+    /// Finish the current call if any, log out and exit.
+    Shutdown,
+}
+
+/// Worker -> router.
+#[derive(Debug, Clone, PartialEq, Encode, Decode)]
+pub enum ToRouter {
+    /// Answer to [`Hello`]: the worker is logged in and ready for calls.
+    Ready(Ready),
+    /// Login or start-up failed; the worker exits after sending this.
+    Failed { kind: String, message: String },
+    /// The JSON-RPC response to a call, as text. Exactly one per call.
+    Reply { call_id: u64, message: String },
+    /// Progress of a running call (`notifications/progress`).
+    Progress { call_id: u64, progress: f64, total: Option<f64>, message: Option<String> },
+    /// A log line for the client (`notifications/message`) or, with no call, for
+    /// the router's own log.
+    Log { call_id: Option<u64>, level: String, text: String },
+    /// A JSON-RPC message the worker sends to the client while a call runs
+    /// (a server request such as `sampling/createMessage`, or a notification).
+    /// With no call it goes to the session's standalone stream.
+    Outbound { call_id: Option<u64>, message: String },
+    /// How far the session's view is behind the newest commit, and whether it
+    /// holds uncommitted changes.
+    ViewStatus { commits_behind: u64, needs_commit: bool },
+}
+
+/// The worker's configuration, sent once.
+#[derive(Clone, PartialEq, Encode, Decode)]
+pub struct Hello {
+    pub protocol: u32,
+    /// The full MCP session id (the worker logs only its first 8 characters).
+    pub session_id: String,
+    /// The router's port, for the process title.
+    pub port: u16,
+    pub backend: Backend,
+    /// Toolset names the deployment serves.
+    pub toolsets: Vec<String>,
+    /// Toolset options as `name=value` pairs, already validated by the router.
+    pub options: Vec<(String, String)>,
+    pub server_name: String,
+    pub server_version: String,
+    pub title: Option<String>,
+    pub instructions: Option<String>,
+    /// The `tracing` filter the worker logs to stderr with.
+    pub log_filter: String,
+}
+
+/// Which stone the worker logs in to.
+#[derive(Clone, PartialEq, Encode, Decode)]
+pub enum Backend {
+    /// The embedded stone. `repository` is the repository path; `None` means a
+    /// fresh in-memory image (tests and the language-only mode).
+    Embedded { repository: Option<String>, user: String, password: String },
+    /// A GemStone/S 64 stone through libgcits.
+    Gci {
+        gemstone: String,
+        stone: String,
+        user: String,
+        password: String,
+        host: Option<String>,
+        netldi: Option<String>,
+    },
+}
+
+/// What a worker reports once it is logged in.
+#[derive(Debug, Clone, PartialEq, Encode, Decode)]
+pub struct Ready {
+    pub protocol: u32,
+    pub pid: u32,
+    /// The user the login belongs to.
+    pub user: String,
+    /// The stone's name (the repository path for the embedded stone).
+    pub stone: String,
+    /// The `tools` array of `tools/list`, as JSON text.
+    pub tools_json: String,
+}
+
+impl fmt::Debug for Hello {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Hello")
+            .field("protocol", &self.protocol)
+            .field("session_id", &self.session_id.get(..8).unwrap_or(&self.session_id))
+            .field("port", &self.port)
+            .field("backend", &self.backend)
+            .field("toolsets", &self.toolsets)
+            .field("options", &self.options)
+            .field("server_name", &self.server_name)
+            .field("server_version", &self.server_version)
+            .field("title", &self.title)
+            .field("instructions", &self.instructions.as_ref().map(|s| s.len()))
+            .field("log_filter", &self.log_filter)
+            .finish()
+    }
+}
+
+impl fmt::Debug for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Backend::Embedded { repository, user, .. } => f
+                .debug_struct("Embedded")
+                .field("repository", repository)
+                .field("user", user)
+                .field("password", &"<redacted>")
+                .finish(),
+            Backend::Gci { gemstone, stone, user, host, netldi, .. } => f
+                .debug_struct("Gci")
+                .field("gemstone", gemstone)
+                .field("stone", stone)
+                .field("user", user)
+                .field("password", &"<redacted>")
+                .field("host", host)
+                .field("netldi", netldi)
+                .finish(),
+        }
+    }
+}

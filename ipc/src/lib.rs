@@ -1,0 +1,23 @@
+//! gsmcp-ipc owns the frames that cross the process boundary between the router
+//! (`gsmcp`) and one worker (`gsmcp-worker`), and their codec.
+//!
+//! A frame on the wire is a little-endian `u32` body length followed by a bincode
+//! body (standard configuration, variable-length integers). The length is checked
+//! against [`MAX_FRAME_LEN`] before anything is allocated, so a hostile or broken
+//! peer cannot make the other side reserve gigabytes. The set of frames is closed:
+//! a body that does not decode to one of them is an error, never a silent skip.
+//!
+//! This crate knows nothing about HTTP or Smalltalk. MCP messages cross it as JSON
+//! text, untouched; only the router and the worker interpret them.
+
+pub mod codec;
+pub mod frames;
+
+pub use codec::{decode_body, encode_frame, read_frame, write_frame, IpcError, MAX_FRAME_LEN};
+#[cfg(feature = "tokio")]
+pub use codec::{read_frame_async, write_frame_async};
+pub use frames::*;
+
+/// Version of the frame set. The router sends it in [`Hello`]; a worker that speaks
+/// another version answers nothing and exits, and the router reports the mismatch.
+pub const PROTOCOL_VERSION: u32 = 1;

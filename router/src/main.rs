@@ -1,0 +1,2 @@
+//! The gsmcp router binary.
+fn main() {}

@@ -1,0 +1,12 @@
+//! gsmcp-smalltalk is the embedded stone: a GemStone/S 64 3.7-compatible Smalltalk
+//! (parser, compiler to a resolved tree, interpreter, kernel class library filed in
+//! from `kernel/*.gs`) and, later, its persistent multi-session repository.
+//!
+//! It does no network I/O and has no async runtime: a [`Session`] is one login,
+//! driven by one thread; another thread may interrupt it through an
+//! [`Interrupter`]. Every Smalltalk failure is returned as an [`StError`] value,
+//! never a panic.
+
+mod api;
+
+pub use api::{ErrorKind, Interrupter, Session, StError};

@@ -1,0 +1,2 @@
+//! The gsmcp worker binary.
+fn main() {}
