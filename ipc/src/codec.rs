@@ -48,8 +48,8 @@ pub fn encode_frame<T: Encode>(frame: &T) -> Result<Vec<u8>, IpcError> {
 
 /// Decodes one frame body (without its length prefix).
 pub fn decode_body<T: Decode<()>>(body: &[u8]) -> Result<T, IpcError> {
-    let (frame, used) = bincode::decode_from_slice(body, config())
-        .map_err(|e| IpcError::Decode(e.to_string()))?;
+    let (frame, used) =
+        bincode::decode_from_slice(body, config()).map_err(|e| IpcError::Decode(e.to_string()))?;
     if used != body.len() {
         return Err(IpcError::Trailing(body.len() - used));
     }
@@ -64,13 +64,31 @@ fn check_len(prefix: [u8; 4]) -> Result<usize, IpcError> {
     Ok(len as usize)
 }
 
-/// Reads one frame, blocking. A clean end of stream before a prefix is [`IpcError::Closed`].
+/// End of stream after `got` bytes of a length prefix: before any byte it is the
+/// peer closing cleanly; inside the prefix it is a truncated frame.
+fn eof_in_prefix(got: usize) -> IpcError {
+    if got == 0 {
+        IpcError::Closed
+    } else {
+        IpcError::Io(io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            "stream ended inside a frame's length prefix",
+        ))
+    }
+}
+
+/// Reads one frame, blocking. A clean end of stream before a prefix is
+/// [`IpcError::Closed`]; an end inside a frame (prefix or body) is an I/O error.
 pub fn read_frame<T: Decode<()>, R: Read>(r: &mut R) -> Result<T, IpcError> {
     let mut prefix = [0u8; 4];
-    match r.read_exact(&mut prefix) {
-        Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Err(IpcError::Closed),
-        Err(e) => return Err(e.into()),
+    let mut got = 0;
+    while got < prefix.len() {
+        match r.read(&mut prefix[got..]) {
+            Ok(0) => return Err(eof_in_prefix(got)),
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e.into()),
+        }
     }
     let mut body = vec![0u8; check_len(prefix)?];
     r.read_exact(&mut body)?;
@@ -92,10 +110,14 @@ pub async fn read_frame_async<T: Decode<()>, R: tokio::io::AsyncRead + Unpin>(
 ) -> Result<T, IpcError> {
     use tokio::io::AsyncReadExt;
     let mut prefix = [0u8; 4];
-    match r.read_exact(&mut prefix).await {
-        Ok(_) => {}
-        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Err(IpcError::Closed),
-        Err(e) => return Err(e.into()),
+    let mut got = 0;
+    while got < prefix.len() {
+        match r.read(&mut prefix[got..]).await {
+            Ok(0) => return Err(eof_in_prefix(got)),
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e.into()),
+        }
     }
     let mut body = vec![0u8; check_len(prefix)?];
     r.read_exact(&mut body).await?;

@@ -10,6 +10,9 @@ use bincode::{Decode, Encode};
 use std::fmt;
 
 /// Router -> worker.
+// `Hello` is far larger than the other variants, but it is sent once per worker:
+// boxing it would only add an allocation to every other frame's type.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Encode, Decode)]
 pub enum ToWorker {
     /// First frame on a new socket: the worker's whole configuration.
