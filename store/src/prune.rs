@@ -1,0 +1,126 @@
+//! Dropping object versions that no live view can read any more.
+//!
+//! The bound is the oldest view in the registry (or the latest commit when nobody
+//! is logged in). For every object a commit at or below the bound wrote, prune
+//! keeps the newest version at or below the bound and everything newer, deletes
+//! the older versions, and deletes the kept version too when it is a tombstone
+//! (reading a missing object and a deleted one answer the same). The commit rows
+//! at or below the bound go as well: no live view will ever ask what they changed.
+//! Work is proportional to what was committed since the previous prune, done in
+//! short write transactions so commits of other sessions interleave.
+//!
+//! This module owns that procedure and its report. It must not touch rows above
+//! the bound, and must compute the bound under the write lock (login registers
+//! its view under the same lock, so a new view is never missed).
+
+use rusqlite::{Connection, TransactionBehavior};
+
+use crate::changes;
+use crate::error::{Result, SqlContext};
+use crate::registry;
+use crate::schema::{self, LAST_COMMIT, PRUNED_THROUGH};
+
+/// Commits handled per write transaction.
+const BATCH: i64 = 128;
+
+/// What a prune did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PruneReport {
+    /// Versions older than this commit were considered (the oldest live view).
+    pub bound: u64,
+    /// Commit rows dropped.
+    pub commits: u64,
+    /// Object versions deleted (old versions and tombstones).
+    pub versions: u64,
+    /// Registry rows of dead processes removed.
+    pub sessions_reaped: u64,
+}
+
+pub(crate) fn prune(conn: &mut Connection, busy_ms: u64) -> Result<PruneReport> {
+    let mut report = PruneReport::default();
+    loop {
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .ctx("starting a prune batch", busy_ms)?;
+        report.sessions_reaped += registry::reap_dead(&tx, busy_ms)? as u64;
+        let latest = schema::counter(&tx, LAST_COMMIT, busy_ms)?;
+        let bound = registry::min_view(&tx, busy_ms)?.map_or(latest, |v| v.min(latest));
+        report.bound = bound;
+
+        let batch: Vec<(i64, Vec<u64>)> = {
+            let mut stmt = tx
+                .prepare_cached("SELECT number, writes FROM commits WHERE number <= ?1 ORDER BY number LIMIT ?2")
+                .ctx("reading commits to prune", busy_ms)?;
+            let mut rows = stmt
+                .query([bound as i64, BATCH])
+                .ctx("reading commits to prune", busy_ms)?;
+            let mut out = Vec::new();
+            while let Some(row) = rows.next().ctx("reading commits to prune", busy_ms)? {
+                let number: i64 = row.get(0).ctx("reading commits to prune", busy_ms)?;
+                let blob = row
+                    .get_ref(1)
+                    .and_then(|v| Ok(v.as_blob()?))
+                    .ctx("reading commits to prune", busy_ms)?;
+                let mut oops = Vec::new();
+                changes::decode_oops_into(blob, &mut oops)?;
+                out.push((number, oops));
+            }
+            out
+        };
+        let Some(&(last, _)) = batch.last() else {
+            tx.commit().ctx("ending prune", busy_ms)?;
+            // Bookkeeping connections never checkpoint on their own; prune may
+            // have written a lot, so move it into the database file now.
+            conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
+                .ctx("checkpointing after prune", busy_ms)?;
+            return Ok(report);
+        };
+        let mut oops: Vec<u64> = batch.into_iter().flat_map(|(_, o)| o).collect();
+        oops.sort_unstable();
+        oops.dedup();
+        {
+            let mut newest = tx
+                .prepare_cached(
+                    "SELECT version, data IS NULL FROM objects WHERE oop = ?1 AND version <= ?2 \
+                     ORDER BY version DESC LIMIT 1",
+                )
+                .ctx("preparing prune", busy_ms)?;
+            let mut older = tx
+                .prepare_cached("DELETE FROM objects WHERE oop = ?1 AND version < ?2")
+                .ctx("preparing prune", busy_ms)?;
+            let mut exact = tx
+                .prepare_cached("DELETE FROM objects WHERE oop = ?1 AND version = ?2")
+                .ctx("preparing prune", busy_ms)?;
+            for oop in oops {
+                let found: Option<(i64, bool)> = {
+                    let mut rows = newest
+                        .query([oop as i64, bound as i64])
+                        .ctx("pruning", busy_ms)?;
+                    match rows.next().ctx("pruning", busy_ms)? {
+                        Some(r) => Some((
+                            r.get(0).ctx("pruning", busy_ms)?,
+                            r.get(1).ctx("pruning", busy_ms)?,
+                        )),
+                        None => None,
+                    }
+                };
+                let Some((version, tombstone)) = found else {
+                    continue;
+                };
+                report.versions += older
+                    .execute([oop as i64, version])
+                    .ctx("pruning", busy_ms)? as u64;
+                if tombstone {
+                    report.versions += exact
+                        .execute([oop as i64, version])
+                        .ctx("pruning", busy_ms)? as u64;
+                }
+            }
+        }
+        report.commits += tx
+            .execute("DELETE FROM commits WHERE number <= ?1", [last])
+            .ctx("dropping pruned commits", busy_ms)? as u64;
+        schema::set_counter(&tx, PRUNED_THROUGH, last as u64, busy_ms)?;
+        tx.commit().ctx("committing a prune batch", busy_ms)?;
+    }
+}

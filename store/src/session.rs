@@ -1,0 +1,582 @@
+//! One login: its view, its reads, its OOP allocation and its transaction state.
+//!
+//! A [`StoreSession`] reads every object as of its view (the newest version at or
+//! below the view's commit number), so it sees one snapshot however many commits
+//! other sessions make. It moves the view only when asked: `abort`,
+//! `continue_view`, `commit`. This module owns the commit protocol (conflict check,
+//! versions, commit row, view move in one durable SQLite transaction) and the
+//! GemStone rule that a session whose commit failed refuses commits and continue
+//! until it aborts. It must not keep object contents: pending changes belong to
+//! the caller, which hands them to `commit`.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use rusqlite::{Connection, TransactionBehavior};
+
+use crate::changes::{self, ChangedSet};
+use crate::error::{Result, SqlContext, StoreError};
+use crate::registry::{self, Registration};
+use crate::repository::Shared;
+use crate::schema::{self, Sync, LAST_COMMIT, NEXT_OOP};
+use crate::{check_oop, DEFAULT_OOP_BLOCK, FIRST_ALLOCATED_OOP, MAX_OOP};
+
+/// How a session logs in.
+#[derive(Debug, Clone)]
+pub struct LoginOptions {
+    pub(crate) read_only: bool,
+    pub(crate) oop_block: u64,
+    pub(crate) label: String,
+}
+
+impl Default for LoginOptions {
+    fn default() -> Self {
+        LoginOptions {
+            read_only: false,
+            oop_block: DEFAULT_OOP_BLOCK,
+            label: String::new(),
+        }
+    }
+}
+
+impl LoginOptions {
+    pub fn new() -> Self {
+        LoginOptions::default()
+    }
+
+    /// A login without commit privilege: every `commit` answers
+    /// [`StoreError::ReadOnly`].
+    pub fn read_only(mut self, read_only: bool) -> Self {
+        self.read_only = read_only;
+        self
+    }
+
+    /// How many OOPs to reserve from the repository at a time (default 4096). A
+    /// bigger block means fewer trips to the shared counter; unused OOPs of a
+    /// block are never reused.
+    pub fn oop_block(mut self, size: u64) -> Self {
+        self.oop_block = size;
+        self
+    }
+
+    /// Free text shown in the session registry (e.g. a worker's process title).
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = label.into();
+        self
+    }
+}
+
+/// A successful commit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Committed {
+    /// The commit's number, now the session's view. For a commit with nothing to
+    /// write no commit is recorded and this is the latest commit number.
+    pub commit: u64,
+    /// What *other* sessions changed between the old view and this commit: the
+    /// caller refreshes these objects (its own writes it already holds).
+    pub changed: ChangedSet,
+}
+
+/// Where a session stands, GemStone-style.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TxState {
+    Open,
+    /// A commit failed; commit and continue are refused until abort (2409).
+    MustAbort,
+}
+
+/// A login to a repository. Not `Sync`: one thread drives it. Use [`ViewWatch`]
+/// to ask how far behind it is from another thread.
+pub struct StoreSession {
+    shared: Arc<Shared>,
+    conn: Connection,
+    reg: Registration,
+    view: u64,
+    watch: Arc<AtomicU64>,
+    state: TxState,
+    read_only: bool,
+    block: Range<u64>,
+    block_size: u64,
+    registered: bool,
+}
+
+impl std::fmt::Debug for StoreSession {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StoreSession")
+            .field("id", &self.reg.id)
+            .field("view", &self.view)
+            .field("state", &self.state)
+            .field("read_only", &self.read_only)
+            .finish()
+    }
+}
+
+/// A cheap, thread-safe handle answering how many commits a session's view is
+/// behind the latest, without touching the session itself.
+#[derive(Clone)]
+pub struct ViewWatch {
+    shared: Arc<Shared>,
+    view: Arc<AtomicU64>,
+}
+
+impl std::fmt::Debug for ViewWatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ViewWatch")
+            .field("view", &self.view())
+            .finish()
+    }
+}
+
+impl ViewWatch {
+    /// The session's current view.
+    pub fn view(&self) -> u64 {
+        self.view.load(Ordering::Acquire)
+    }
+
+    /// Commits made since the session's view.
+    pub fn commits_behind(&self) -> Result<u64> {
+        let view = self.view();
+        Ok(self.shared.latest_commit()?.saturating_sub(view))
+    }
+}
+
+impl StoreSession {
+    pub(crate) fn new(
+        shared: Arc<Shared>,
+        conn: Connection,
+        reg: Registration,
+        view: u64,
+        options: &LoginOptions,
+    ) -> StoreSession {
+        StoreSession {
+            shared,
+            conn,
+            reg,
+            view,
+            watch: Arc::new(AtomicU64::new(view)),
+            state: TxState::Open,
+            read_only: options.read_only,
+            block: 0..0,
+            block_size: options.oop_block,
+            registered: true,
+        }
+    }
+
+    fn busy_ms(&self) -> u64 {
+        self.shared.busy_ms
+    }
+
+    /// The registry id of this login.
+    pub fn id(&self) -> u64 {
+        self.reg.id
+    }
+
+    /// The commit number this session reads at.
+    pub fn view(&self) -> u64 {
+        self.view
+    }
+
+    pub fn is_read_only(&self) -> bool {
+        self.read_only
+    }
+
+    /// True after a failed commit, until `abort`: commit and continue are refused.
+    pub fn must_abort(&self) -> bool {
+        self.state == TxState::MustAbort
+    }
+
+    /// A handle other threads can use to read this session's lag.
+    pub fn watch(&self) -> ViewWatch {
+        ViewWatch {
+            shared: Arc::clone(&self.shared),
+            view: Arc::clone(&self.watch),
+        }
+    }
+
+    /// Commits made since this session's view.
+    pub fn commits_behind(&self) -> Result<u64> {
+        let latest = schema::counter(&self.conn, LAST_COMMIT, self.busy_ms())?;
+        Ok(latest.saturating_sub(self.view))
+    }
+
+    /// The object `oop` as of this view; `None` if it does not exist there (never
+    /// written, or deleted).
+    pub fn read(&self, oop: u64) -> Result<Option<Vec<u8>>> {
+        check_oop(oop)?;
+        read_at(&self.conn, oop, self.view, self.busy_ms())
+    }
+
+    /// Several objects as of this view, in the order asked, from one snapshot.
+    pub fn read_many(&self, oops: &[u64]) -> Result<Vec<Option<Vec<u8>>>> {
+        for &oop in oops {
+            check_oop(oop)?;
+        }
+        let busy_ms = self.busy_ms();
+        let tx = self
+            .conn
+            .unchecked_transaction()
+            .ctx("starting a read", busy_ms)?;
+        let mut out = Vec::with_capacity(oops.len());
+        for &oop in oops {
+            out.push(read_at(&tx, oop, self.view, busy_ms)?);
+        }
+        tx.commit().ctx("ending a read", busy_ms)?;
+        Ok(out)
+    }
+
+    /// Call `f` with every object that exists as of this view, in OOP order;
+    /// answers how many there were. For loading a whole repository at once.
+    pub fn for_each_object(&self, mut f: impl FnMut(u64, &[u8])) -> Result<u64> {
+        let busy_ms = self.busy_ms();
+        let tx = self
+            .conn
+            .unchecked_transaction()
+            .ctx("starting a scan", busy_ms)?;
+        let mut count = 0u64;
+        {
+            let mut stmt = tx
+                .prepare_cached(
+                    "SELECT o.oop, o.data FROM objects o \
+                     WHERE o.version <= ?1 AND o.data IS NOT NULL AND NOT EXISTS \
+                       (SELECT 1 FROM objects n WHERE n.oop = o.oop AND n.version > o.version \
+                        AND n.version <= ?1) \
+                     ORDER BY o.oop",
+                )
+                .ctx("preparing a scan", busy_ms)?;
+            let mut rows = stmt
+                .query([self.view as i64])
+                .ctx("scanning objects", busy_ms)?;
+            while let Some(row) = rows.next().ctx("scanning objects", busy_ms)? {
+                let oop: i64 = row.get(0).ctx("scanning objects", busy_ms)?;
+                let data = row
+                    .get_ref(1)
+                    .and_then(|v| Ok(v.as_blob()?))
+                    .ctx("scanning objects", busy_ms)?;
+                f(oop as u64, data);
+                count += 1;
+            }
+        }
+        tx.commit().ctx("ending a scan", busy_ms)?;
+        Ok(count)
+    }
+
+    /// A fresh OOP, never handed out before in this repository (by any session or
+    /// process) and never a reserved root OOP.
+    pub fn allocate_oop(&mut self) -> Result<u64> {
+        if self.block.is_empty() {
+            self.block = self.reserve_block(self.block_size)?;
+        }
+        let oop = self.block.start;
+        self.block.start += 1;
+        Ok(oop)
+    }
+
+    /// `count` fresh OOPs (see [`allocate_oop`](Self::allocate_oop)).
+    pub fn allocate_oops(&mut self, count: usize) -> Result<Vec<u64>> {
+        let mut out = Vec::with_capacity(count);
+        while out.len() < count {
+            if self.block.is_empty() {
+                let want = (count - out.len()) as u64;
+                self.block = self.reserve_block(want.max(self.block_size))?;
+            }
+            let take = ((count - out.len()) as u64).min(self.block.end - self.block.start);
+            out.extend(self.block.start..self.block.start + take);
+            self.block.start += take;
+        }
+        Ok(out)
+    }
+
+    fn reserve_block(&mut self, size: u64) -> Result<Range<u64>> {
+        let busy_ms = self.busy_ms();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .ctx("starting an OOP reservation", busy_ms)?;
+        let next = schema::counter(&tx, NEXT_OOP, busy_ms)?;
+        let end =
+            next.checked_add(size)
+                .filter(|&end| end <= MAX_OOP)
+                .ok_or(StoreError::InvalidOop {
+                    oop: next,
+                    reason: "the repository has run out of OOPs",
+                })?;
+        schema::set_counter(&tx, NEXT_OOP, end, busy_ms)?;
+        tx.commit().ctx("committing an OOP reservation", busy_ms)?;
+        Ok(next..end)
+    }
+
+    /// Write the caller's changes (`Some(bytes)` = new contents, `None` = delete)
+    /// as one atomic, durable commit, and move the view to it.
+    ///
+    /// Fails with [`StoreError::Conflict`] if a commit since this view wrote any of
+    /// the same OOPs; the session then refuses commits until [`abort`](Self::abort).
+    /// An OOP written twice in `writes` keeps its last value. An OOP at or above
+    /// [`FIRST_ALLOCATED_OOP`] must have been allocated.
+    pub fn commit<I, B>(&mut self, writes: I) -> Result<Committed>
+    where
+        I: IntoIterator<Item = (u64, Option<B>)>,
+        B: AsRef<[u8]>,
+    {
+        if self.read_only {
+            return Err(StoreError::ReadOnly);
+        }
+        if self.state == TxState::MustAbort {
+            return Err(StoreError::CommitRefused);
+        }
+        let mut sorted: BTreeMap<u64, Option<B>> = BTreeMap::new();
+        for (oop, data) in writes {
+            check_oop(oop)?;
+            sorted.insert(oop, data);
+        }
+        if sorted.is_empty() {
+            let changed = self.move_view()?;
+            return Ok(Committed {
+                commit: changed.to_view(),
+                changed,
+            });
+        }
+        let busy_ms = self.busy_ms();
+        schema::set_sync(&self.conn, Sync::Full, busy_ms)?;
+        let outcome = self.write_commit(&sorted);
+        let restored = schema::set_sync(&self.conn, Sync::Normal, busy_ms);
+        match outcome {
+            Ok((commit, changed)) => {
+                self.set_view(commit);
+                restored?;
+                Ok(Committed { commit, changed })
+            }
+            Err(e) => {
+                if e.is_conflict() {
+                    self.state = TxState::MustAbort;
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// The commit transaction proper. Answers the new commit number and what others
+    /// changed since the view; changes nothing in `self` (the caller does).
+    fn write_commit<B: AsRef<[u8]>>(
+        &mut self,
+        sorted: &BTreeMap<u64, Option<B>>,
+    ) -> Result<(u64, ChangedSet)> {
+        let busy_ms = self.shared.busy_ms;
+        let view = self.view;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .ctx("starting the commit transaction", busy_ms)?;
+        let latest = schema::counter(&tx, LAST_COMMIT, busy_ms)?;
+        let next_oop = schema::counter(&tx, NEXT_OOP, busy_ms)?;
+        if let Some((&oop, _)) = sorted.range(FIRST_ALLOCATED_OOP.max(next_oop)..).next() {
+            return Err(StoreError::InvalidOop {
+                oop,
+                reason: "it was never allocated",
+            });
+        }
+        let number = latest
+            .checked_add(1)
+            .filter(|&n| n <= i64::MAX as u64)
+            .ok_or_else(|| StoreError::Corrupt {
+                detail: format!("the commit counter ({latest}) cannot advance"),
+            })?;
+        let changed = changes_between(&tx, view, latest, busy_ms)?;
+        let conflicts = intersect(sorted.keys().copied(), changed.oops());
+        if !conflicts.is_empty() {
+            // Dropping `tx` rolls back; nothing was written.
+            return Err(StoreError::Conflict { oops: conflicts });
+        }
+        {
+            let mut insert = tx
+                .prepare_cached("INSERT INTO objects (oop, version, data) VALUES (?1, ?2, ?3)")
+                .ctx("preparing version inserts", busy_ms)?;
+            for (&oop, data) in sorted {
+                insert
+                    .execute(rusqlite::params![
+                        oop as i64,
+                        number as i64,
+                        data.as_ref().map(|d| d.as_ref())
+                    ])
+                    .ctx("writing object versions", busy_ms)?;
+            }
+        }
+        let oops: Vec<u64> = sorted.keys().copied().collect();
+        tx.prepare_cached("INSERT INTO commits (number, time_ms, session, count, writes) VALUES (?1, ?2, ?3, ?4, ?5)")
+            .and_then(|mut s| {
+                s.execute(rusqlite::params![
+                    number as i64,
+                    crate::now_ms(),
+                    self.reg.id as i64,
+                    oops.len() as i64,
+                    changes::encode_oops(&oops)
+                ])
+            })
+            .ctx("recording the commit", busy_ms)?;
+        schema::set_counter(&tx, LAST_COMMIT, number, busy_ms)?;
+        registry::move_view(&tx, &self.reg, number, busy_ms)?;
+        tx.commit().ctx("committing", busy_ms)?;
+        Ok((number, ChangedSet::new(view, number, changed.into_oops())))
+    }
+
+    /// Discard the transaction: clear the failed-commit state and move the view to
+    /// the latest commit. Answers what changed between the old and new view; the
+    /// caller drops its own pending changes and refreshes these.
+    pub fn abort(&mut self) -> Result<ChangedSet> {
+        let changed = self.move_view()?;
+        self.state = TxState::Open;
+        Ok(changed)
+    }
+
+    /// Move the view to the latest commit keeping the transaction (the caller keeps
+    /// its pending changes). Refused after a failed commit, until `abort`.
+    pub fn continue_view(&mut self) -> Result<ChangedSet> {
+        if self.state == TxState::MustAbort {
+            return Err(StoreError::CommitRefused);
+        }
+        self.move_view()
+    }
+
+    fn move_view(&mut self) -> Result<ChangedSet> {
+        let busy_ms = self.busy_ms();
+        let from = self.view;
+        // Fast path without the write lock: nothing committed since the view.
+        if schema::counter(&self.conn, LAST_COMMIT, busy_ms)? == from {
+            return Ok(ChangedSet::new(from, from, Vec::new()));
+        }
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .ctx("starting a view move", busy_ms)?;
+        let latest = schema::counter(&tx, LAST_COMMIT, busy_ms)?;
+        let changed = changes_between(&tx, from, latest, busy_ms)?;
+        registry::move_view(&tx, &self.reg, latest, busy_ms)?;
+        tx.commit().ctx("recording the view move", busy_ms)?;
+        self.set_view(latest);
+        Ok(changed)
+    }
+
+    fn set_view(&mut self, view: u64) {
+        self.view = view;
+        self.watch.store(view, Ordering::Release);
+    }
+
+    /// Leave the registry now, reporting any failure (dropping the session does
+    /// the same silently).
+    pub fn logout(mut self) -> Result<()> {
+        self.registered = false;
+        registry::unregister(&self.conn, self.reg.id, self.shared.busy_ms)
+    }
+}
+
+impl Drop for StoreSession {
+    fn drop(&mut self) {
+        if self.registered {
+            // Best effort: a row left behind is reaped by prune once this process
+            // has exited, so a failure here only delays pruning.
+            let _ = registry::unregister(&self.conn, self.reg.id, self.shared.busy_ms);
+        }
+    }
+}
+
+/// The newest version of `oop` at or below `view`.
+fn read_at(conn: &Connection, oop: u64, view: u64, busy_ms: u64) -> Result<Option<Vec<u8>>> {
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT data FROM objects WHERE oop = ?1 AND version <= ?2 ORDER BY version DESC LIMIT 1",
+        )
+        .ctx("preparing a read", busy_ms)?;
+    let mut rows = stmt
+        .query([oop as i64, view as i64])
+        .ctx("reading an object", busy_ms)?;
+    match rows.next().ctx("reading an object", busy_ms)? {
+        None => Ok(None),
+        Some(row) => row
+            .get::<_, Option<Vec<u8>>>(0)
+            .ctx("reading an object", busy_ms),
+    }
+}
+
+/// The union of the write lists of commits `from+1 ..= to`. Every one of those
+/// commit rows must exist: prune only drops rows at or below the oldest live view.
+pub(crate) fn changes_between(
+    conn: &Connection,
+    from: u64,
+    to: u64,
+    busy_ms: u64,
+) -> Result<ChangedSet> {
+    if to <= from {
+        return Ok(ChangedSet::new(from, to.max(from), Vec::new()));
+    }
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT writes FROM commits WHERE number > ?1 AND number <= ?2 ORDER BY number",
+        )
+        .ctx("preparing the changed-set query", busy_ms)?;
+    let mut rows = stmt
+        .query([from as i64, to as i64])
+        .ctx("reading commit write lists", busy_ms)?;
+    let mut lists = Vec::new();
+    while let Some(row) = rows.next().ctx("reading commit write lists", busy_ms)? {
+        let blob = row
+            .get_ref(0)
+            .and_then(|v| Ok(v.as_blob()?))
+            .ctx("reading a write list", busy_ms)?;
+        let mut list = Vec::new();
+        changes::decode_oops_into(blob, &mut list)?;
+        lists.push(list);
+    }
+    if lists.len() as u64 != to - from {
+        return Err(StoreError::Corrupt {
+            detail: format!(
+                "commits {}..={} should all be recorded but only {} are",
+                from + 1,
+                to,
+                lists.len()
+            ),
+        });
+    }
+    Ok(changes::merge(from, to, lists))
+}
+
+/// Sorted intersection of two ascending sequences.
+fn intersect(a: impl Iterator<Item = u64>, b: &[u64]) -> Vec<u64> {
+    let mut out = Vec::new();
+    let mut j = 0;
+    for x in a {
+        while j < b.len() && b[j] < x {
+            j += 1;
+        }
+        if j == b.len() {
+            break;
+        }
+        if b[j] == x {
+            out.push(x);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::intersect;
+
+    #[test]
+    fn intersect_table() {
+        let cases: &[(&[u64], &[u64], &[u64])] = &[
+            (&[], &[1, 2], &[]),
+            (&[1, 2], &[], &[]),
+            (&[1, 3, 5, 7], &[2, 3, 4, 7, 9], &[3, 7]),
+            (&[10], &[1, 2, 10], &[10]),
+            (&[1, 2, 3], &[4, 5], &[]),
+        ];
+        for (a, b, want) in cases {
+            assert_eq!(
+                intersect(a.iter().copied(), b),
+                want.to_vec(),
+                "{a:?} ∩ {b:?}"
+            );
+        }
+    }
+}
