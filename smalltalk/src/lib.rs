@@ -6,7 +6,27 @@
 //! driven by one thread; another thread may interrupt it through an
 //! [`Interrupter`]. Every Smalltalk failure is returned as an [`StError`] value,
 //! never a panic.
+//!
+//! Code map: `value` (immediates, OOPs) → `heap` (object table, write barrier,
+//! collector) → `parser`/`ast` → `compiler` → `code` (resolved tree) →
+//! `interp` (evaluation) with `exceptions`, `prims`, `num`, `behavior`;
+//! `bootstrap`/`known`/`filein` build an image; `api` is the public face.
 
 mod api;
+mod ast;
+mod behavior;
+mod bootstrap;
+mod code;
+mod compiler;
+mod exceptions;
+mod filein;
+mod heap;
+mod interp;
+mod known;
+mod num;
+pub mod parser;
+mod persist;
+mod prims;
+mod value;
 
 pub use api::{ErrorKind, Interrupter, Session, StError};

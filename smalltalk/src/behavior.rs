@@ -1,0 +1,720 @@
+//! Classes and code management: defining and redefining classes (new class
+//! versions when the shape changes), compiling and installing methods, the
+//! reflective primitives of Behavior (40..78) and evaluating doits. It owns the
+//! class/method bookkeeping; it must not parse or interpret by itself.
+
+use std::sync::Arc;
+
+use crate::code::Method;
+use crate::compiler::{CompileErr, Compiler};
+use crate::heap::{Body, ClassData, Format};
+use crate::interp::{Unwind, Vm, R};
+use crate::known::exc;
+use crate::prims::P;
+use crate::value::{FxHashMap, Oop, Value};
+
+/// Parameters of a class definition message.
+pub struct ClassDef {
+    pub superclass: Option<Oop>,
+    pub name: String,
+    pub ivars: Vec<String>,
+    pub class_vars: Vec<String>,
+    pub class_inst_vars: Vec<String>,
+    pub pools: Vec<Value>,
+    pub dictionary: Option<Oop>,
+    pub options: Vec<Oop>,
+    pub format: Format,
+}
+
+impl Vm {
+    /// Creates a class and its metaclass (no dictionary binding).
+    pub fn make_class(&mut self, def: &ClassDef) -> Oop {
+        let name = self.intern(&def.name);
+        let (meta_super, super_inst, super_meta_inst) = match def.superclass {
+            Some(s) => {
+                let m = self.heap.get(s).class;
+                let si = self.heap.class_data(s).map(|d| d.inst_size).unwrap_or(0);
+                let smi = self.heap.class_data(m).map(|d| d.inst_size).unwrap_or(0);
+                (m, si, smi)
+            }
+            None => (self.k.class, 0, 0),
+        };
+        let civ: Vec<Oop> = def.class_inst_vars.iter().map(|n| self.intern(n)).collect();
+        let iv: Vec<Oop> = def.ivars.iter().map(|n| self.intern(n)).collect();
+        let meta_data = ClassData {
+            name,
+            superclass: Some(meta_super),
+            is_meta: true,
+            this_class: Oop(0),
+            format: Format::Special,
+            inst_size: super_meta_inst + civ.len(),
+            ivar_names: civ,
+            methods: FxHashMap::default(),
+            categories: FxHashMap::default(),
+            class_vars: vec![],
+            pools: vec![],
+            comment: Value::Nil,
+            category: Value::Nil,
+            subclasses: vec![],
+            slots: vec![],
+            history: vec![],
+            options: vec![],
+            dictionary: Value::Nil,
+        };
+        let slots = vec![Value::Nil; meta_data.inst_size];
+        let meta = self
+            .heap
+            .alloc(self.k.metaclass, Body::Class(Box::new(meta_data)));
+        let mut class_vars = vec![];
+        for n in &def.class_vars {
+            let k = self.intern(n);
+            let a = self.heap.alloc(
+                self.k.symbol_association,
+                Body::Ptr(vec![Value::Obj(k), Value::Nil]),
+            );
+            class_vars.push((k, a));
+        }
+        let data = ClassData {
+            name,
+            superclass: def.superclass,
+            is_meta: false,
+            this_class: Oop(0),
+            format: def.format,
+            inst_size: super_inst + iv.len(),
+            ivar_names: iv,
+            methods: FxHashMap::default(),
+            categories: FxHashMap::default(),
+            class_vars,
+            pools: def.pools.clone(),
+            comment: Value::Nil,
+            category: Value::Nil,
+            subclasses: vec![],
+            slots,
+            history: vec![],
+            options: def.options.clone(),
+            dictionary: def.dictionary.map(Value::Obj).unwrap_or(Value::Nil),
+        };
+        let cls = self.heap.alloc(meta, Body::Class(Box::new(data)));
+        self.heap.class_data_mut(meta).this_class = cls;
+        let cd = self.heap.class_data_mut(cls);
+        cd.this_class = cls;
+        cd.history = vec![cls];
+        if let Some(s) = def.superclass {
+            self.heap.class_data_mut(s).subclasses.push(cls);
+            self.heap.class_data_mut(meta_super).subclasses.push(meta);
+        }
+        self.roots.all_classes.push(cls);
+        cls
+    }
+
+    /// The class-definition message: answers the existing class when the shape is
+    /// unchanged, else a new version bound in the dictionary.
+    pub fn define_class(&mut self, mut def: ClassDef) -> Result<Oop, String> {
+        if def.name.is_empty()
+            || !def.name.chars().next().is_some_and(|c| c.is_alphabetic())
+            || !def.name.chars().all(|c| c.is_alphanumeric() || c == '_')
+        {
+            return Err(format!("invalid class name '{}'", def.name));
+        }
+        if let Some(s) = def.superclass {
+            let sf = self
+                .heap
+                .class_data(s)
+                .map(|d| d.format)
+                .unwrap_or(Format::Ptr);
+            def.format = match (sf, def.format) {
+                (Format::IdxPtr, Format::Ptr) => Format::IdxPtr,
+                (Format::Bytes | Format::Dbyte | Format::Qbyte | Format::Dict, _) => sf,
+                (Format::Special, f) => f,
+                (_, f) => f,
+            };
+            if matches!(def.format, Format::Bytes)
+                && (!def.ivars.is_empty()
+                    || self.heap.class_data(s).map(|d| d.inst_size).unwrap_or(0) > 0)
+            {
+                return Err("a byte class cannot have instance variables".into());
+            }
+        }
+        // duplicate names
+        let inherited = match def.superclass {
+            Some(s) => self.all_ivar_names(s),
+            None => vec![],
+        };
+        let mut seen = inherited.clone();
+        for n in &def.ivars {
+            if seen.contains(n) {
+                return Err(format!("instance variable {n} is already defined"));
+            }
+            if !n
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+            {
+                return Err(format!("invalid instance variable name '{n}'"));
+            }
+            seen.push(n.clone());
+        }
+        let sym = self.intern(&def.name);
+        let existing = def
+            .dictionary
+            .and_then(|d| self.dict_assoc(Value::Obj(d), Value::Obj(sym)))
+            .map(|a| self.heap.slot(a, 1))
+            .and_then(|v| v.oop())
+            .filter(|o| self.heap.class_data(*o).is_some_and(|d| !d.is_meta));
+        if let Some(old) = existing {
+            let od = self.heap.class_data(old).unwrap();
+            let old_ivars: Vec<String> = od
+                .ivar_names
+                .iter()
+                .map(|s| self.string_of(Value::Obj(*s)).unwrap_or_default())
+                .collect();
+            let meta = self.heap.get(old).class;
+            let old_civ: Vec<String> = self
+                .heap
+                .class_data(meta)
+                .unwrap()
+                .ivar_names
+                .iter()
+                .map(|s| self.string_of(Value::Obj(*s)).unwrap_or_default())
+                .collect();
+            if od.superclass == def.superclass
+                && old_ivars == def.ivars
+                && old_civ == def.class_inst_vars
+                && od.format == def.format
+            {
+                // same shape: merge class variables, update pools/options
+                let mut add = vec![];
+                for n in &def.class_vars {
+                    let k = self.intern(n);
+                    if !self
+                        .heap
+                        .class_data(old)
+                        .unwrap()
+                        .class_vars
+                        .iter()
+                        .any(|(x, _)| *x == k)
+                    {
+                        let a = self.heap.alloc(
+                            self.k.symbol_association,
+                            Body::Ptr(vec![Value::Obj(k), Value::Nil]),
+                        );
+                        add.push((k, a));
+                    }
+                }
+                let cd = self.heap.class_data_mut(old);
+                cd.class_vars.extend(add);
+                cd.pools = def.pools;
+                cd.options = def.options;
+                return Ok(old);
+            }
+            let history = self.heap.class_data(old).unwrap().history.clone();
+            let (comment, category) = {
+                let d = self.heap.class_data(old).unwrap();
+                (d.comment, d.category)
+            };
+            let cls = self.make_class(&def);
+            let mut h = history;
+            h.push(cls);
+            for &v in &h {
+                self.heap.class_data_mut(v).history = h.clone();
+            }
+            let cd = self.heap.class_data_mut(cls);
+            cd.comment = comment;
+            cd.category = category;
+            if let Some(s) = def.superclass {
+                let sd = self.heap.class_data_mut(s);
+                sd.subclasses.retain(|&c| c != old);
+            }
+            if let Some(d) = def.dictionary {
+                self.dict_at_put(d, Value::Obj(sym), Value::Obj(cls));
+            }
+            self.methods_changed();
+            return Ok(cls);
+        }
+        let cls = self.make_class(&def);
+        if let Some(d) = def.dictionary {
+            self.dict_at_put(d, Value::Obj(sym), Value::Obj(cls));
+        }
+        Ok(cls)
+    }
+
+    /// Compiles `src` into `class` and installs it.
+    pub fn compile_method(
+        &mut self,
+        class: Oop,
+        src: &str,
+        category: &str,
+        dicts: Vec<Oop>,
+    ) -> Result<Arc<Method>, CompileErr> {
+        let cat = self.sym(category);
+        let compiled = Compiler::new(self, Some(class), dicts).compile(src, false, cat)?;
+        let m = compiled.method;
+        let mo = self.method_object(&m);
+        let cat_sym = cat.oop().unwrap();
+        let cd = self.heap.class_data_mut(class);
+        cd.methods.insert(m.selector, mo);
+        cd.categories.insert(m.selector, cat_sym);
+        self.methods_changed();
+        Ok(m)
+    }
+
+    /// Compiles and runs a doit with receiver nil in the session's symbol list.
+    pub fn evaluate_source(&mut self, src: &str) -> R {
+        let dicts = self.symbol_list_dicts();
+        match Compiler::new(self, None, dicts).compile(src, true, Value::Nil) {
+            Ok(c) => {
+                let rp = self.stack.len();
+                self.stack.push(Value::Nil);
+                self.invoke(&c.method, rp)
+            }
+            Err(e) => self.signal_compile_error(src, &[e]),
+        }
+    }
+
+    /// Signals CompileError with GemStone's errorDetails tuples in gsArgs.
+    pub fn signal_compile_error(&mut self, src: &str, errs: &[CompileErr]) -> R {
+        let details = self.error_details(src, errs);
+        let first = errs.first().map(|e| e.message.clone()).unwrap_or_default();
+        let ex = self.new_exception(self.k.compile_error, None, Some(&first));
+        if let Value::Obj(o) = ex {
+            let args = self.new_array(vec![details]);
+            self.heap.store(o, exc::ARGS, args);
+        }
+        self.signal(ex)
+    }
+
+    /// `{ {number. offset. text. nil. symbol} ... }` with 1-based character offsets.
+    pub fn error_details(&mut self, _src: &str, errs: &[CompileErr]) -> Value {
+        let mut tuples = vec![];
+        for e in errs {
+            let text = self.new_string(&e.message);
+            let sym = match &e.symbol {
+                Some(s) => self.sym(s),
+                None => Value::Nil,
+            };
+            tuples.push(self.new_array(vec![
+                Value::Int(e.number as i64),
+                Value::Int(e.offset as i64 + 1),
+                text,
+                Value::Nil,
+                sym,
+            ]));
+        }
+        self.new_array(tuples)
+    }
+
+    fn symbols_array(&mut self, syms: Vec<Oop>) -> Value {
+        self.new_array(syms.into_iter().map(Value::Obj).collect())
+    }
+
+    fn string_list(&self, v: Value) -> Option<Vec<String>> {
+        if let Some(s) = self.string_of(v) {
+            return Some(s.split_whitespace().map(String::from).collect());
+        }
+        let o = v.oop()?;
+        match &self.heap.get(o).body {
+            Body::Ptr(items) => items.iter().map(|&i| self.string_of(i)).collect(),
+            _ => None,
+        }
+    }
+
+    /// The class definition text, GemStone form (no category).
+    pub fn class_definition(&self, c: Oop) -> String {
+        let d = self.heap.class_data(c).unwrap();
+        let sup = d
+            .superclass
+            .map(|s| self.class_name(s))
+            .unwrap_or_else(|| "nil".into());
+        let kw = match d.format {
+            Format::Bytes => "byteSubclass:",
+            Format::IdxPtr
+                if d.superclass
+                    .and_then(|s| self.heap.class_data(s))
+                    .map(|sd| sd.format)
+                    != Some(Format::IdxPtr) =>
+            {
+                "indexableSubclass:"
+            }
+            _ => "subclass:",
+        };
+        let names = |v: &[Oop]| {
+            v.iter()
+                .map(|s| self.string_of(Value::Obj(*s)).unwrap_or_default())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let meta = self.heap.get(c).class;
+        let civ = names(
+            &self
+                .heap
+                .class_data(meta)
+                .map(|m| m.ivar_names.clone())
+                .unwrap_or_default(),
+        );
+        let cvs = names(&d.class_vars.iter().map(|(k, _)| *k).collect::<Vec<_>>());
+        let dict_name = match d.dictionary {
+            Value::Obj(dd) => self.dict_name(dd).unwrap_or_else(|| "UserGlobals".into()),
+            _ => "UserGlobals".into(),
+        };
+        let opts = d
+            .options
+            .iter()
+            .map(|o| format!("#{}", self.string_of(Value::Obj(*o)).unwrap_or_default()))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let ivars = if d.format == Format::Bytes {
+            String::new()
+        } else {
+            format!("\n  instVarNames: #({})", names(&d.ivar_names))
+        };
+        format!(
+            "{sup} {kw} '{}'{ivars}\n  classVars: #({cvs})\n  classInstVars: #({civ})\n  poolDictionaries: #()\n  inDictionary: {dict_name}\n  options: #({opts})",
+            self.class_name(c)
+        )
+    }
+
+    /// The name a dictionary is bound to in itself or in the symbol list.
+    pub fn dict_name(&self, d: Oop) -> Option<String> {
+        for dd in self.symbol_list_dicts() {
+            if let Body::Dict(t) = &self.heap.get(dd).body {
+                for (k, a) in t.iter() {
+                    if self.heap.slot(a, 1).identical(Value::Obj(d)) {
+                        return self.string_of(k);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    pub(crate) fn prim_behavior(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
+        let Value::Obj(c) = r else { return Ok(None) };
+        let Some(d) = self.heap.class_data(c) else {
+            return Ok(None);
+        };
+        let d = d.clone();
+        let args: Vec<Value> = self.stack[rp + 1..rp + 1 + argc].to_vec();
+        let a = |i: usize| args.get(i).copied().unwrap_or(Value::Nil);
+        let a0 = a(0);
+        Ok(Some(match n {
+            40 | 77 | 41 | 78 => {
+                let size = if n == 41 || n == 78 {
+                    match a0 {
+                        Value::Int(i) if i >= 0 => i as usize,
+                        _ => return Ok(None),
+                    }
+                } else {
+                    0
+                };
+                if !self.heap.can_allocate(size.saturating_mul(16)) {
+                    let ex = self.new_exception(
+                        self.k.almost_out_of_memory,
+                        None,
+                        Some("object memory limit reached"),
+                    );
+                    return self.signal(ex).map(Some);
+                }
+                let body = match d.format {
+                    Format::Ptr if size == 0 => Body::Ptr(vec![Value::Nil; d.inst_size]),
+                    Format::Ptr => return Ok(None),
+                    Format::IdxPtr => Body::Ptr(vec![Value::Nil; d.inst_size + size]),
+                    Format::Bytes => {
+                        Body::Bytes(vec![if self.is_char_class(c) { b' ' } else { 0 }; size])
+                    }
+                    Format::Dbyte | Format::Qbyte => Body::Wide(vec![32; size]),
+                    Format::Dict => Body::Dict(Box::default()),
+                    Format::Special => return Ok(None),
+                };
+                let o = self.heap.alloc(c, body);
+                if self.inherits(c, self.k.abstract_exception) {
+                    let num = self.default_error_number(c);
+                    self.heap.store(o, exc::NUMBER, Value::Int(num as i64));
+                }
+                Value::Obj(o)
+            }
+            42 => Value::Obj(d.name),
+            43 => d.superclass.map(Value::Obj).unwrap_or(Value::Nil),
+            44 => self.symbols_array(d.ivar_names.clone()),
+            45 => {
+                let names = self.all_ivar_names(c);
+                let syms: Vec<Oop> = names.iter().map(|n| self.intern(n)).collect();
+                self.symbols_array(syms)
+            }
+            46 => {
+                let mut s: Vec<Oop> = d.methods.keys().copied().collect();
+                s.sort_by_key(|o| self.string_of(Value::Obj(*o)));
+                self.symbols_array(s)
+            }
+            47 => {
+                let Some(src) = self.string_of(a0) else {
+                    return Ok(None);
+                };
+                let dicts: Vec<Oop> = match a(1) {
+                    Value::Nil => self.symbol_list_dicts(),
+                    v => match self.array_items_pub(v) {
+                        Some(items) => items.into_iter().filter_map(|x| x.oop()).collect(),
+                        None => return Ok(None),
+                    },
+                };
+                let cat = self
+                    .string_of(a(2))
+                    .unwrap_or_else(|| "as yet unclassified".into());
+                match self.compile_method(c, &src, &cat, dicts) {
+                    Ok(m) => Value::Obj(self.method_object(&m)),
+                    Err(e) => return self.signal_compile_error(&src, &[e]).map(Some),
+                }
+            }
+            48 => {
+                let Value::Obj(s) = a0 else { return Ok(None) };
+                if !d.methods.contains_key(&s) {
+                    let name = self.string_of(a0).unwrap_or_default();
+                    return self
+                        .signal_error(
+                            self.k.lookup_error,
+                            &format!("selector #{name} not found in {}", self.class_name(c)),
+                        )
+                        .map(Some);
+                }
+                let cd = self.heap.class_data_mut(c);
+                cd.methods.remove(&s);
+                cd.categories.remove(&s);
+                self.methods_changed();
+                r
+            }
+            49..=51 => {
+                let m = a0.oop().and_then(|s| d.methods.get(&s).copied());
+                match (n, m) {
+                    (51, m) => Value::bool(m.is_some()),
+                    (_, None) => Value::Nil,
+                    (49, Some(m)) => {
+                        self.ensure_method(m);
+                        match &self.heap.get(m).body {
+                            Body::Method(mm) => {
+                                let src = mm.source.clone();
+                                self.new_string(&src)
+                            }
+                            _ => Value::Nil,
+                        }
+                    }
+                    (_, Some(m)) => Value::Obj(m),
+                }
+            }
+            52 => {
+                let mut cats: Vec<Oop> = d.categories.values().copied().collect();
+                cats.sort();
+                cats.dedup();
+                cats.sort_by_key(|o| self.string_of(Value::Obj(*o)));
+                self.symbols_array(cats)
+            }
+            53 => {
+                let Some(cat) = self.string_of(a0) else {
+                    return Ok(None);
+                };
+                let mut s: Vec<Oop> = d
+                    .categories
+                    .iter()
+                    .filter(|(_, &cc)| self.string_of(Value::Obj(cc)).as_deref() == Some(&cat))
+                    .map(|(&k, _)| k)
+                    .collect();
+                s.sort_by_key(|o| self.string_of(Value::Obj(*o)));
+                self.symbols_array(s)
+            }
+            54 => a0
+                .oop()
+                .and_then(|s| d.categories.get(&s).copied())
+                .map(Value::Obj)
+                .unwrap_or(Value::Nil),
+            55 => self.symbols_array(d.subclasses.clone()),
+            56 => self
+                .heap
+                .class_data(d.this_class)
+                .map(|x| x.comment)
+                .unwrap_or(Value::Nil),
+            57 => {
+                let t = d.this_class;
+                self.heap.class_data_mut(t).comment = a0;
+                r
+            }
+            58 => self
+                .heap
+                .class_data(d.this_class)
+                .map(|x| x.category)
+                .unwrap_or(Value::Nil),
+            59 => {
+                let t = d.this_class;
+                let v = match self.string_of(a0) {
+                    Some(s) => self.sym(&s),
+                    None => Value::Nil,
+                };
+                self.heap.class_data_mut(t).category = v;
+                r
+            }
+            60 => {
+                let vars: Vec<Oop> = self
+                    .heap
+                    .class_data(d.this_class)
+                    .map(|x| x.class_vars.iter().map(|(k, _)| *k).collect())
+                    .unwrap_or_default();
+                self.symbols_array(vars)
+            }
+            61 => {
+                // _subclass: name instVarNames: classVars: classInstVars: poolDictionaries: inDictionary: options: format:
+                if d.is_meta {
+                    return Ok(None);
+                }
+                let Some(name) = self.string_of(a0) else {
+                    return Ok(None);
+                };
+                let (Some(ivars), Some(cvars), Some(civars)) = (
+                    self.string_list(a(1)),
+                    self.string_list(a(2)),
+                    self.string_list(a(3)),
+                ) else {
+                    return Ok(None);
+                };
+                let pools = self.array_items_pub(a(4)).unwrap_or_default();
+                let dict = match a(5) {
+                    Value::Obj(o) if matches!(self.heap.get(o).body, Body::Dict(_)) => Some(o),
+                    Value::Nil => None,
+                    _ => return Ok(None),
+                };
+                let options: Vec<Oop> = self
+                    .array_items_pub(a(6))
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter_map(|v| v.oop())
+                    .collect();
+                let format = match self.string_of(a(7)).as_deref() {
+                    Some("indexable") => Format::IdxPtr,
+                    Some("bytes") => Format::Bytes,
+                    _ => Format::Ptr,
+                };
+                let def = ClassDef {
+                    superclass: Some(c),
+                    name,
+                    ivars,
+                    class_vars: cvars,
+                    class_inst_vars: civars,
+                    pools,
+                    dictionary: dict,
+                    options,
+                    format,
+                };
+                match self.define_class(def) {
+                    Ok(k) => Value::Obj(k),
+                    Err(msg) => return self.signal_error(self.k.argument_error, &msg).map(Some),
+                }
+            }
+            62 => Value::bool(d.is_meta),
+            63 => Value::Int(d.inst_size as i64),
+            64 => Value::bool(matches!(
+                d.format,
+                Format::Bytes | Format::Dbyte | Format::Qbyte
+            )),
+            65 => Value::bool(d.format.is_indexable()),
+            66 => {
+                let Value::Obj(s) = a0 else { return Ok(None) };
+                match self.lookup(c, s) {
+                    Some(m) => Value::Obj(self.method_object(&m)),
+                    None => Value::Nil,
+                }
+            }
+            67 => Value::Obj(d.this_class),
+            68 => {
+                let p = self
+                    .heap
+                    .class_data(d.this_class)
+                    .map(|x| x.pools.clone())
+                    .unwrap_or_default();
+                self.new_array(p)
+            }
+            69 => {
+                let (Value::Obj(s), Some(cat)) = (a0, self.string_of(a(1))) else {
+                    return Ok(None);
+                };
+                if !d.methods.contains_key(&s) {
+                    return Ok(None);
+                }
+                let cs = self.intern(&cat);
+                self.heap.class_data_mut(c).categories.insert(s, cs);
+                r
+            }
+            70 | 71 => {
+                let Value::Obj(k) = self.dict_key_pub(a0) else {
+                    return Ok(None);
+                };
+                let vars = self
+                    .heap
+                    .class_data(d.this_class)
+                    .map(|x| x.class_vars.clone())
+                    .unwrap_or_default();
+                let Some(&(_, assoc)) = vars.iter().find(|(x, _)| *x == k) else {
+                    return Ok(None);
+                };
+                if n == 70 {
+                    self.heap.slot(assoc, 1)
+                } else {
+                    let v = a(1);
+                    self.heap.store(assoc, 1, v);
+                    v
+                }
+            }
+            72 => {
+                let mut out = vec![];
+                let mut s = d.superclass;
+                while let Some(x) = s {
+                    out.push(x);
+                    s = self.heap.class_data(x).and_then(|y| y.superclass);
+                }
+                self.symbols_array(out)
+            }
+            73 => {
+                let Value::Obj(other) = a0 else {
+                    return Ok(Some(Value::False));
+                };
+                Value::bool(other != c && self.inherits(c, other))
+            }
+            74 => {
+                let t = self.class_definition(d.this_class);
+                self.new_string(&t)
+            }
+            75 => {
+                let h = self
+                    .heap
+                    .class_data(d.this_class)
+                    .map(|x| x.history.clone())
+                    .unwrap_or_default();
+                self.symbols_array(h)
+            }
+            76 => {
+                let cd = self.heap.class_data_mut(c);
+                cd.methods.clear();
+                cd.categories.clear();
+                self.methods_changed();
+                r
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    pub fn array_items_pub(&self, v: Value) -> Option<Vec<Value>> {
+        let o = v.oop()?;
+        let inst = self.inst_size_of(o);
+        match &self.heap.get(o).body {
+            Body::Ptr(s) => Some(s[inst.min(s.len())..].to_vec()),
+            _ => None,
+        }
+    }
+
+    pub fn dict_key_pub(&mut self, k: Value) -> Value {
+        if !self.is_symbol(k) {
+            if let Some(s) = self.string_of(k) {
+                return self.sym(&s);
+            }
+        }
+        k
+    }
+}
+
+#[allow(dead_code)]
+fn _unused(_: Unwind) {}

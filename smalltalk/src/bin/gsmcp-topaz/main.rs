@@ -1,0 +1,235 @@
+//! `gsmcp-topaz`: a topaz-compatible command line for the embedded stone.
+//!
+//! `gsmcp-topaz [-q] [--repo PATH [--create]] [FILE…]` runs topaz scripts (or
+//! standard input) against a fresh in-memory image or a persistent repository
+//! and exits with the number of errors (capped at 255). This file only reads
+//! the arguments and prepares the repository file; `script` parses topaz input,
+//! `runner` executes it and `smalltalk` builds the Smalltalk it sends.
+
+mod runner;
+mod script;
+mod smalltalk;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use gsmcp_smalltalk::Session;
+use runner::{Backend, Flow, Runner};
+
+const USAGE: &str = "\
+usage: gsmcp-topaz [-q] [--repo PATH [--create]] [FILE...]
+
+Runs topaz commands from each FILE in turn (or from standard input when no
+FILE is given, or for -) against the embedded stone.
+
+  -q, --quiet     print only results and errors
+  --repo PATH     work in the repository file PATH: what a script commits is
+                  there for the next login, in this process or another
+  --create        with --repo: create PATH (holding the kernel, and the users
+                  DataCurator and SystemUser, password swordfish) when it does
+                  not exist; without --create a missing PATH is an error
+  -h, --help      show this text
+
+Without --repo every login is a new in-memory image and nothing outlives the
+process.
+
+Logging in: `set user NAME` and `set password PW` choose the login (default
+DataCurator / swordfish); `set gemstone` is accepted and ignored. `login` logs
+in, `logout` ends the login (uncommitted work is lost) and `login` again starts
+a new one. A script that never mentions logging in is logged in implicitly at
+its first command that needs a session, so `gsmcp-topaz -q --repo R < load.gs`
+files code in like `topaz -l`. With --repo, once a script has said `set user`,
+`set password`, `login` or `logout`, a command that needs a session before the
+next `login` is an error (\"not logged in\"), as in topaz.
+
+Transactions: `commit` commits (silent with -q). A commit that conflicts with
+another session's commit (both wrote the same object) or that the user may
+not make (a commit-disabled user) is an ERROR line and counts as an error;
+after a conflict the session must `abort` before it commits again. `abort`
+discards the transaction's changes and shows the latest committed state.
+Work not committed when the script logs out or ends is lost.
+
+The exit status is the number of ERROR lines, at most 255 (or the argument of
+`exit N`). A usage error, or a --repo PATH that is missing (without --create)
+or a directory, exits with 255 before running anything; a file that is not a
+repository is an ERROR at login and ends the run.";
+
+/// What the command line asked for.
+#[derive(Debug)]
+struct Args {
+    quiet: bool,
+    repo: Option<PathBuf>,
+    create: bool,
+    /// `None` stands for standard input.
+    inputs: Vec<Option<PathBuf>>,
+}
+
+fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
+    let mut quiet = false;
+    let mut repo = None;
+    let mut create = false;
+    let mut inputs = Vec::new();
+    let mut options_done = false;
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--" if !options_done => options_done = true,
+            "-q" | "--quiet" if !options_done => quiet = true,
+            "--create" if !options_done => create = true,
+            "--repo" if !options_done => match args.next() {
+                Some(path) if !path.is_empty() => repo = Some(PathBuf::from(path)),
+                _ => return Err("--repo needs a repository file path".into()),
+            },
+            option if option.starts_with("--repo=") && !options_done => {
+                let path = &option["--repo=".len()..];
+                if path.is_empty() {
+                    return Err("--repo needs a repository file path".into());
+                }
+                repo = Some(PathBuf::from(path));
+            }
+            "-h" | "--help" if !options_done => return Ok(None),
+            "-" => inputs.push(None),
+            option if option.starts_with('-') && !options_done => {
+                return Err(format!("unknown option {option}"))
+            }
+            path => inputs.push(Some(PathBuf::from(path))),
+        }
+    }
+    if create && repo.is_none() {
+        return Err("--create needs --repo PATH".into());
+    }
+    if inputs.is_empty() {
+        inputs.push(None);
+    }
+    Ok(Some(Args {
+        quiet,
+        repo,
+        create,
+        inputs,
+    }))
+}
+
+/// Makes sure the repository file is there (creating it with `--create`);
+/// answers whether this run created it. Whether it is a repository at all is
+/// found out by the login, which reports it.
+fn prepare_repository(path: &std::path::Path, create: bool) -> Result<bool, String> {
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => Err(format!(
+            "repository {} is a directory, not a repository file",
+            path.display()
+        )),
+        Ok(_) => Ok(false),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            if !create {
+                return Err(format!(
+                    "repository {} does not exist (use --create to create it)",
+                    path.display()
+                ));
+            }
+            Session::create_repository_if_missing(path).map_err(|error| {
+                format!(
+                    "cannot create repository {}: {}",
+                    path.display(),
+                    runner::error_text(&error)
+                )
+            })
+        }
+        Err(error) => Err(format!("repository {}: {error}", path.display())),
+    }
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args(std::env::args().skip(1)) {
+        Ok(Some(args)) => args,
+        Ok(None) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(message) => {
+            eprintln!("gsmcp-topaz: {message}\n{USAGE}");
+            return ExitCode::from(255);
+        }
+    };
+    let mut created_now = false;
+    let backend = match &args.repo {
+        None => Backend::Memory,
+        Some(path) => match prepare_repository(path, args.create) {
+            Ok(created) => {
+                created_now = created;
+                Backend::Repository(path.clone())
+            }
+            Err(message) => {
+                eprintln!("gsmcp-topaz: {message}");
+                return ExitCode::from(255);
+            }
+        },
+    };
+    let mut runner = Runner::new(args.quiet, backend);
+    runner.banner();
+    if let (true, Some(path)) = (created_now, &args.repo) {
+        runner.say(&format!("Created repository {}", path.display()));
+    }
+    for input in &args.inputs {
+        let flow = match input {
+            Some(path) => runner.run_file(path),
+            None => runner.run_stdin(),
+        };
+        if let Flow::Exit(code) = flow {
+            runner.flush_transcript();
+            let status = code.map_or(runner.status(), |c| c.clamp(0, 255) as u8);
+            return ExitCode::from(status);
+        }
+    }
+    runner.flush_transcript();
+    ExitCode::from(runner.status())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Option<Args>, String> {
+        parse_args(args.iter().map(|a| a.to_string()))
+    }
+
+    #[test]
+    fn arguments() {
+        let args = parse(&["-q", "a.tpz", "-", "b.tpz"]).unwrap().unwrap();
+        assert!(args.quiet);
+        assert_eq!(
+            args.inputs,
+            vec![
+                Some(PathBuf::from("a.tpz")),
+                None,
+                Some(PathBuf::from("b.tpz"))
+            ]
+        );
+        let args = parse(&[]).unwrap().unwrap();
+        assert!(!args.quiet);
+        assert_eq!(args.inputs, vec![None]);
+        let args = parse(&["--", "-q"]).unwrap().unwrap();
+        assert!(!args.quiet);
+        assert_eq!(args.inputs, vec![Some(PathBuf::from("-q"))]);
+        assert!(parse(&["--help"]).unwrap().is_none());
+        let args = parse(&["-q", "--repo", "r.db", "--create", "a.tpz"])
+            .unwrap()
+            .unwrap();
+        assert_eq!(args.repo, Some(PathBuf::from("r.db")));
+        assert!(args.create);
+        assert_eq!(args.inputs, vec![Some(PathBuf::from("a.tpz"))]);
+        let args = parse(&["--repo=r.db"]).unwrap().unwrap();
+        assert_eq!(args.repo, Some(PathBuf::from("r.db")));
+        assert!(!args.create);
+        assert_eq!(args.inputs, vec![None]);
+        let refused = [
+            (&["--repo"][..], "--repo needs"),
+            (&["--repo="][..], "--repo needs"),
+            (&["--create"][..], "--create needs --repo"),
+            (&["--bogus"][..], "unknown option --bogus"),
+        ];
+        for (args, message) in refused {
+            let error = parse(args).unwrap_err();
+            assert!(error.contains(message), "{args:?}: {error}");
+        }
+    }
+}

@@ -1,0 +1,224 @@
+//! Building a fresh image: the bootstrap classes of `known::CLASSES` with their
+//! metaclasses, the dictionaries `Globals`, `UserGlobals`, `Published`, the
+//! symbol list, the user DataCurator, SessionTemps and Transcript; then the
+//! kernel file-ins. It owns image creation only, not evaluation.
+
+use crate::api::Interrupter;
+use crate::heap::{Body, ClassData, Format, Heap};
+use crate::interp::{Roots, Sels, Vm, DEFAULT_DEPTH_LIMIT};
+use crate::known::{Known, CLASSES};
+use crate::value::{FxHashMap, Oop, Value};
+
+/// Default object memory budget (bytes, approximate).
+pub const DEFAULT_MEMORY_LIMIT: usize = 1 << 30;
+
+pub fn new_vm(interrupter: Interrupter, memory_limit: usize) -> Vm {
+    let mut heap = Heap::new(memory_limit);
+    let mut oops: FxHashMap<&'static str, (Oop, Oop)> = FxHashMap::default();
+    for spec in CLASSES {
+        let c = heap.reserve();
+        let m = heap.reserve();
+        oops.insert(spec.name, (c, m));
+    }
+    let k = Known::from_lookup(|n| oops[n].0);
+    let mut roots = Roots::default();
+    let mut error_numbers = FxHashMap::default();
+    for spec in CLASSES {
+        let (c, m) = oops[spec.name];
+        let name = heap.intern(spec.name, k.symbol, k.quad_byte_symbol);
+        let sup = spec.superclass.map(|s| oops[s].0);
+        let meta_sup = spec.superclass.map(|s| oops[s].1).unwrap_or(k.class);
+        let sup_inst = sup
+            .and_then(|s| heap.class_data(s))
+            .map(|d| d.inst_size)
+            .unwrap_or(0);
+        let ivars: Vec<Oop> = spec
+            .ivars
+            .iter()
+            .map(|n| heap.intern(n, k.symbol, k.quad_byte_symbol))
+            .collect();
+        let meta_data = ClassData {
+            name,
+            superclass: Some(meta_sup),
+            is_meta: true,
+            this_class: c,
+            format: Format::Special,
+            ivar_names: vec![],
+            inst_size: 0,
+            methods: Default::default(),
+            categories: Default::default(),
+            class_vars: vec![],
+            pools: vec![],
+            comment: Value::Nil,
+            category: Value::Nil,
+            subclasses: vec![],
+            slots: vec![],
+            history: vec![],
+            options: vec![],
+            dictionary: Value::Nil,
+        };
+        heap.set_body(m, Body::Class(Box::new(meta_data)));
+        heap.set_class(m, k.metaclass);
+        let data = ClassData {
+            name,
+            superclass: sup,
+            is_meta: false,
+            this_class: c,
+            format: spec.format,
+            inst_size: sup_inst + ivars.len(),
+            ivar_names: ivars,
+            methods: Default::default(),
+            categories: Default::default(),
+            class_vars: vec![],
+            pools: vec![],
+            comment: Value::Nil,
+            category: Value::Nil,
+            subclasses: vec![],
+            slots: vec![],
+            history: vec![c],
+            options: vec![],
+            dictionary: Value::Nil,
+        };
+        heap.set_body(c, Body::Class(Box::new(data)));
+        heap.set_class(c, m);
+        if spec.error_number != 0 {
+            error_numbers.insert(c, spec.error_number);
+        }
+        roots.all_classes.push(c);
+    }
+    for spec in CLASSES {
+        let (c, m) = oops[spec.name];
+        if let Some(s) = spec.superclass {
+            let (sc, sm) = oops[s];
+            heap.class_data_mut(sc).subclasses.push(c);
+            heap.class_data_mut(sm).subclasses.push(m);
+        } else {
+            heap.class_data_mut(k.class).subclasses.push(m);
+        }
+    }
+    let mut vm = Vm {
+        heap,
+        k,
+        roots,
+        stack: Vec::with_capacity(4096),
+        caches: vec![],
+        epoch: 1,
+        gcache: FxHashMap::default(),
+        keep: Vec::new(),
+        return_home: 0,
+        spare: None,
+        handlers: vec![],
+        signals: vec![],
+        homes: vec![],
+        next_id: 0,
+        depth: 0,
+        depth_limit: DEFAULT_DEPTH_LIMIT,
+        stack_signalled: false,
+        memory_signalled: false,
+        interrupter,
+        transcript: String::new(),
+        error_numbers,
+        sels: Sels::default(),
+        session_id: 1,
+        sites_pinned: 0,
+        repo: None,
+    };
+    // dictionaries
+    let sd = vm.k.symbol_dictionary;
+    let globals = vm.heap.alloc(sd, Body::Dict(Box::default()));
+    let user_globals = vm.heap.alloc(sd, Body::Dict(Box::default()));
+    let published = vm.heap.alloc(sd, Body::Dict(Box::default()));
+    let session_temps = vm
+        .heap
+        .alloc(vm.k.session_temps, Body::Dict(Box::default()));
+    for (name, d) in [
+        ("Globals", globals),
+        ("UserGlobals", user_globals),
+        ("Published", published),
+    ] {
+        let key = vm.sym(name);
+        vm.dict_at_put(d, key, Value::Obj(d));
+    }
+    for spec in CLASSES {
+        if spec.name == "VariableContext" {
+            continue;
+        }
+        let (c, _) = oops[spec.name];
+        let key = vm.sym(spec.name);
+        vm.dict_at_put(globals, key, Value::Obj(c));
+        vm.heap.class_data_mut(c).dictionary = Value::Obj(globals);
+    }
+    let transcript = vm.heap.alloc(vm.k.transcript_stream, Body::Ptr(vec![]));
+    let key = vm.sym("Transcript");
+    vm.dict_at_put(globals, key, Value::Obj(transcript));
+    let symbol_list = vm.heap.alloc(
+        vm.k.symbol_list,
+        Body::Ptr(vec![
+            Value::Obj(user_globals),
+            Value::Obj(globals),
+            Value::Obj(published),
+        ]),
+    );
+    let user_id = vm.new_string("DataCurator");
+    let user_profile = vm.heap.alloc(
+        vm.k.user_profile,
+        Body::Ptr(vec![user_id, Value::Obj(symbol_list)]),
+    );
+    vm.roots.globals = globals;
+    vm.roots.user_globals = user_globals;
+    vm.roots.published = published;
+    vm.roots.symbol_list = symbol_list;
+    vm.roots.user_profile = user_profile;
+    vm.roots.session_temps = session_temps;
+    vm.roots.transcript = transcript;
+    vm.sels = Sels {
+        does_not_understand: vm.intern("doesNotUnderstand:"),
+        print_string: vm.intern("printString"),
+        default_action: vm.intern("defaultAction"),
+        description: vm.intern("description"),
+        is_resumable: vm.intern("isResumable"),
+        handles: vm.intern("handles:"),
+        must_be_boolean: vm.intern("mustBeBoolean"),
+        hash: vm.intern("hash"),
+        key: vm.intern("key"),
+    };
+    vm
+}
+
+impl Vm {
+    /// Everything the collector must keep.
+    pub fn gc_roots(&self) -> Vec<Value> {
+        let r = &self.roots;
+        let mut v: Vec<Value> = vec![
+            r.globals,
+            r.user_globals,
+            r.published,
+            r.symbol_list,
+            r.user_profile,
+            r.session_temps,
+            r.transcript,
+        ]
+        .into_iter()
+        .map(Value::Obj)
+        .collect();
+        v.extend(r.all_classes.iter().map(|&c| Value::Obj(c)));
+        v.extend(self.stack.iter().copied());
+        v
+    }
+
+    /// Runs the collector (only between evaluations).
+    pub fn collect_garbage(&mut self) -> usize {
+        let roots = self.gc_roots();
+        // caches may hold methods whose objects are about to go
+        for c in &mut self.caches {
+            c.method = None;
+            c.epoch = 0;
+            c.block = Value::Nil;
+        }
+        self.methods_changed();
+        // no activation is running here: the methods kept alive for borrowed
+        // sends can go with the caches that referred to them
+        self.keep.clear();
+        self.heap.collect(&roots)
+    }
+}

@@ -1,0 +1,414 @@
+//! The exception machinery (ANSI semantics, GemStone error numbers): creating
+//! exception instances, the handler stack searched by `signal`, running a
+//! handler on top of the signal point, and the unwinding actions `return:`,
+//! `retry`, `retryUsing:`, `pass`, `outer`, `resume:`, `resignalAs:`, plus
+//! `on:do:`, `ensure:` and `ifCurtailed:`. It must not catch an `Abort`.
+
+use crate::api::ErrorKind;
+use crate::heap::Body;
+use crate::interp::{
+    Failure, Handler, HandlerAction, Resumption, SignalRec, Unwind, Unwinding, Vm, R,
+};
+use crate::known::exc;
+use crate::value::{Oop, Value};
+
+impl Vm {
+    /// The GemStone error number instances of `class` start with.
+    pub fn default_error_number(&self, class: Oop) -> u32 {
+        let mut c = Some(class);
+        while let Some(cc) = c {
+            if let Some(&n) = self.error_numbers.get(&cc) {
+                return n;
+            }
+            c = self.heap.class_data(cc).and_then(|d| d.superclass);
+        }
+        2318
+    }
+
+    /// A new exception instance with its number set, optional messageText and details.
+    pub fn new_exception(
+        &mut self,
+        class: Oop,
+        text: Option<&str>,
+        details: Option<&str>,
+    ) -> Value {
+        let size = self
+            .heap
+            .class_data(class)
+            .map(|d| d.inst_size)
+            .unwrap_or(10);
+        let mut slots = vec![Value::Nil; size.max(10)];
+        slots[exc::NUMBER] = Value::Int(self.default_error_number(class) as i64);
+        if let Some(t) = text {
+            slots[exc::MESSAGE_TEXT] = self.new_string(t);
+        }
+        if let Some(d) = details {
+            slots[exc::DETAILS] = self.new_string(d);
+        }
+        self.new_object(class, slots)
+    }
+
+    /// Signals a new instance of `class` with `text` as its messageText.
+    pub fn signal_error(&mut self, class: Oop, text: &str) -> R {
+        let ex = self.new_exception(class, Some(text), None);
+        self.signal(ex)
+    }
+
+    fn handles(&mut self, selector: Value, ex: Value) -> Result<bool, Unwind> {
+        let ex_class = self.class_of(ex);
+        if let Value::Obj(s) = selector {
+            if self.heap.class_data(s).is_some() {
+                return Ok(self.inherits(ex_class, s));
+            }
+            if self.heap.get(s).class == self.k.exception_set {
+                let items = self.heap.slot(s, 0);
+                if let Value::Obj(a) = items {
+                    let list: Vec<Value> = match &self.heap.get(a).body {
+                        Body::Ptr(v) => v.clone(),
+                        _ => vec![],
+                    };
+                    for item in list {
+                        if self.handles(item, ex)? {
+                            return Ok(true);
+                        }
+                    }
+                }
+                return Ok(false);
+            }
+        }
+        let sel = self.sels.handles;
+        Ok(matches!(self.send_msg(selector, sel, &[ex])?, Value::True))
+    }
+
+    /// `signal`: search handlers below index `limit` (innermost first, skipping
+    /// running ones); run the first that handles `ex`, else its `defaultAction`.
+    pub fn signal_from(&mut self, ex: Value, limit: usize) -> R {
+        let mut i = limit.min(self.handlers.len());
+        while i > 0 {
+            i -= 1;
+            if self.handlers[i].disabled {
+                continue;
+            }
+            let sel = self.handlers[i].selector;
+            if self.handles(sel, ex)? {
+                return self.run_handler(i, ex);
+            }
+        }
+        let sel = self.sels.default_action;
+        self.send_msg(ex, sel, &[])
+    }
+
+    pub fn signal(&mut self, ex: Value) -> R {
+        let n = self.handlers.len();
+        self.signal_from(ex, n)
+    }
+
+    fn run_handler(&mut self, i: usize, ex: Value) -> R {
+        let sig = self.fresh_id();
+        let handler_id = self.handlers[i].id;
+        let block = self.handlers[i].block;
+        let mut disabled = Vec::new();
+        for (j, h) in self.handlers.iter_mut().enumerate().skip(i) {
+            if !h.disabled {
+                h.disabled = true;
+                disabled.push(j);
+            }
+        }
+        let exo = ex.oop();
+        let saved_handler = exo
+            .map(|o| self.heap.slot(o, exc::HANDLER))
+            .unwrap_or(Value::Nil);
+        if let Some(o) = exo {
+            self.heap.store(o, exc::HANDLER, Value::Int(sig as i64));
+        }
+        self.signals.push(SignalRec {
+            id: sig,
+            handler_index: i,
+            handler_id,
+            exception: ex,
+        });
+        let nargs = match block {
+            Value::Obj(b) => match &self.heap.get(b).body {
+                Body::Block(c) => c.code.num_args,
+                _ => 1,
+            },
+            _ => 1,
+        };
+        let r = if nargs == 0 {
+            self.call_value(block, &[])
+        } else {
+            self.call_value(block, &[ex])
+        };
+        if let Some(pos) = self.signals.iter().rposition(|s| s.id == sig) {
+            self.signals.truncate(pos);
+        }
+        for j in disabled {
+            if let Some(h) = self.handlers.get_mut(j) {
+                h.disabled = false;
+            }
+        }
+        if let Some(o) = exo {
+            self.heap.store(o, exc::HANDLER, saved_handler);
+        }
+        match r {
+            Ok(v) => Err(Unwind::to_handler(Box::new((
+                handler_id,
+                HandlerAction::Return(v),
+            )))),
+            Err(u) => match *u.0 {
+                Unwinding::Resume(b) if b.0 == sig => match b.1 {
+                    Resumption::Value(v) => Ok(v),
+                    Resumption::Resignal(other) => self.signal(other),
+                },
+                other => Err(Unwind(Box::new(other))),
+            },
+        }
+    }
+
+    /// The active signal record of exception `ex` (it must be in a handler).
+    fn active_signal(&mut self, ex: Value) -> Result<(u64, usize, u64), Unwind> {
+        let id = match ex {
+            Value::Obj(o) => self.heap.slot(o, exc::HANDLER),
+            _ => Value::Nil,
+        };
+        if let Value::Int(id) = id {
+            if let Some(s) = self.signals.iter().rev().find(|s| s.id == id as u64) {
+                return Ok((s.id, s.handler_index, s.handler_id));
+            }
+        }
+        match self.signal_error(
+            self.k.improper_operation,
+            "the exception is not being handled",
+        ) {
+            Ok(_) => Err(Unwind::abort(Box::new(Failure {
+                kind: ErrorKind::Runtime,
+                number: 2717,
+                class_name: "ImproperOperation".into(),
+                message_text: Some("the exception is not being handled".into()),
+                description: "the exception is not being handled".into(),
+            }))),
+            Err(e) => Err(e),
+        }
+    }
+
+    pub fn ex_return(&mut self, ex: Value, v: Value) -> R {
+        let (_, _, hid) = self.active_signal(ex)?;
+        Err(Unwind::to_handler(Box::new((
+            hid,
+            HandlerAction::Return(v),
+        ))))
+    }
+
+    pub fn ex_retry(&mut self, ex: Value, using: Option<Value>) -> R {
+        let (_, _, hid) = self.active_signal(ex)?;
+        Err(Unwind::to_handler(Box::new((
+            hid,
+            using.map_or(HandlerAction::Retry, HandlerAction::RetryUsing),
+        ))))
+    }
+
+    fn is_resumable(&mut self, ex: Value) -> Result<bool, Unwind> {
+        let sel = self.sels.is_resumable;
+        Ok(matches!(self.send_msg(ex, sel, &[])?, Value::True))
+    }
+
+    pub fn ex_resume(&mut self, ex: Value, v: Value) -> R {
+        let (sig, _, _) = self.active_signal(ex)?;
+        if !self.is_resumable(ex)? {
+            let cname = self.class_name(self.class_of(ex));
+            return self.signal_error(
+                self.k.illegal_resume_attempt,
+                &format!("attempt to resume a non-resumable {cname}"),
+            );
+        }
+        Err(Unwind::resume(Box::new((sig, Resumption::Value(v)))))
+    }
+
+    pub fn ex_outer(&mut self, ex: Value) -> R {
+        let (sig, idx, _) = self.active_signal(ex)?;
+        let r = self.signal_from(ex, idx);
+        // the nested signal restored currGsHandler to our signal id already
+        if let Value::Obj(o) = ex {
+            self.heap.store(o, exc::HANDLER, Value::Int(sig as i64));
+        }
+        r
+    }
+
+    pub fn ex_pass(&mut self, ex: Value) -> R {
+        let v = self.ex_outer(ex)?;
+        // resumed by an outer handler (or default action): resume the original signal
+        let (sig, _, _) = self.active_signal(ex)?;
+        Err(Unwind::resume(Box::new((sig, Resumption::Value(v)))))
+    }
+
+    pub fn ex_resignal_as(&mut self, ex: Value, replacement: Value) -> R {
+        let (sig, _, _) = self.active_signal(ex)?;
+        Err(Unwind::resume(Box::new((
+            sig,
+            Resumption::Resignal(replacement),
+        ))))
+    }
+
+    pub fn ex_is_nested(&mut self, ex: Value) -> R {
+        let (_, idx, _) = self.active_signal(ex)?;
+        let mut i = idx;
+        while i > 0 {
+            i -= 1;
+            if self.handlers[i].disabled {
+                continue;
+            }
+            let sel = self.handlers[i].selector;
+            if self.handles(sel, ex)? {
+                return Ok(Value::True);
+            }
+        }
+        Ok(Value::False)
+    }
+
+    /// `aBlock on: selector do: handlerBlock`.
+    pub fn on_do(&mut self, block: Value, selector: Value, handler: Value) -> R {
+        let mut protected = block;
+        loop {
+            let id = self.fresh_id();
+            let mark = self.handlers.len();
+            let sp = self.stack.len();
+            self.handlers.push(Handler {
+                id,
+                selector,
+                block: handler,
+                disabled: false,
+            });
+            let r = self.call_value(protected, &[]);
+            self.handlers.truncate(mark);
+            self.stack.truncate(sp);
+            match r {
+                Err(u) if matches!(&*u.0, Unwinding::ToHandler(b) if b.0 == id) => {
+                    let Unwinding::ToHandler(b) = *u.0 else {
+                        return Err(u);
+                    };
+                    match b.1 {
+                        HandlerAction::Return(v) => return Ok(v),
+                        HandlerAction::Retry => continue,
+                        HandlerAction::RetryUsing(b) => {
+                            protected = b;
+                            continue;
+                        }
+                    }
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// `aBlock ensure: terminationBlock`: runs the block however `aBlock` ends.
+    pub fn ensure(&mut self, block: Value, finally: Value) -> R {
+        let sp = self.stack.len();
+        let r = self.call_value(block, &[]);
+        self.stack.truncate(sp);
+        let depth = self.depth;
+        let homes = self.homes.len();
+        let return_home = self.return_home;
+        let f = self.call_value(finally, &[]);
+        self.depth = depth;
+        self.homes.truncate(homes);
+        self.stack.truncate(sp);
+        if f.is_ok() {
+            // a `^` unwinding through here goes on to its own home
+            self.return_home = return_home;
+        }
+        match (r, f) {
+            (Err(a), _) if a.is_abort() => Err(a),
+            (_, Err(e)) => Err(e),
+            (r, Ok(_)) => r,
+        }
+    }
+
+    /// `aBlock ifCurtailed: terminationBlock`: runs it only on an abnormal exit.
+    pub fn if_curtailed(&mut self, block: Value, finally: Value) -> R {
+        let sp = self.stack.len();
+        let r = self.call_value(block, &[]);
+        self.stack.truncate(sp);
+        if r.is_err() {
+            let return_home = self.return_home;
+            let f = self.call_value(finally, &[]);
+            self.stack.truncate(sp);
+            if f.is_ok() {
+                self.return_home = return_home;
+            }
+            if let (Err(e), false) = (f, matches!(&r, Err(a) if a.is_abort())) {
+                return Err(e);
+            }
+        }
+        r
+    }
+
+    /// Turns an unhandled exception into the evaluation-ending failure.
+    pub fn unhandled(&mut self, ex: Value) -> Unwind {
+        let class = self.class_of(ex);
+        let class_name = self.class_name(class);
+        let number = match ex {
+            Value::Obj(o) => match self.heap.slot(o, exc::NUMBER) {
+                Value::Int(n) => n as u32,
+                _ => self.default_error_number(class),
+            },
+            _ => 0,
+        };
+        let message_text = match ex {
+            Value::Obj(o) => {
+                let mt = self.heap.slot(o, exc::MESSAGE_TEXT);
+                self.string_of(mt)
+            }
+            _ => None,
+        };
+        let sel = self.sels.description;
+        let description = match self.send_msg(ex, sel, &[]) {
+            Ok(d) => self.string_of(d),
+            Err(_) => None,
+        }
+        .unwrap_or_else(|| self.basic_description(ex));
+        let kind = if number == 6003 || number == 6004 {
+            ErrorKind::Break
+        } else if number == 1001 {
+            ErrorKind::Compile
+        } else if number == 3139 || number == 3140 {
+            ErrorKind::Limit
+        } else {
+            ErrorKind::Runtime
+        };
+        Unwind::abort(Box::new(Failure {
+            kind,
+            number,
+            class_name,
+            message_text,
+            description,
+        }))
+    }
+
+    /// `a ZeroDivide occurred (error 2026), <details>` — the VM's own description.
+    pub fn basic_description(&self, ex: Value) -> String {
+        let class = self.class_of(ex);
+        let cname = self.class_name(class);
+        let article = if cname.starts_with(['A', 'E', 'I', 'O', 'U']) {
+            "an"
+        } else {
+            "a"
+        };
+        let (number, mt, details) = match ex {
+            Value::Obj(o) => (
+                match self.heap.slot(o, exc::NUMBER) {
+                    Value::Int(n) => n as u32,
+                    _ => self.default_error_number(class),
+                },
+                self.string_of(self.heap.slot(o, exc::MESSAGE_TEXT)),
+                self.string_of(self.heap.slot(o, exc::DETAILS)),
+            ),
+            _ => (0, None, None),
+        };
+        let mut s = format!("{article} {cname} occurred (error {number})");
+        if let Some(d) = mt.or(details) {
+            s.push_str(", ");
+            s.push_str(&d);
+        }
+        s
+    }
+}

@@ -1,0 +1,1315 @@
+//! The interpreter: the per-session VM state (`Vm`: object memory, value stack,
+//! send caches, handler stack, limits) and the tree walker that evaluates
+//! compiled code — sends with inline caches, blocks with non-local return,
+//! inlined control structures, depth and interrupt checks. Primitives live in
+//! `prims`, the exception machinery in `exceptions`. Nothing here may panic on
+//! Smalltalk input: every failure is an [`Unwind`].
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use crate::api::Interrupter;
+use crate::code::*;
+use crate::heap::{Body, Closure, Heap};
+use crate::known::Known;
+use crate::value::{FxHashMap, Oop, Value};
+
+/// Why evaluation is leaving a frame other than by answering a value. One
+/// pointer, so that `R` is two words and every `eval` answers in registers;
+/// the boxes of `^` returns are recycled through `Vm::spare`.
+#[derive(Debug)]
+pub struct Unwind(pub Box<Unwinding>);
+
+impl Unwind {
+    pub fn abort(f: Box<Failure>) -> Unwind {
+        Unwind(Box::new(Unwinding::Abort(f)))
+    }
+    pub fn to_handler(h: Box<(u64, HandlerAction)>) -> Unwind {
+        Unwind(Box::new(Unwinding::ToHandler(h)))
+    }
+    pub fn resume(r: Box<(u64, Resumption)>) -> Unwind {
+        Unwind(Box::new(Unwinding::Resume(r)))
+    }
+    pub fn is_abort(&self) -> bool {
+        matches!(*self.0, Unwinding::Abort(_))
+    }
+}
+
+/// What an [`Unwind`] carries.
+#[derive(Debug)]
+pub enum Unwinding {
+    /// `^` — return `value` from the method activation whose id is in
+    /// `Vm::return_home` (kept there so `R` stays small; code that runs
+    /// Smalltalk while a return unwinds through it — `ensure:`,
+    /// `ifCurtailed:` — saves and restores it).
+    Return(Value),
+    /// Leave to the `on:do:` with handler id `.0`.
+    ToHandler(Box<(u64, HandlerAction)>),
+    /// Back to the `signal` with signal id `.0`: resume with a value, or resignal another exception there.
+    Resume(Box<(u64, Resumption)>),
+    /// Ends the whole evaluation (unhandled error, hard break, limit); only `ensure:` blocks run.
+    Abort(Box<Failure>),
+}
+
+#[derive(Debug)]
+pub enum HandlerAction {
+    Return(Value),
+    Retry,
+    RetryUsing(Value),
+}
+
+#[derive(Debug)]
+pub enum Resumption {
+    Value(Value),
+    Resignal(Value),
+}
+
+/// An evaluation-ending failure, turned into an `StError` by the API.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    pub kind: crate::api::ErrorKind,
+    pub number: u32,
+    pub class_name: String,
+    pub message_text: Option<String>,
+    pub description: String,
+}
+
+pub type R = Result<Value, Unwind>;
+
+// Every `eval` answers an `R`: two words, so it travels in registers.
+const _: () = assert!(std::mem::size_of::<R>() == 16);
+
+/// The activation a node is evaluated in.
+pub struct Frame<'a> {
+    pub recv: Value,
+    pub base: usize,
+    pub env: Value,
+    pub home: u64,
+    pub method: &'a Arc<Method>,
+}
+
+#[derive(Clone)]
+pub struct Cache {
+    pub class: Oop,
+    /// Sites of finished doits are reused, so the entry also names its selector.
+    pub selector: Oop,
+    pub epoch: u64,
+    pub method: Option<Arc<Method>>,
+    /// For a simple block's site: its closure (nil until made; emptied by the
+    /// collector with the other cache contents).
+    pub block: Value,
+}
+
+/// The `selector` of a cache entry that holds a simple block's closure (its
+/// `class` is the address of the block's code).
+pub const SIMPLE_BLOCK: Oop = Oop(u64::MAX - 1);
+
+pub struct Handler {
+    pub id: u64,
+    pub selector: Value,
+    pub block: Value,
+    pub disabled: bool,
+}
+
+#[allow(dead_code)] // the exception is kept for debugging and future `signalerContext`
+pub struct SignalRec {
+    pub id: u64,
+    pub handler_index: usize,
+    pub handler_id: u64,
+    pub exception: Value,
+}
+
+/// Objects the session's image is rooted in.
+#[derive(Default, Clone)]
+pub struct Roots {
+    pub globals: Oop,
+    pub user_globals: Oop,
+    pub published: Oop,
+    pub symbol_list: Oop,
+    pub user_profile: Oop,
+    pub session_temps: Oop,
+    pub transcript: Oop,
+    /// Every class ever created (all versions), so the collector keeps them.
+    pub all_classes: Vec<Oop>,
+}
+
+impl Vm {
+    /// A copy of this image for a new login: same objects, fresh per-evaluation
+    /// state, its own interrupter, no repository. Used to start sessions from a
+    /// bootstrapped template instead of filing the kernel in again.
+    pub fn fork(&self, interrupter: Interrupter) -> Vm {
+        Vm {
+            heap: self.heap.clone(),
+            k: self.k.clone(),
+            roots: self.roots.clone(),
+            stack: Vec::with_capacity(4096),
+            caches: self.caches.clone(),
+            epoch: self.epoch,
+            gcache: self.gcache.clone(),
+            keep: self.keep.clone(),
+            return_home: 0,
+            spare: None,
+            handlers: vec![],
+            signals: vec![],
+            homes: vec![],
+            next_id: self.next_id,
+            depth: 0,
+            depth_limit: self.depth_limit,
+            stack_signalled: false,
+            memory_signalled: false,
+            interrupter,
+            transcript: String::new(),
+            error_numbers: self.error_numbers.clone(),
+            sels: self.sels.clone(),
+            session_id: self.session_id,
+            sites_pinned: self.sites_pinned,
+            repo: None,
+        }
+    }
+}
+
+pub const DEFAULT_DEPTH_LIMIT: usize = 10_000;
+/// `keep` is pruned between evaluations once it holds this many methods.
+const KEEP_PRUNE_AT: usize = 1 << 16;
+const DEPTH_HEADROOM: usize = 1_000;
+
+pub struct Vm {
+    pub heap: Heap,
+    pub k: Known,
+    pub roots: Roots,
+    pub stack: Vec<Value>,
+    pub caches: Vec<Cache>,
+    pub epoch: u64,
+    pub gcache: FxHashMap<(Oop, Oop), Option<Arc<Method>>>,
+    /// Every method `lookup` has found since the last collection. Sends run a
+    /// cached method through a borrowed pointer (no reference-count traffic),
+    /// so a method must stay allocated while it may be executing even if its
+    /// cache entry is replaced or its class drops it; this list owns them until
+    /// the next safe point (`collect_garbage`, between evaluations), which
+    /// empties the caches and this list together.
+    pub keep: Vec<Arc<Method>>,
+    /// The activation an `Unwinding::Return` in flight returns from.
+    pub return_home: u64,
+    /// A box for the next `^` unwind (reused: returns need no allocation).
+    pub spare: Option<Box<Unwinding>>,
+    pub handlers: Vec<Handler>,
+    pub signals: Vec<SignalRec>,
+    pub homes: Vec<u64>,
+    pub next_id: u64,
+    pub depth: usize,
+    pub depth_limit: usize,
+    pub stack_signalled: bool,
+    pub memory_signalled: bool,
+    pub interrupter: Interrupter,
+    pub transcript: String,
+    pub error_numbers: FxHashMap<Oop, u32>,
+    /// Frequently used selectors.
+    pub sels: Sels,
+    pub session_id: i64,
+    /// Send sites below this index belong to installed code; doit sites above it are reused.
+    pub sites_pinned: usize,
+    /// The login's repository state (store session, OOP mapping); None for in-memory images.
+    pub repo: Option<Box<crate::persist::RepoState>>,
+}
+
+#[derive(Default, Clone)]
+pub struct Sels {
+    pub does_not_understand: Oop,
+    pub print_string: Oop,
+    pub default_action: Oop,
+    pub description: Oop,
+    pub is_resumable: Oop,
+    pub handles: Oop,
+    pub must_be_boolean: Oop,
+    pub hash: Oop,
+    pub key: Oop,
+}
+
+impl Vm {
+    pub fn fresh_id(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    // ----- object helpers -----
+
+    pub fn intern(&mut self, s: &str) -> Oop {
+        self.heap.intern(s, self.k.symbol, self.k.quad_byte_symbol)
+    }
+
+    pub fn sym(&mut self, s: &str) -> Value {
+        Value::Obj(self.intern(s))
+    }
+
+    pub fn new_string(&mut self, s: &str) -> Value {
+        let o = if s.chars().all(|c| (c as u32) < 256) {
+            self.heap.alloc(
+                self.k.string,
+                Body::Bytes(s.chars().map(|c| c as u8).collect()),
+            )
+        } else {
+            self.heap.alloc(
+                self.k.quad_byte_string,
+                Body::Wide(s.chars().map(|c| c as u32).collect()),
+            )
+        };
+        Value::Obj(o)
+    }
+
+    pub fn new_array(&mut self, items: Vec<Value>) -> Value {
+        Value::Obj(self.heap.alloc(self.k.array, Body::Ptr(items)))
+    }
+
+    pub fn new_object(&mut self, class: Oop, slots: Vec<Value>) -> Value {
+        Value::Obj(self.heap.alloc(class, Body::Ptr(slots)))
+    }
+
+    #[inline]
+    pub fn class_of(&self, v: Value) -> Oop {
+        match v {
+            Value::Obj(o) => self.heap.get(o).class,
+            Value::Int(_) => self.k.small_integer,
+            Value::Nil => self.k.undefined,
+            Value::True => self.k.true_class,
+            Value::False => self.k.false_class,
+            Value::Char(_) => self.k.character,
+            Value::Float(f) => {
+                if is_small_double(f) {
+                    self.k.small_double
+                } else {
+                    self.k.float
+                }
+            }
+        }
+    }
+
+    /// The characters of a String/Symbol (any width), if `v` is one.
+    pub fn string_of(&self, v: Value) -> Option<String> {
+        let o = v.oop()?;
+        let obj = self.heap.get(o);
+        if !self.is_char_class(obj.class) {
+            return None;
+        }
+        match &obj.body {
+            Body::Bytes(b) => Some(b.iter().map(|&c| c as char).collect()),
+            Body::Wide(w) => Some(
+                w.iter()
+                    .map(|&c| char::from_u32(c).unwrap_or('\u{FFFD}'))
+                    .collect(),
+            ),
+            _ => None,
+        }
+    }
+
+    pub fn is_char_class(&self, class: Oop) -> bool {
+        self.inherits(class, self.k.character_collection)
+    }
+
+    pub fn is_symbol(&self, v: Value) -> bool {
+        match v {
+            Value::Obj(o) => {
+                let c = self.heap.get(o).class;
+                c == self.k.symbol || c == self.k.quad_byte_symbol || c == self.k.double_byte_symbol
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether `class` is `ancestor` or inherits from it.
+    pub fn inherits(&self, class: Oop, ancestor: Oop) -> bool {
+        let mut c = Some(class);
+        while let Some(cc) = c {
+            if cc == ancestor {
+                return true;
+            }
+            c = self.heap.class_data(cc).and_then(|d| d.superclass);
+        }
+        false
+    }
+
+    pub fn is_kind_of(&self, v: Value, class: Oop) -> bool {
+        self.inherits(self.class_of(v), class)
+    }
+
+    pub fn class_name(&self, class: Oop) -> String {
+        match self.heap.class_data(class) {
+            Some(d) => {
+                let n = self.string_of(Value::Obj(d.name)).unwrap_or_default();
+                if d.is_meta {
+                    format!("{n} class")
+                } else {
+                    n
+                }
+            }
+            None => "?".into(),
+        }
+    }
+
+    // ----- lookup -----
+
+    pub fn lookup(&mut self, class: Oop, sel: Oop) -> Option<Arc<Method>> {
+        if let Some(m) = self.gcache.get(&(class, sel)) {
+            return m.clone();
+        }
+        let mut c = Some(class);
+        let mut found = None;
+        while let Some(cc) = c {
+            let Some(d) = self.heap.class_data(cc) else {
+                break;
+            };
+            if let Some(&m) = d.methods.get(&sel) {
+                let mo = m;
+                self.ensure_method(mo);
+                if let Body::Method(m) = &self.heap.get(mo).body {
+                    found = Some(m.clone());
+                }
+                break;
+            }
+            c = d.superclass;
+        }
+        if let Some(m) = &found {
+            self.keep.push(m.clone());
+        }
+        self.gcache.insert((class, sel), found.clone());
+        found
+    }
+
+    /// Drops the methods `keep` holds that no cache refers to any more. Only
+    /// at a safe point (no activation running): between evaluations.
+    pub fn prune_keep(&mut self) {
+        if self.keep.len() < KEEP_PRUNE_AT {
+            return;
+        }
+        let mut seen: FxHashMap<usize, Arc<Method>> = FxHashMap::default();
+        let cached = self.caches.iter().filter_map(|c| c.method.as_ref());
+        for m in cached.chain(self.gcache.values().flatten()) {
+            seen.entry(Arc::as_ptr(m) as usize)
+                .or_insert_with(|| m.clone());
+        }
+        self.keep = seen.into_values().collect();
+    }
+
+    /// Invalidates every send cache (a method or class changed).
+    pub fn methods_changed(&mut self) {
+        // send sites of installed methods must stay: later doits may not reuse them
+        self.sites_pinned = self.caches.len();
+        self.epoch += 1;
+        self.gcache.clear();
+    }
+
+    pub fn new_site(&mut self) -> u32 {
+        self.caches.push(Cache {
+            class: Oop(u64::MAX),
+            selector: Oop(u64::MAX),
+            epoch: 0,
+            method: None,
+            block: Value::Nil,
+        });
+        (self.caches.len() - 1) as u32
+    }
+
+    // ----- sending -----
+
+    /// Sends `sel` to the receiver at `self.stack[rp]` with the `argc` arguments above it.
+    pub fn send(&mut self, sel: Oop, rp: usize, site: Option<u32>, super_of: Option<Oop>) -> R {
+        let recv = self.stack[rp];
+        let class = match super_of {
+            Some(c) => match self.heap.class_data(c).and_then(|d| d.superclass) {
+                Some(s) => s,
+                None => {
+                    return self.dnu(sel, rp);
+                }
+            },
+            None => self.class_of(recv),
+        };
+        let mp: *const Method = match site {
+            Some(s) if (s as usize) < self.caches.len() => {
+                let c = &self.caches[s as usize];
+                if c.class == class && c.selector == sel && c.epoch == self.epoch {
+                    match &c.method {
+                        Some(m) => Arc::as_ptr(m),
+                        None => std::ptr::null(),
+                    }
+                } else {
+                    self.send_miss(class, sel, s)
+                }
+            }
+            _ => match self.lookup(class, sel) {
+                Some(m) => Arc::as_ptr(&m),
+                None => std::ptr::null(),
+            },
+        };
+        if mp.is_null() {
+            return self.dnu(sel, rp);
+        }
+        // SAFETY: `mp` comes from an `Arc<Method>` that `lookup` also stored in
+        // `self.keep`, which is only emptied at safe points (no activation is
+        // running); so the allocation outlives this activation. The
+        // `ManuallyDrop` borrows that reference without changing its count.
+        let m = std::mem::ManuallyDrop::new(unsafe { Arc::from_raw(mp) });
+        self.invoke(&m, rp)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn send_miss(&mut self, class: Oop, sel: Oop, s: u32) -> *const Method {
+        let m = self.lookup(class, sel);
+        let p = match &m {
+            Some(m) => Arc::as_ptr(m),
+            None => std::ptr::null(),
+        };
+        let epoch = self.epoch;
+        self.caches[s as usize] = Cache {
+            class,
+            selector: sel,
+            epoch,
+            method: m,
+            block: Value::Nil,
+        };
+        p
+    }
+
+    /// Sends from Rust: pushes receiver and arguments, sends, answers.
+    pub fn send_msg(&mut self, recv: Value, sel: Oop, args: &[Value]) -> R {
+        let rp = self.stack.len();
+        self.stack.push(recv);
+        self.stack.extend_from_slice(args);
+        let r = self.send(sel, rp, None, None);
+        self.stack.truncate(rp);
+        r
+    }
+
+    pub fn send_str(&mut self, recv: Value, sel: &str, args: &[Value]) -> R {
+        let s = self.intern(sel);
+        self.send_msg(recv, s, args)
+    }
+
+    fn dnu(&mut self, sel: Oop, rp: usize) -> R {
+        let recv = self.stack[rp];
+        let args: Vec<Value> = self.stack[rp + 1..].to_vec();
+        self.stack.truncate(rp);
+        let args_arr = self.new_array(args);
+        let msg = self.new_object(self.k.message, vec![Value::Obj(sel), args_arr]);
+        let class = self.class_of(recv);
+        let dnu_sel = self.sels.does_not_understand;
+        if sel != dnu_sel {
+            if let Some(m) = self.lookup(class, dnu_sel) {
+                self.stack.push(recv);
+                self.stack.push(msg);
+                return self.invoke(&m, rp);
+            }
+        }
+        self.signal_mnu(recv, msg)
+    }
+
+    /// Signals MessageNotUnderstood for `recv`/`msg` (a Message).
+    pub fn signal_mnu(&mut self, recv: Value, msg: Value) -> R {
+        let sel = msg
+            .oop()
+            .map(|m| self.heap.slot(m, 0))
+            .unwrap_or(Value::Nil);
+        let sel_name = self.string_of(sel).unwrap_or_default();
+        let cname = self.class_name(self.class_of(recv));
+        let article = if cname.starts_with(['A', 'E', 'I', 'O', 'U']) {
+            "an"
+        } else {
+            "a"
+        };
+        let details = format!(
+            "{article} {cname} does not understand  #'{}'",
+            sel_name.replace('\'', "''")
+        );
+        let ex = self.new_exception(self.k.message_not_understood, None, Some(&details));
+        if let Value::Obj(o) = ex {
+            self.heap.store(o, crate::known::exc::MNU_RECEIVER, recv);
+            self.heap.store(o, crate::known::exc::MNU_MESSAGE, msg);
+            let args = self.new_array(vec![recv, sel]);
+            self.heap.store(o, crate::known::exc::ARGS, args);
+        }
+        self.signal(ex)
+    }
+
+    #[inline(always)]
+    pub fn check_interrupt(&mut self) -> Result<(), Unwind> {
+        // the common case in two tests; the rest lives out of line
+        if !self.interrupter.pending() && self.heap.bytes <= self.heap.limit {
+            return Ok(());
+        }
+        self.check_interrupt_slow()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn check_interrupt_slow(&mut self) -> Result<(), Unwind> {
+        if self.interrupter.pending() {
+            return self.take_interrupt();
+        }
+        if self.memory_signalled
+            && self.heap.bytes > self.heap.limit.saturating_add(self.heap.limit / 4)
+        {
+            // the program went on allocating after AlmostOutOfMemory: end it for good
+            return Err(Unwind::abort(Box::new(Failure {
+                kind: crate::api::ErrorKind::Limit,
+                number: 3140,
+                class_name: "AlmostOutOfMemory".into(),
+                message_text: None,
+                description: "an AlmostOutOfMemory occurred (error 3140), the object memory limit was exceeded by more than a quarter".into(),
+            })));
+        }
+        if self.heap.over_limit() && !self.memory_signalled {
+            self.memory_signalled = true;
+            let ex = self.new_exception(
+                self.k.almost_out_of_memory,
+                None,
+                Some("object memory limit reached"),
+            );
+            self.signal(ex)?;
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn take_interrupt(&mut self) -> Result<(), Unwind> {
+        match self.interrupter.take() {
+            Some(true) => Err(Unwind::abort(Box::new(Failure {
+                kind: crate::api::ErrorKind::Break,
+                number: 6004,
+                class_name: "Break".into(),
+                message_text: None,
+                description: "a Break occurred (error 6004), hard break".into(),
+            }))),
+            Some(false) => {
+                let ex = self.new_exception(self.k.break_class, None, Some("soft break"));
+                self.signal(ex).map(|_| ())
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// Runs a method with the receiver at `rp` and its arguments above it.
+    #[inline]
+    pub fn invoke(&mut self, m: &Arc<Method>, rp: usize) -> R {
+        if m.primitive != 0 {
+            // the hottest primitives go straight to their implementation
+            let r = match m.primitive {
+                250 => self.call_block(rp, m.num_args),
+                5 | 22 if m.num_args == 1 => Ok(self.prim_at(rp)),
+                6 | 23 if m.num_args == 2 => Ok(self.prim_at_put(rp)),
+                4 | 21 if m.num_args == 0 => self.prim_size(rp, m.primitive),
+                n => self.prim(n, rp, m.num_args),
+            };
+            match r {
+                Ok(Some(v)) => {
+                    self.stack.truncate(rp);
+                    return Ok(v);
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    self.stack.truncate(rp);
+                    return Err(e);
+                }
+            }
+        }
+        match m.trivial {
+            Trivial::No => {}
+            Trivial::SelfReturn => {
+                let r = self.stack[rp];
+                self.stack.truncate(rp);
+                return Ok(r);
+            }
+            Trivial::IVar(i) => {
+                let r = match self.stack[rp] {
+                    Value::Obj(o) => self.ivar_get(o, i as usize),
+                    _ => Value::Nil,
+                };
+                self.stack.truncate(rp);
+                return Ok(r);
+            }
+            Trivial::Const(c) => {
+                self.stack.truncate(rp);
+                return Ok(c);
+            }
+        }
+        self.activate(m, rp)
+    }
+
+    /// Runs a method's statements in a new activation (after its primitive,
+    /// if any, failed). Interrupts and limits are checked here: primitives and
+    /// trivial methods cannot loop by themselves.
+    #[inline(never)]
+    fn activate(&mut self, m: &Arc<Method>, rp: usize) -> R {
+        if let Err(e) = self.check_interrupt() {
+            self.stack.truncate(rp);
+            return Err(e);
+        }
+        self.depth += 1;
+        if self.depth > self.depth_limit {
+            if let Err(e) = self.stack_overflow() {
+                self.depth -= 1;
+                self.stack.truncate(rp);
+                return Err(e);
+            }
+        }
+        let recv = self.stack[rp];
+        let base = rp + 1;
+        self.stack.resize(base + m.frame_size, Value::Nil);
+        let env = if m.env_size > 0 {
+            let mut slots = vec![Value::Nil; m.env_size];
+            for &(a, e) in &m.arg_env {
+                slots[e as usize] = self.stack[base + a as usize];
+            }
+            Value::Obj(self.heap.alloc(self.k.variable_context, Body::Ptr(slots)))
+        } else {
+            Value::Nil
+        };
+        // only methods whose blocks use `^` need an identity for non-local return
+        let home = if m.needs_home {
+            let h = self.fresh_id();
+            self.homes.push(h);
+            h
+        } else {
+            0
+        };
+        let f = Frame {
+            recv,
+            base,
+            env,
+            home,
+            method: m,
+        };
+        let mut result = Ok(recv);
+        for stmt in &m.body {
+            // a `^` statement of the method itself answers without unwinding
+            let r = match stmt {
+                Node::Return(e) => {
+                    result = self.eval(e, &f);
+                    break;
+                }
+                other => self.eval(other, &f),
+            };
+            if let Err(e) = r {
+                result = Err(e);
+                break;
+            }
+        }
+        if m.needs_home {
+            self.homes.pop();
+        }
+        self.depth -= 1;
+        self.stack.truncate(rp);
+        match result {
+            Err(u) if self.return_home == home => match *u.0 {
+                Unwinding::Return(v) => {
+                    self.spare = Some(u.0);
+                    Ok(v)
+                }
+                _ => Err(u),
+            },
+            other => other,
+        }
+    }
+
+    /// `basicAt:` / `at:` (primitives 5 and 22) for the receiver at `rp`.
+    #[inline]
+    fn prim_at(&self, rp: usize) -> Option<Value> {
+        match self.stack[rp + 1] {
+            Value::Int(i) if i >= 1 => self.basic_at(self.stack[rp], i as usize - 1),
+            _ => None,
+        }
+    }
+
+    /// `basicSize` / `size` (primitives 4 and 21) for the receiver at `rp`;
+    /// `size` of a Rust-backed dictionary takes the general path.
+    #[inline]
+    fn prim_size(&mut self, rp: usize, n: u16) -> crate::prims::P {
+        let r = self.stack[rp];
+        if let Value::Obj(o) = r {
+            if n == 21 && matches!(self.heap.get(o).body, Body::Dict(_)) {
+                return self.prim(n, rp, 0);
+            }
+        }
+        Ok(Some(Value::Int(self.basic_size(r) as i64)))
+    }
+
+    /// `basicAt:put:` / `at:put:` (primitives 6 and 23) for the receiver at `rp`.
+    #[inline]
+    fn prim_at_put(&mut self, rp: usize) -> Option<Value> {
+        let (r, i, x) = (self.stack[rp], self.stack[rp + 1], self.stack[rp + 2]);
+        match i {
+            Value::Int(i) if i >= 1 && self.basic_at_put(r, i as usize - 1, x).is_ok() => Some(x),
+            _ => None,
+        }
+    }
+
+    /// The unwind for `^ v` (to `self.return_home`).
+    #[inline]
+    fn unwind_return(&mut self, v: Value) -> Unwind {
+        match self.spare.take() {
+            Some(mut b) => {
+                *b = Unwinding::Return(v);
+                Unwind(b)
+            }
+            None => Unwind(Box::new(Unwinding::Return(v))),
+        }
+    }
+
+    #[cold]
+    fn stack_overflow(&mut self) -> Result<(), Unwind> {
+        if self.depth > self.depth_limit + DEPTH_HEADROOM || self.stack_signalled {
+            if self.depth > self.depth_limit + DEPTH_HEADROOM {
+                return Err(Unwind::abort(Box::new(Failure {
+                    kind: crate::api::ErrorKind::Limit,
+                    number: 3139,
+                    class_name: "AlmostOutOfStack".into(),
+                    message_text: None,
+                    description: format!(
+                        "a AlmostOutOfStack occurred (error 3139), the execution stack exceeded {} frames",
+                        self.depth_limit + DEPTH_HEADROOM
+                    ),
+                })));
+            }
+            return Ok(());
+        }
+        self.stack_signalled = true;
+        let text = format!("the execution stack exceeded {} frames", self.depth_limit);
+        let ex = self.new_exception(self.k.almost_out_of_stack, None, Some(&text));
+        self.signal(ex).map(|_| ())
+    }
+
+    /// Evaluates a block closure with the arguments on the stack above `rp`
+    /// (the block itself is at `rp`). `None` when the argument count is wrong.
+    pub fn call_block(&mut self, rp: usize, argc: usize) -> Result<Option<Value>, Unwind> {
+        let Value::Obj(bo) = self.stack[rp] else {
+            return Ok(None);
+        };
+        let Body::Block(cl) = &self.heap.get(bo).body else {
+            return Ok(None);
+        };
+        if cl.code.num_args != argc {
+            return Ok(None);
+        }
+        let clp: *const Closure = &**cl;
+        // SAFETY: the closure is boxed inside the block object, which stays at
+        // `self.stack[rp]` for the whole call. Heap objects are only freed by the
+        // collector at safe points, `become:` moves the box without dropping it,
+        // and closures are never rewritten in place (nor loaded from the
+        // repository), so the box and the Arcs it owns outlive this call.
+        let cl: &Closure = unsafe { &*clp };
+        let (code, method, receiver, env, home) =
+            (&cl.code, &cl.method, cl.receiver, cl.env, cl.home);
+        self.check_interrupt()?;
+        self.depth += 1;
+        if self.depth > self.depth_limit {
+            if let Err(e) = self.stack_overflow() {
+                self.depth -= 1;
+                self.stack.truncate(rp);
+                return Err(e);
+            }
+        }
+        let base = rp + 1;
+        self.stack.resize(base + code.frame_size, Value::Nil);
+        let env = if code.env_size > 0 {
+            let mut slots = vec![Value::Nil; code.env_size];
+            slots[0] = env;
+            for &(a, e) in &code.arg_env {
+                slots[e as usize] = self.stack[base + a as usize];
+            }
+            Value::Obj(self.heap.alloc(self.k.variable_context, Body::Ptr(slots)))
+        } else {
+            env
+        };
+        let f = Frame {
+            recv: receiver,
+            base,
+            env,
+            home,
+            method,
+        };
+        let mut result = Ok(Value::Nil);
+        for stmt in &code.body {
+            result = self.eval(stmt, &f);
+            if result.is_err() {
+                break;
+            }
+        }
+        self.depth -= 1;
+        self.stack.truncate(rp);
+        result.map(Some)
+    }
+
+    /// Calls a block (or anything answering `value…`) from Rust.
+    pub fn call_value(&mut self, block: Value, args: &[Value]) -> R {
+        let rp = self.stack.len();
+        self.stack.push(block);
+        self.stack.extend_from_slice(args);
+        if let Some(v) = self.call_block(rp, args.len())? {
+            return Ok(v);
+        }
+        self.stack.truncate(rp);
+        let sel = match args.len() {
+            0 => "value",
+            1 => "value:",
+            2 => "value:value:",
+            3 => "value:value:value:",
+            _ => "value:value:value:value:",
+        };
+        self.send_str(block, sel, args)
+    }
+
+    // ----- the tree walker -----
+
+    #[inline]
+    fn env_at(&self, env: Value, depth: u16) -> Oop {
+        let mut e = env;
+        for _ in 0..depth {
+            e = match e {
+                Value::Obj(o) => self.heap.slot(o, 0),
+                _ => Value::Nil,
+            };
+        }
+        match e {
+            Value::Obj(o) => o,
+            _ => Oop(0),
+        }
+    }
+
+    #[inline(always)]
+    fn set_slot(&mut self, s: Slot, v: Value, f: &Frame) {
+        match s {
+            Slot::Stack(i) => self.stack[f.base + i as usize] = v,
+            Slot::Env(d, i) => {
+                let e = self.env_at(f.env, d);
+                self.heap.store(e, i as usize, v);
+            }
+        }
+    }
+
+    fn eval_seq(&mut self, nodes: &[Node], f: &Frame) -> R {
+        let mut v = Value::Nil;
+        for n in nodes {
+            v = self.eval(n, f)?;
+        }
+        Ok(v)
+    }
+
+    pub fn eval(&mut self, n: &Node, f: &Frame) -> R {
+        match n {
+            Node::Const(v) => Ok(*v),
+            Node::SelfRef => Ok(f.recv),
+            Node::Temp(i) => Ok(self.stack[f.base + *i as usize]),
+            Node::EnvVar(d, i) => {
+                let e = self.env_at(f.env, *d);
+                Ok(self.heap.slot(e, *i as usize))
+            }
+            Node::IVar(i) => Ok(match f.recv {
+                Value::Obj(o) => self.ivar_get(o, *i as usize),
+                _ => Value::Nil,
+            }),
+            Node::Global(a) => Ok(self.heap.slot(*a, 1)),
+            Node::SetSlot(s, e) => {
+                let v = self.eval_leaf(e, f)?;
+                self.set_slot(*s, v, f);
+                Ok(v)
+            }
+            Node::Send(s) => self.eval_send(s, f),
+            Node::Return(e) => {
+                let v = self.eval(e, f)?;
+                self.return_home = f.home;
+                Err(self.unwind_return(v))
+            }
+            Node::Seq(nodes, temps) => {
+                for &t in temps {
+                    self.set_slot(t, Value::Nil, f);
+                }
+                self.eval_seq(nodes, f)
+            }
+            Node::If(parts, site, off) => {
+                let (c, t, e) = &**parts;
+                match self.eval_leaf(c, f)? {
+                    Value::True => self.eval(t, f),
+                    Value::False => self.eval(e, f),
+                    other => self.non_boolean(other, *site, *off),
+                }
+            }
+            Node::And(parts, site, off) => {
+                let (a, b) = &**parts;
+                match self.eval(a, f)? {
+                    Value::True => self.eval(b, f),
+                    Value::False => Ok(Value::False),
+                    other => self.non_boolean(other, *site, *off),
+                }
+            }
+            Node::Or(parts, site, off) => {
+                let (a, b) = &**parts;
+                match self.eval(a, f)? {
+                    Value::True => Ok(Value::True),
+                    Value::False => self.eval(b, f),
+                    other => self.non_boolean(other, *site, *off),
+                }
+            }
+            _ => self.eval_cold(n, f),
+        }
+    }
+
+    /// The less frequent node kinds, kept out of `eval` so its frame stays small.
+    #[inline(never)]
+    fn eval_cold(&mut self, n: &Node, f: &Frame) -> R {
+        match n {
+            Node::SetIVar(i, e) => {
+                let v = self.eval(e, f)?;
+                if let Value::Obj(o) = f.recv {
+                    if !self.ivar_set(o, *i as usize, v) {
+                        return self.signal_error(
+                            self.k.improper_operation,
+                            "attempt to modify an invariant object",
+                        );
+                    }
+                }
+                Ok(v)
+            }
+            Node::SetGlobal(a, e) => {
+                let v = self.eval(e, f)?;
+                self.heap.store(*a, 1, v);
+                Ok(v)
+            }
+            Node::Cascade(recv, parts) => {
+                let r = self.eval(recv, f)?;
+                let mut last = Value::Nil;
+                for p in parts {
+                    last = self.cascade_send(r, p, f)?;
+                    for c in &p.chain {
+                        last = self.cascade_send(last, c, f)?;
+                    }
+                }
+                Ok(last)
+            }
+            Node::Block(code) => {
+                if let Some(site) = code.simple_site {
+                    return Ok(self.simple_block(code, site, f));
+                }
+                let cl = Closure {
+                    code: code.clone(),
+                    method: f.method.clone(),
+                    receiver: f.recv,
+                    env: f.env,
+                    home: f.home,
+                };
+                Ok(Value::Obj(
+                    self.heap
+                        .alloc(self.k.exec_block, Body::Block(Box::new(cl))),
+                ))
+            }
+            Node::Brace(items) => {
+                let mut vals = Vec::with_capacity(items.len());
+                for i in items {
+                    vals.push(self.eval(i, f)?);
+                }
+                Ok(self.new_array(vals))
+            }
+            Node::NonLocalReturn(e) => {
+                let v = self.eval(e, f)?;
+                if self.homes.iter().rev().any(|&h| h == f.home) {
+                    self.return_home = f.home;
+                    Err(self.unwind_return(v))
+                } else {
+                    let ex = self.new_exception(
+                        self.k.cannot_return,
+                        None,
+                        Some("the home context of this block has already returned"),
+                    );
+                    self.signal(ex)
+                }
+            }
+            Node::While(parts, until, off) => {
+                let (cond, body) = &**parts;
+                loop {
+                    let c = self.eval(cond, f)?;
+                    match (c, *until) {
+                        (Value::True, true) | (Value::False, false) => {}
+                        (Value::True, false) | (Value::False, true) => break,
+                        (other, _) => {
+                            self.non_boolean(other, u32::MAX, *off)?;
+                        }
+                    }
+                    self.eval(body, f)?;
+                    self.check_interrupt()?;
+                }
+                Ok(Value::Nil)
+            }
+            Node::Repeat(body, _) => loop {
+                self.eval(body, f)?;
+                self.check_interrupt()?;
+            },
+            Node::TimesRepeat(parts, _) => {
+                let (count, body) = &**parts;
+                let n = self.eval(count, f)?;
+                let Value::Int(n) = n else {
+                    return self.signal_error(
+                        self.k.argument_type_error,
+                        "timesRepeat: needs a SmallInteger receiver",
+                    );
+                };
+                for _ in 0..n.max(0) {
+                    self.eval(body, f)?;
+                    self.check_interrupt()?;
+                }
+                Ok(n.into_value())
+            }
+            Node::ToDo(t) => self.eval_to_do(t, f),
+            Node::IfNil(parts) => {
+                let (v, nil_branch, not_nil) = &**parts;
+                let v = self.eval(v, f)?;
+                if v.is_nil() {
+                    match nil_branch {
+                        Some(b) => self.eval(b, f),
+                        None => Ok(Value::Nil),
+                    }
+                } else {
+                    match not_nil {
+                        Some((slot, b)) => {
+                            if let Some(s) = slot {
+                                self.set_slot(*s, v, f);
+                            }
+                            self.eval(b, f)
+                        }
+                        None => Ok(v),
+                    }
+                }
+            }
+            _ => Ok(Value::Nil),
+        }
+    }
+
+    /// The one closure of a simple block, made on first use. The cache entry
+    /// names the code it belongs to: doit sites are reused after the doit ends.
+    fn simple_block(&mut self, code: &Arc<BlockCode>, site: u32, f: &Frame) -> Value {
+        let key = Oop(Arc::as_ptr(code) as u64);
+        if let Some(c) = self.caches.get(site as usize) {
+            if c.selector == SIMPLE_BLOCK && c.class == key && !c.block.is_nil() {
+                return c.block;
+            }
+        }
+        let cl = Closure {
+            code: code.clone(),
+            method: f.method.clone(),
+            receiver: f.recv,
+            env: f.env,
+            home: f.home,
+        };
+        let v = Value::Obj(
+            self.heap
+                .alloc(self.k.exec_block, Body::Block(Box::new(cl))),
+        );
+        if let Some(c) = self.caches.get_mut(site as usize) {
+            *c = Cache {
+                class: key,
+                selector: SIMPLE_BLOCK,
+                epoch: 0,
+                method: None,
+                block: v,
+            };
+        }
+        v
+    }
+
+    /// Sends one cascade message to `r`.
+    fn cascade_send(&mut self, r: Value, p: &CascadePart, f: &Frame) -> R {
+        let rp = self.stack.len();
+        self.stack.push(r);
+        for a in &p.args {
+            match self.eval(a, f) {
+                Ok(v) => self.stack.push(v),
+                Err(e) => {
+                    self.stack.truncate(rp);
+                    return Err(e);
+                }
+            }
+        }
+        self.send(p.selector, rp, Some(p.site), None)
+    }
+
+    fn eval_to_do(&mut self, t: &ToDoNode, f: &Frame) -> R {
+        let from = self.eval(&t.from, f)?;
+        let to = self.eval(&t.to, f)?;
+        let by = match &t.by {
+            Some(b) => self.eval(b, f)?,
+            None => Value::Int(1),
+        };
+        if let (Value::Int(a), Value::Int(b), Value::Int(s)) = (from, to, by) {
+            if s == 0 {
+                return self.signal_error(self.k.argument_error, "to:by:do: step must not be zero");
+            }
+            let mut i = a;
+            while (s > 0 && i <= b) || (s < 0 && i >= b) {
+                self.set_slot(t.var, Value::Int(i), f);
+                self.eval(&t.body, f)?;
+                self.check_interrupt()?;
+                i += s;
+            }
+            return Ok(from);
+        }
+        // general numbers: use sends
+        let mut i = from;
+        let positive = matches!(self.send_str(by, ">", &[Value::Int(0)])?, Value::True);
+        loop {
+            let cmp = if positive { "<=" } else { ">=" };
+            if !matches!(self.send_str(i, cmp, &[to])?, Value::True) {
+                break;
+            }
+            self.set_slot(t.var, i, f);
+            self.eval(&t.body, f)?;
+            self.check_interrupt()?;
+            i = self.send_str(i, "+", &[by])?;
+        }
+        Ok(from)
+    }
+
+    #[cold]
+    fn non_boolean(&mut self, v: Value, _site: u32, _off: usize) -> R {
+        let sel = self.sels.must_be_boolean;
+        self.send_msg(v, sel, &[])
+    }
+
+    #[inline(never)]
+    fn eval_send(&mut self, s: &SendNode, f: &Frame) -> R {
+        let r = self.eval_leaf(&s.recv, f)?;
+        if s.args.len() == 1 && s.special != Special::None {
+            let a = self.eval_leaf(&s.args[0], f)?;
+            if let Some(v) = fast_special(s.special, r, a) {
+                return Ok(v);
+            }
+            let rp = self.stack.len();
+            self.stack.push(r);
+            self.stack.push(a);
+            return self.send(s.selector, rp, Some(s.site), s.super_of);
+        }
+        let rp = self.stack.len();
+        self.stack.push(r);
+        for a in &s.args {
+            match self.eval_leaf(a, f) {
+                Ok(v) => self.stack.push(v),
+                Err(e) => {
+                    self.stack.truncate(rp);
+                    return Err(e);
+                }
+            }
+        }
+        self.send(s.selector, rp, Some(s.site), s.super_of)
+    }
+
+    /// `eval` with the leaf nodes (variables, constants) answered in place,
+    /// saving a call for the commonest receivers and arguments.
+    #[inline(always)]
+    fn eval_leaf(&mut self, n: &Node, f: &Frame) -> R {
+        match n {
+            Node::Temp(i) => Ok(self.stack[f.base + *i as usize]),
+            Node::Const(v) => Ok(*v),
+            Node::SelfRef => Ok(f.recv),
+            Node::IVar(i) => Ok(match f.recv {
+                Value::Obj(o) => self.ivar_get(o, *i as usize),
+                _ => Value::Nil,
+            }),
+            Node::Send(s) => self.eval_send(s, f),
+            _ => self.eval(n, f),
+        }
+    }
+
+    pub fn ivar_get(&self, o: Oop, i: usize) -> Value {
+        match &self.heap.get(o).body {
+            Body::Ptr(s) => s.get(i).copied().unwrap_or(Value::Nil),
+            Body::Class(c) => c.slots.get(i).copied().unwrap_or(Value::Nil),
+            _ => Value::Nil,
+        }
+    }
+
+    pub fn ivar_set(&mut self, o: Oop, i: usize, v: Value) -> bool {
+        if let Body::Class(_) = &self.heap.get(o).body {
+            let c = self.heap.class_data_mut(o);
+            if i < c.slots.len() {
+                c.slots[i] = v;
+            }
+            return true;
+        }
+        self.heap.store(o, i, v) || !self.heap.is_invariant(o)
+    }
+
+    /// Wraps a method's Arc in a GsNMethod object (once).
+    pub fn method_object(&mut self, m: &Arc<Method>) -> Oop {
+        let cur = m.oop.load(Ordering::Relaxed);
+        if cur != 0 {
+            return Oop(cur);
+        }
+        let o = self.heap.alloc(self.k.method, Body::Method(m.clone()));
+        m.oop.store(o.0, Ordering::Relaxed);
+        o
+    }
+}
+
+trait IntoValue {
+    fn into_value(self) -> Value;
+}
+impl IntoValue for i64 {
+    fn into_value(self) -> Value {
+        Value::Int(self)
+    }
+}
+
+/// Whether a double is a SmallDouble (see VM.md, Decisions).
+pub fn is_small_double(f: f64) -> bool {
+    if f == 0.0 {
+        return true;
+    }
+    if !f.is_finite() {
+        return false;
+    }
+    let exp = ((f.to_bits() >> 52) & 0x7ff) as i64 - 1023;
+    (-126..=127).contains(&exp)
+}
+
+#[inline]
+fn fast_special(sp: Special, r: Value, a: Value) -> Option<Value> {
+    use crate::value::Value::Int;
+    match (sp, r, a) {
+        (Special::IdEq, _, _) => Some(Value::bool(r.identical(a))),
+        (Special::IdNe, _, _) => Some(Value::bool(!r.identical(a))),
+        (_, Int(x), Int(y)) => match sp {
+            Special::Add => Value::small_int(x + y),
+            Special::Sub => Value::small_int(x - y),
+            Special::Mul => x.checked_mul(y).and_then(Value::small_int),
+            Special::Lt => Some(Value::bool(x < y)),
+            Special::Gt => Some(Value::bool(x > y)),
+            Special::Le => Some(Value::bool(x <= y)),
+            Special::Ge => Some(Value::bool(x >= y)),
+            Special::Eq => Some(Value::bool(x == y)),
+            Special::Ne => Some(Value::bool(x != y)),
+            Special::IntDiv if y != 0 => Some(Int(floor_div(x, y))),
+            Special::Mod if y != 0 => Some(Int(((x % y) + y) % y)),
+            Special::BitAnd => Some(Int(x & y)),
+            Special::BitOr => Some(Int(x | y)),
+            _ => None,
+        },
+        (_, Value::Float(x), Value::Float(y)) => match sp {
+            Special::Add => Some(Value::Float(x + y)),
+            Special::Sub => Some(Value::Float(x - y)),
+            Special::Mul => Some(Value::Float(x * y)),
+            Special::Lt => Some(Value::bool(x < y)),
+            Special::Gt => Some(Value::bool(x > y)),
+            Special::Le => Some(Value::bool(x <= y)),
+            Special::Ge => Some(Value::bool(x >= y)),
+            Special::Eq => Some(Value::bool(x == y)),
+            Special::Ne => Some(Value::bool(x != y)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Floor division of SmallIntegers (`//`).
+pub fn floor_div(x: i64, y: i64) -> i64 {
+    let q = x / y;
+    if x % y != 0 && ((x < 0) != (y < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
