@@ -1,0 +1,562 @@
+//! Moving objects between the heap and the repository: the mapping of heap
+//! OOPs to repository OOPs ([`OopMap`]), materialising stored records as heap
+//! objects ([`Loader`]: login, refresh after abort/continue/commit, faulting in
+//! an object first referenced by a refreshed one) and encoding the write set of
+//! a commit ([`collect_writes`]: dirty persistent objects plus every temporary
+//! object newly reachable from them). It must not decide transaction policy;
+//! `mod.rs` does.
+
+use std::sync::atomic::Ordering;
+
+use gsmcp_store::StoreSession;
+
+use super::codec::{big_from_bytes, big_to_bytes, Record, SBody, SClass, SVal};
+use super::PersistError;
+use crate::compiler::Compiler;
+use crate::heap::{Body, ClassData, Format, SymDict, F_DIRTY, F_INVARIANT, F_PERSISTENT};
+use crate::interp::Vm;
+use crate::value::{FxHashMap, Oop, Value};
+
+/// Heap OOP ↔ repository OOP. An entry is valid only while its heap object
+/// carries F_PERSISTENT: a slot freed by the collector and reused by `alloc`
+/// starts without it, so stale entries are never believed.
+#[derive(Default)]
+pub struct OopMap {
+    to_store: FxHashMap<Oop, u64>,
+    to_heap: FxHashMap<u64, Oop>,
+    /// Symbols are never collected, and two repository OOPs may hold the same
+    /// symbol (created by two sessions at once): both map to the one interned object.
+    symbols: FxHashMap<u64, Oop>,
+}
+
+impl OopMap {
+    pub fn store_of(&self, vm: &Vm, o: Oop) -> Option<u64> {
+        let obj = vm.heap.try_get(o)?;
+        if obj.flags & F_PERSISTENT == 0 {
+            return None;
+        }
+        self.to_store.get(&o).copied()
+    }
+
+    pub fn heap_of(&self, vm: &Vm, s: u64) -> Option<Oop> {
+        if let Some(&o) = self.symbols.get(&s) {
+            return Some(o);
+        }
+        let o = *self.to_heap.get(&s)?;
+        (self.store_of(vm, o) == Some(s)).then_some(o)
+    }
+
+    pub fn bind(&mut self, vm: &mut Vm, o: Oop, s: u64) {
+        self.to_store.insert(o, s);
+        self.to_heap.insert(s, o);
+        vm.heap.set_flags_quiet(o, F_PERSISTENT, 0);
+    }
+
+    fn bind_symbol(&mut self, vm: &mut Vm, o: Oop, s: u64) {
+        self.symbols.insert(s, o);
+        if self.store_of(vm, o).is_none() {
+            self.bind(vm, o, s);
+        }
+    }
+}
+
+pub fn format_code(f: Format) -> u8 {
+    match f {
+        Format::Ptr => 0,
+        Format::IdxPtr => 1,
+        Format::Bytes => 2,
+        Format::Dbyte => 3,
+        Format::Qbyte => 4,
+        Format::Dict => 5,
+        Format::Special => 6,
+    }
+}
+
+fn format_of(c: u8) -> Result<Format, PersistError> {
+    Ok(match c {
+        0 => Format::Ptr,
+        1 => Format::IdxPtr,
+        2 => Format::Bytes,
+        3 => Format::Dbyte,
+        4 => Format::Qbyte,
+        5 => Format::Dict,
+        6 => Format::Special,
+        _ => return Err(PersistError::Corrupt(format!("unknown class format {c}"))),
+    })
+}
+
+/// A method read from the repository whose code is compiled later: when the
+/// loader finishes (refresh) or on first use (login, see `Vm::ensure_method`).
+pub struct PendingMethod {
+    oop: Oop,
+    /// Its repository OOP, so a heap slot reused after a collection is never compiled.
+    store: u64,
+    class: Oop,
+    selector: Oop,
+    category: Value,
+    source: String,
+}
+
+impl PendingMethod {
+    pub fn oop(&self) -> Oop {
+        self.oop
+    }
+
+    /// Compiles the method into its object, unless that object is compiled
+    /// already or is not this method any more. A method that no longer
+    /// compiles keeps its placeholder (its sends fail as not understood) and
+    /// is described in the answer.
+    pub fn compile(self, vm: &mut Vm, map: &OopMap) -> Option<String> {
+        if map.store_of(vm, self.oop) != Some(self.store)
+            || matches!(vm.heap.get(self.oop).body, Body::Method(_))
+        {
+            return None;
+        }
+        let dicts = vm.symbol_list_dicts();
+        match Compiler::new(vm, Some(self.class), dicts).compile(&self.source, false, self.category)
+        {
+            Ok(c) => {
+                c.method.oop.store(self.oop.0, Ordering::Relaxed);
+                let was_dirty = vm.heap.get(self.oop).flags & F_DIRTY != 0;
+                vm.heap.set_body(self.oop, Body::Method(c.method));
+                if !was_dirty {
+                    // compiling stored code is not a change this session would commit
+                    vm.heap.set_flags_quiet(self.oop, 0, F_DIRTY);
+                    if vm.heap.dirty.last() == Some(&self.oop) {
+                        vm.heap.dirty.pop();
+                    }
+                }
+                None
+            }
+            Err(e) => {
+                let class_name = vm
+                    .heap
+                    .class_data(self.class)
+                    .and_then(|d| vm.string_of(Value::Obj(d.name)))
+                    .unwrap_or_default();
+                let sel = vm.string_of(Value::Obj(self.selector)).unwrap_or_default();
+                Some(format!(
+                    "{class_name}>>{sel} does not compile any more: {}",
+                    e.message
+                ))
+            }
+        }
+    }
+}
+
+/// Materialises records as heap objects.
+pub struct Loader<'a> {
+    pub vm: &'a mut Vm,
+    pub map: &'a mut OopMap,
+    store: &'a StoreSession,
+    /// Records already read in bulk (login); others are read one by one.
+    prefetched: FxHashMap<u64, Vec<u8>>,
+    queue: Vec<(Oop, Record)>,
+    methods: Vec<PendingMethod>,
+    /// Classes (not metaclasses) materialised by this loader.
+    pub classes: Vec<Oop>,
+    pub warnings: Vec<String>,
+}
+
+impl<'a> Loader<'a> {
+    pub fn new(
+        vm: &'a mut Vm,
+        map: &'a mut OopMap,
+        store: &'a StoreSession,
+        prefetched: FxHashMap<u64, Vec<u8>>,
+    ) -> Loader<'a> {
+        Loader {
+            vm,
+            map,
+            store,
+            prefetched,
+            queue: vec![],
+            methods: vec![],
+            classes: vec![],
+            warnings: vec![],
+        }
+    }
+
+    fn read(&mut self, s: u64) -> Result<Option<Record>, PersistError> {
+        let bytes = match self.prefetched.remove(&s) {
+            Some(b) => Some(b),
+            None => self.store.read(s)?,
+        };
+        match bytes {
+            Some(b) => Record::decode(&b)
+                .map(Some)
+                .map_err(|e| PersistError::Corrupt(format!("object {s}: {}", e.0))),
+            None => Ok(None),
+        }
+    }
+
+    /// The heap object for repository OOP `s`, reserving (and queueing) it when
+    /// it is not in memory yet. Symbols are interned at once.
+    pub fn resolve(&mut self, s: u64) -> Result<Oop, PersistError> {
+        if let Some(o) = self.map.heap_of(self.vm, s) {
+            return Ok(o);
+        }
+        let Some(rec) = self.read(s)? else {
+            return Err(PersistError::Corrupt(format!(
+                "a stored object refers to object {s}, which the repository does not hold"
+            )));
+        };
+        if let SBody::Symbol(text) = &rec.body {
+            let o = self.vm.intern(text);
+            self.map.bind_symbol(self.vm, o, s);
+            return Ok(o);
+        }
+        let o = self.vm.heap.reserve();
+        self.map.bind(self.vm, o, s);
+        self.queue.push((o, rec));
+        Ok(o)
+    }
+
+    /// The stored record of `s`, leaving it for a later `resolve`.
+    pub fn peek(&mut self, s: u64) -> Result<Option<Record>, PersistError> {
+        let rec = self.read(s)?;
+        if let Some(r) = &rec {
+            self.prefetched.insert(s, r.encode());
+        }
+        Ok(rec)
+    }
+
+    /// Gives the existing heap object `o` the identity and contents of stored `s`.
+    pub fn adopt(&mut self, o: Oop, s: u64) -> Result<(), PersistError> {
+        let Some(rec) = self.read(s)? else {
+            return Err(PersistError::Corrupt(format!(
+                "the repository does not hold object {s}"
+            )));
+        };
+        self.map.bind(self.vm, o, s);
+        self.queue.push((o, rec));
+        Ok(())
+    }
+
+    /// Re-reads `s` into its heap object, if that object is in memory.
+    pub fn refresh(&mut self, s: u64) -> Result<(), PersistError> {
+        let Some(o) = self.map.heap_of(self.vm, s) else {
+            return Ok(());
+        };
+        if self.map.symbols.contains_key(&s) {
+            return Ok(());
+        }
+        match self.read(s)? {
+            Some(rec) => self.queue.push((o, rec)),
+            // given an OOP in an aborted transaction and never stored: a
+            // temporary again, so a later commit stores it afresh
+            None => self.vm.heap.set_flags_quiet(o, 0, F_PERSISTENT),
+        }
+        Ok(())
+    }
+
+    fn val(&mut self, v: SVal) -> Result<Value, PersistError> {
+        Ok(match v {
+            SVal::Nil => Value::Nil,
+            SVal::True => Value::True,
+            SVal::False => Value::False,
+            SVal::Int(i) => Value::small_int(i)
+                .ok_or_else(|| PersistError::Corrupt(format!("SmallInteger {i} out of range")))?,
+            SVal::Char(c) => Value::Char(c),
+            SVal::Float(f) => Value::Float(f),
+            SVal::Ref(s) => Value::Obj(self.resolve(s)?),
+        })
+    }
+
+    fn vals(&mut self, vs: &[SVal]) -> Result<Vec<Value>, PersistError> {
+        vs.iter().map(|&v| self.val(v)).collect()
+    }
+
+    fn oops(&mut self, os: &[u64]) -> Result<Vec<Oop>, PersistError> {
+        os.iter().map(|&s| self.resolve(s)).collect()
+    }
+
+    fn pairs(&mut self, ps: &[(u64, u64)]) -> Result<FxHashMap<Oop, Oop>, PersistError> {
+        let mut m = FxHashMap::default();
+        for &(a, b) in ps {
+            let a = self.resolve(a)?;
+            m.insert(a, self.resolve(b)?);
+        }
+        Ok(m)
+    }
+
+    fn fill(&mut self, o: Oop, rec: Record) -> Result<(), PersistError> {
+        let class = self.resolve(rec.class)?;
+        let body = match rec.body {
+            SBody::Ptr(vs) => Body::Ptr(self.vals(&vs)?),
+            SBody::Bytes(b) => Body::Bytes(b),
+            SBody::Wide(w) => Body::Wide(w),
+            SBody::Big(b) => Body::Big(big_from_bytes(&b)),
+            SBody::Dict(es) => {
+                let mut d = SymDict::default();
+                for (k, a) in es {
+                    let k = self.val(k)?;
+                    d.insert(k, self.resolve(a)?);
+                }
+                Body::Dict(Box::new(d))
+            }
+            SBody::Class(c) => {
+                let data = self.class_data(&c)?;
+                if !data.is_meta {
+                    self.classes.push(o);
+                }
+                Body::Class(Box::new(data))
+            }
+            SBody::Method {
+                class: mc,
+                selector,
+                category,
+                source,
+            } => {
+                let class = self.resolve(mc)?;
+                let selector = self.resolve(selector)?;
+                let category = self.val(category)?;
+                let store = self.map.store_of(self.vm, o).unwrap_or(0);
+                self.methods.push(PendingMethod {
+                    oop: o,
+                    store,
+                    class,
+                    selector,
+                    category,
+                    source,
+                });
+                // the body arrives when the method is compiled
+                self.vm.heap.set_class(o, self.vm.k.method);
+                return Ok(());
+            }
+            SBody::Symbol(_) => return Ok(()),
+        };
+        self.vm.heap.set_class(o, class);
+        self.vm.heap.set_body(o, body);
+        let inv = if rec.invariant { F_INVARIANT } else { 0 };
+        self.vm.heap.set_flags_quiet(o, inv, F_INVARIANT ^ inv);
+        Ok(())
+    }
+
+    fn class_data(&mut self, c: &SClass) -> Result<ClassData, PersistError> {
+        let superclass = match c.superclass {
+            Some(s) => Some(self.resolve(s)?),
+            None => None,
+        };
+        let mut class_vars = vec![];
+        for &(k, a) in &c.class_vars {
+            let k = self.resolve(k)?;
+            class_vars.push((k, self.resolve(a)?));
+        }
+        Ok(ClassData {
+            name: self.resolve(c.name)?,
+            superclass,
+            is_meta: c.is_meta,
+            this_class: self.resolve(c.this_class)?,
+            format: format_of(c.format)?,
+            ivar_names: self.oops(&c.ivar_names)?,
+            inst_size: c.inst_size as usize,
+            methods: self.pairs(&c.methods)?,
+            categories: self.pairs(&c.categories)?,
+            class_vars,
+            pools: self.vals(&c.pools)?,
+            comment: self.val(c.comment)?,
+            category: self.val(c.category)?,
+            subclasses: self.oops(&c.subclasses)?,
+            slots: self.vals(&c.slots)?,
+            history: self.oops(&c.history)?,
+            options: self.oops(&c.options)?,
+            dictionary: self.val(c.dictionary)?,
+        })
+    }
+
+    /// Fills every queued object (faulting in what they refer to).
+    pub fn drain(&mut self) -> Result<(), PersistError> {
+        while let Some((o, rec)) = self.queue.pop() {
+            self.fill(o, rec)?;
+        }
+        Ok(())
+    }
+
+    /// Compiles the methods read so far, in the session's symbol list.
+    pub fn compile_methods(&mut self) {
+        for p in std::mem::take(&mut self.methods) {
+            if let Some(w) = p.compile(self.vm, self.map) {
+                self.warnings.push(w);
+            }
+        }
+        self.vm.methods_changed();
+    }
+
+    /// The methods read so far, left for compilation on first use.
+    pub fn take_methods(&mut self) -> Vec<PendingMethod> {
+        std::mem::take(&mut self.methods)
+    }
+}
+
+/// Clears the write barrier's record: nothing in memory differs from the view.
+pub fn clear_dirty(vm: &mut Vm) {
+    for o in std::mem::take(&mut vm.heap.dirty) {
+        vm.heap.set_flags_quiet(o, 0, F_DIRTY);
+    }
+}
+
+/// What a commit writes, before it is known to have succeeded.
+pub struct WriteSet {
+    pub writes: Vec<(u64, Vec<u8>)>,
+    /// Temporary objects that become persistent with these OOPs on success.
+    pub new: Vec<(Oop, u64)>,
+}
+
+/// Encodes every dirty persistent object and every temporary newly reachable
+/// from one. Fails with 2407 on an object that cannot be stored.
+pub fn collect_writes(
+    vm: &Vm,
+    map: &OopMap,
+    store: &mut StoreSession,
+    also: &[Oop],
+) -> Result<WriteSet, PersistError> {
+    let mut work: Vec<Oop> = vm
+        .heap
+        .dirty
+        .iter()
+        .copied()
+        .chain(also.iter().copied())
+        .filter(|&o| map.store_of(vm, o).is_some())
+        .collect();
+    work.sort();
+    work.dedup();
+    let mut new: FxHashMap<Oop, u64> = FxHashMap::default();
+    let mut new_order = vec![];
+    let mut writes = vec![];
+    let mut i = 0;
+    while i < work.len() {
+        let o = work[i];
+        i += 1;
+        let s = match map.store_of(vm, o) {
+            Some(s) => s,
+            None => new[&o],
+        };
+        let mut refs = vec![];
+        let rec = encode(vm, o, &mut |r: Oop| {
+            refs.push(r);
+            0
+        })?;
+        // assign OOPs to the temporaries this object refers to, then encode for real
+        for r in refs {
+            if map.store_of(vm, r).is_none() && !new.contains_key(&r) {
+                let s = store.allocate_oop()?;
+                new.insert(r, s);
+                new_order.push((r, s));
+                work.push(r);
+            }
+        }
+        drop(rec);
+        let rec = encode(vm, o, &mut |r: Oop| {
+            map.store_of(vm, r)
+                .or_else(|| new.get(&r).copied())
+                .unwrap_or(0)
+        })?;
+        writes.push((s, rec.encode()));
+    }
+    Ok(WriteSet {
+        writes,
+        new: new_order,
+    })
+}
+
+fn cannot_commit(vm: &Vm, o: Oop, why: &str) -> PersistError {
+    let class = vm.heap.get(o).class;
+    let name = vm
+        .heap
+        .class_data(class)
+        .and_then(|d| vm.string_of(Value::Obj(d.name)))
+        .unwrap_or_else(|| "an object".into());
+    PersistError::NotCommittable(format!("an instance of {name} cannot be committed ({why})"))
+}
+
+/// The record of heap object `o`, naming other objects through `oop_of`.
+pub fn encode(vm: &Vm, o: Oop, oop_of: &mut dyn FnMut(Oop) -> u64) -> Result<Record, PersistError> {
+    let obj = vm.heap.get(o);
+    let k = &vm.k;
+    if obj.class == k.session_temps {
+        return Err(cannot_commit(vm, o, "session state is transient"));
+    }
+    let val = |v: Value, f: &mut dyn FnMut(Oop) -> u64| match v {
+        Value::Nil => SVal::Nil,
+        Value::True => SVal::True,
+        Value::False => SVal::False,
+        Value::Int(i) => SVal::Int(i),
+        Value::Char(c) => SVal::Char(c),
+        Value::Float(x) => SVal::Float(x),
+        Value::Obj(r) => SVal::Ref(f(r)),
+    };
+    let is_symbol_class = obj.class == k.symbol
+        || obj.class == k.quad_byte_symbol
+        || obj.class == k.double_byte_symbol;
+    let body = match &obj.body {
+        Body::Bytes(_) | Body::Wide(_) if is_symbol_class => match vm.string_of(Value::Obj(o)) {
+            Some(s) if vm.heap.find_symbol(&s) == Some(o) => SBody::Symbol(s),
+            _ => match &obj.body {
+                Body::Bytes(b) => SBody::Bytes(b.clone()),
+                Body::Wide(w) => SBody::Wide(w.clone()),
+                _ => unreachable!("guarded by the outer match"),
+            },
+        },
+        Body::Ptr(vs) => SBody::Ptr(vs.iter().map(|&v| val(v, oop_of)).collect()),
+        Body::Bytes(b) => SBody::Bytes(b.clone()),
+        Body::Wide(w) => SBody::Wide(w.clone()),
+        Body::Big(b) => SBody::Big(big_to_bytes(b)),
+        Body::Dict(d) => SBody::Dict(
+            d.iter()
+                .map(|(key, a)| (val(key, oop_of), oop_of(a)))
+                .collect(),
+        ),
+        Body::Class(c) => {
+            let pairs = |m: &FxHashMap<Oop, Oop>, f: &mut dyn FnMut(Oop) -> u64| {
+                let mut v: Vec<(Oop, Oop)> = m.iter().map(|(&a, &b)| (a, b)).collect();
+                v.sort();
+                v.into_iter().map(|(a, b)| (f(a), f(b))).collect::<Vec<_>>()
+            };
+            let methods = pairs(&c.methods, oop_of);
+            let categories = pairs(&c.categories, oop_of);
+            SBody::Class(Box::new(SClass {
+                name: oop_of(c.name),
+                superclass: c.superclass.map(&mut *oop_of),
+                is_meta: c.is_meta,
+                this_class: oop_of(c.this_class),
+                format: format_code(c.format),
+                ivar_names: c.ivar_names.iter().map(|&x| oop_of(x)).collect(),
+                inst_size: c.inst_size as u64,
+                methods,
+                categories,
+                class_vars: c
+                    .class_vars
+                    .iter()
+                    .map(|&(a, b)| (oop_of(a), oop_of(b)))
+                    .collect(),
+                pools: c.pools.iter().map(|&v| val(v, oop_of)).collect(),
+                comment: val(c.comment, oop_of),
+                category: val(c.category, oop_of),
+                subclasses: c.subclasses.iter().map(|&x| oop_of(x)).collect(),
+                slots: c.slots.iter().map(|&v| val(v, oop_of)).collect(),
+                history: c.history.iter().map(|&x| oop_of(x)).collect(),
+                options: c.options.iter().map(|&x| oop_of(x)).collect(),
+                dictionary: val(c.dictionary, oop_of),
+            }))
+        }
+        Body::Method(m) => SBody::Method {
+            class: oop_of(m.class),
+            selector: oop_of(m.selector),
+            category: val(m.category, oop_of),
+            source: m.source.clone(),
+        },
+        Body::Block(_) => {
+            return Err(cannot_commit(
+                vm,
+                o,
+                "blocks are not stored in the repository",
+            ));
+        }
+    };
+    Ok(Record {
+        class: oop_of(obj.class),
+        invariant: obj.flags & F_INVARIANT != 0,
+        body,
+    })
+}

@@ -1,0 +1,801 @@
+//! The persistent repository of the embedded stone: creating a repository file
+//! holding the bootstrapped kernel, logging in to it as a user, and GemStone's
+//! transaction messages for a repository-backed session (commit, abort,
+//! continue, conflicts, needsCommit). It joins the object memory (`heap`,
+//! through its write barrier's dirty list) to the store (`gsmcp-store`, which
+//! owns versions, views and conflict detection). See `PERSISTENCE.md`.
+//!
+//! Code map: `codec` (record bytes), `image` (heap ↔ records, OOP mapping,
+//! loading and refreshing), `users` (credentials), `prims` (the Smalltalk
+//! primitives). This module must not interpret Smalltalk itself beyond running
+//! the repository's own file-in, and must never log or keep a plain password.
+
+mod codec;
+mod image;
+mod prims;
+mod users;
+
+use std::path::Path;
+
+use gsmcp_store::{LoginOptions, Repository, StoreError, StoreSession};
+
+use crate::api::{ErrorKind, Interrupter, Session, StError};
+use crate::bootstrap;
+use crate::heap::Body;
+use crate::interp::Vm;
+use crate::known::CLASSES;
+use crate::value::{FxHashMap, Oop, Value};
+use codec::{CodecError, Reader, Writer};
+use image::{clear_dirty, collect_writes, Loader, OopMap, PendingMethod};
+use users::{UserRecord, Users, SECURITY_OOP};
+
+/// The reserved OOP of the kernel record: which stored objects are the
+/// bootstrap classes and the shared dictionaries.
+const KERNEL_OOP: u64 = 1;
+const KERNEL_FORMAT: u8 = 1;
+
+/// How long a login waits for a repository another process is creating.
+const CREATION_WAIT_MS: u64 = 10_000;
+
+/// The default login of a new repository, and its password, as in GemStone.
+pub const DEFAULT_USER: &str = "DataCurator";
+pub const DEFAULT_PASSWORD: &str = "swordfish";
+/// The administrator, created with the same password.
+pub const SYSTEM_USER: &str = "SystemUser";
+
+/// The repository's additions to the kernel, filed in when it is created.
+const REPOSITORY_GS: &str = include_str!("repository.gs");
+
+/// Why a repository operation failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PersistError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("repository holds an undecodable object: {0}")]
+    Corrupt(String),
+    #[error("login failed: the user id or password is not valid")]
+    LoginDenied,
+    #[error("{0}")]
+    NotCommittable(String),
+    #[error("cannot create the repository: {0}")]
+    Create(String),
+    #[error("{0}")]
+    NotPermitted(String),
+    #[error(
+        "repository {0} holds no kernel after waiting {1} ms: it is being created, or its creation was \
+         interrupted (then remove the file and create it again)"
+    )]
+    NotReady(String, u64),
+}
+
+impl From<CodecError> for PersistError {
+    fn from(e: CodecError) -> PersistError {
+        PersistError::Corrupt(e.0)
+    }
+}
+
+impl From<PersistError> for StError {
+    fn from(e: PersistError) -> StError {
+        let (number, class_name) = match &e {
+            PersistError::Store(StoreError::CommitRefused) => (2409, "TransactionError"),
+            PersistError::Store(StoreError::ReadOnly) => (2409, "TransactionError"),
+            PersistError::NotCommittable(_) => (2407, "TransactionError"),
+            PersistError::LoginDenied => (4051, "SecurityError"),
+            PersistError::NotPermitted(_) => (2717, "ImproperOperation"),
+            _ => (4100, "RepositoryError"),
+        };
+        StError {
+            kind: ErrorKind::Runtime,
+            number,
+            class_name: class_name.into(),
+            message_text: Some(e.to_string()),
+            description: format!("a {class_name} occurred (error {number}), {e}"),
+            offset: None,
+            line: None,
+        }
+    }
+}
+
+/// A repository login's state, held by the VM (`Vm::repo`).
+pub struct RepoState {
+    store: StoreSession,
+    map: OopMap,
+    users: Users,
+    /// Users were created in this transaction: the security record is written at commit.
+    users_dirty: bool,
+    user_id: String,
+    /// Repository OOPs both this session and another commit wrote, after a failed commit.
+    conflicts: Option<Vec<u64>>,
+    /// The class TransactionError (not among the VM's well-known classes).
+    transaction_error: Oop,
+    /// Methods loaded at login whose code is compiled on first use, by method object.
+    pending: FxHashMap<Oop, PendingMethod>,
+    warnings: Vec<String>,
+}
+
+/// The bootstrap classes and shared objects by name, as repository OOPs.
+struct KernelRecord {
+    entries: Vec<(String, u64)>,
+}
+
+impl KernelRecord {
+    fn encode(&self) -> Vec<u8> {
+        let mut w = Writer::default();
+        w.u8(KERNEL_FORMAT);
+        w.uv(self.entries.len() as u64);
+        for (n, o) in &self.entries {
+            w.str(n);
+            w.uv(*o);
+        }
+        w.buf
+    }
+    fn decode(data: &[u8]) -> Result<KernelRecord, PersistError> {
+        let mut r = Reader::new(data);
+        let f = r.u8()?;
+        if f != KERNEL_FORMAT {
+            return Err(PersistError::Corrupt(format!("kernel record format {f}")));
+        }
+        let n = r.len(2)?;
+        let mut entries = Vec::with_capacity(n);
+        for _ in 0..n {
+            entries.push((r.str()?, r.oop()?));
+        }
+        Ok(KernelRecord { entries })
+    }
+    fn get(&self, name: &str) -> Result<u64, PersistError> {
+        self.entries
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, o)| *o)
+            .ok_or_else(|| PersistError::Corrupt(format!("the kernel record names no {name}")))
+    }
+}
+
+/// Shared objects named in the kernel record besides the bootstrap classes.
+const GLOBALS: &str = "@Globals";
+const PUBLISHED: &str = "@Published";
+const TRANSCRIPT: &str = "@Transcript";
+
+fn store_err(e: StoreError) -> StError {
+    PersistError::Store(e).into()
+}
+
+/// A new user's UserGlobals, symbol list and profile (not yet persistent).
+fn make_user_objects(vm: &mut Vm, user_id: &str) -> (Oop, Oop) {
+    let ug = vm
+        .heap
+        .alloc(vm.k.symbol_dictionary, Body::Dict(Box::default()));
+    let key = vm.sym("UserGlobals");
+    vm.dict_at_put(ug, key, Value::Obj(ug));
+    let list = vm.heap.alloc(
+        vm.k.symbol_list,
+        Body::Ptr(vec![
+            Value::Obj(ug),
+            Value::Obj(vm.roots.globals),
+            Value::Obj(vm.roots.published),
+        ]),
+    );
+    let id = vm.new_string(user_id);
+    let profile = vm
+        .heap
+        .alloc(vm.k.user_profile, Body::Ptr(vec![id, Value::Obj(list)]));
+    (profile, ug)
+}
+
+impl Session {
+    /// Creates a repository file at `path` holding the bootstrapped kernel and
+    /// the users DataCurator and SystemUser (password `swordfish`), as commit 1.
+    /// Fails if a file exists there.
+    pub fn create_repository(path: &Path) -> Result<(), StError> {
+        let repo = Repository::create(path).map_err(store_err)?;
+        let result = Self::populate(&repo);
+        if result.is_err() {
+            drop(repo);
+            let _ = std::fs::remove_file(path);
+            for ext in ["-wal", "-shm"] {
+                let mut p = path.as_os_str().to_owned();
+                p.push(ext);
+                let _ = std::fs::remove_file(p);
+            }
+        }
+        result
+    }
+
+    fn populate(repo: &Repository) -> Result<(), StError> {
+        let mut s = Session::bootstrap()?;
+        s.file_in(REPOSITORY_GS)?;
+        let mut store = repo
+            .login(LoginOptions::new().label("create"))
+            .map_err(store_err)?;
+        let writes =
+            s.run_on_eval_thread(|vm| -> Result<Vec<(u64, Vec<u8>)>, PersistError> {
+                vm.collect_garbage();
+                let mut map = OopMap::default();
+                let (su_profile, su_globals) = make_user_objects(vm, SYSTEM_USER);
+                let dc_profile = vm.roots.user_profile;
+                let dc_globals = vm.roots.user_globals;
+                let mut roots: Vec<(String, Oop)> = vec![];
+                for (spec, &c) in CLASSES.iter().zip(vm.roots.all_classes.iter()) {
+                    let name = vm
+                        .heap
+                        .class_data(c)
+                        .and_then(|d| vm.string_of(Value::Obj(d.name)));
+                    if name.as_deref() != Some(spec.name) {
+                        return Err(PersistError::Create(format!(
+                            "bootstrap class {} is not where the kernel table puts it",
+                            spec.name
+                        )));
+                    }
+                    roots.push((spec.name.to_string(), c));
+                }
+                roots.push((GLOBALS.into(), vm.roots.globals));
+                roots.push((PUBLISHED.into(), vm.roots.published));
+                roots.push((TRANSCRIPT.into(), vm.roots.transcript));
+                let mut extra: Vec<Oop> = vec![dc_profile, dc_globals, su_profile, su_globals];
+                extra.extend(vm.roots.all_classes.iter().copied());
+                let mut kernel = KernelRecord { entries: vec![] };
+                let mut bound: FxHashMap<Oop, u64> = FxHashMap::default();
+                for (name, o) in roots
+                    .iter()
+                    .map(|(n, o)| (Some(n.clone()), *o))
+                    .chain(extra.iter().map(|&o| (None, o)))
+                {
+                    let s = match bound.get(&o) {
+                        Some(&s) => s,
+                        None => {
+                            let s = store.allocate_oop()?;
+                            map.bind(vm, o, s);
+                            vm.heap.write_meta(o);
+                            bound.insert(o, s);
+                            s
+                        }
+                    };
+                    if let Some(n) = name {
+                        kernel.entries.push((n, s));
+                    }
+                }
+                let set = collect_writes(vm, &map, &mut store, &[])?;
+                let users = Users(vec![
+                    UserRecord::new(
+                        DEFAULT_USER,
+                        DEFAULT_PASSWORD,
+                        false,
+                        bound[&dc_profile],
+                        bound[&dc_globals],
+                    )
+                    .map_err(|e| PersistError::Create(format!("no random salt: {e}")))?,
+                    UserRecord::new(
+                        SYSTEM_USER,
+                        DEFAULT_PASSWORD,
+                        false,
+                        bound[&su_profile],
+                        bound[&su_globals],
+                    )
+                    .map_err(|e| PersistError::Create(format!("no random salt: {e}")))?,
+                ]);
+                let mut writes = set.writes;
+                writes.push((KERNEL_OOP, kernel.encode()));
+                writes.push((SECURITY_OOP, users.encode()));
+                Ok(writes)
+            })??;
+        store
+            .commit(writes.into_iter().map(|(o, b)| (o, Some(b))))
+            .map_err(store_err)?;
+        store.logout().map_err(store_err)?;
+        Ok(())
+    }
+
+    /// Creates the repository at `path` unless a file exists there (another
+    /// process may be creating it at this moment: [`Session::login`] waits for
+    /// that). Answers whether this call created it.
+    pub fn create_repository_if_missing(path: &Path) -> Result<bool, StError> {
+        if path.exists() {
+            return Ok(false);
+        }
+        match Session::create_repository(path) {
+            Ok(()) => Ok(true),
+            Err(_) if path.exists() => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Logs in to the repository at `path` as `user`, checking the password,
+    /// with a view of the latest commit.
+    pub fn login(path: &Path, user: &str, password: &str) -> Result<Session, StError> {
+        let start = std::time::Instant::now();
+        let (repo, mut store) = loop {
+            // A repository another process is creating exists (and may even be
+            // open-able) before its first commit holds the kernel: wait for it.
+            let opened = Repository::open(path).and_then(|repo| {
+                let store = repo.login(LoginOptions::new().label(user))?;
+                Ok((repo, store))
+            });
+            let waited = start.elapsed().as_millis() as u64;
+            match opened {
+                Ok((repo, store)) if store.view() > 0 => break (repo, store),
+                Ok((_, store)) if waited >= CREATION_WAIT_MS => {
+                    let _ = store.logout();
+                    return Err(PersistError::NotReady(path.display().to_string(), waited).into());
+                }
+                Ok((_, store)) => {
+                    let _ = store.logout();
+                }
+                Err(StoreError::Uninitialised { .. }) if waited < CREATION_WAIT_MS => {}
+                Err(e) => return Err(store_err(e)),
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let users = read_users(&store)?;
+        let Some(record) = users
+            .find(user)
+            .filter(|u| u.check_password(password))
+            .cloned()
+        else {
+            let _ = store.logout();
+            return Err(PersistError::LoginDenied.into());
+        };
+        let users = if record.read_only {
+            store.logout().map_err(store_err)?;
+            store = repo
+                .login(LoginOptions::new().read_only(true).label(user))
+                .map_err(store_err)?;
+            read_users(&store)?
+        } else {
+            users
+        };
+        let kernel = match store.read(KERNEL_OOP).map_err(store_err)? {
+            Some(b) => KernelRecord::decode(&b)?,
+            None => {
+                return Err(
+                    PersistError::Corrupt("the repository has no kernel record".into()).into(),
+                );
+            }
+        };
+        let mut prefetched: FxHashMap<u64, Vec<u8>> = FxHashMap::default();
+        store
+            .for_each_object(|oop, data| {
+                if oop >= gsmcp_store::FIRST_ALLOCATED_OOP {
+                    prefetched.insert(oop, data.to_vec());
+                }
+            })
+            .map_err(store_err)?;
+        let interrupter = Interrupter::default();
+        let vm = Box::new(bootstrap::new_vm(
+            interrupter.clone(),
+            bootstrap::DEFAULT_MEMORY_LIMIT,
+        ));
+        let mut session = Session::from_vm(interrupter, vm);
+        let user_id = user.to_string();
+        session.run_on_eval_thread(move |vm| -> Result<(), PersistError> {
+            let mut map = OopMap::default();
+            let warnings = {
+                let mut loader = Loader::new(vm, &mut map, &store, prefetched);
+                // The fresh VM's bootstrap classes and shared dictionaries take the
+                // identity of their stored versions, so `Known` and every interned
+                // symbol stay valid.
+                let mut pre: Vec<(Oop, u64)> = vec![];
+                for (spec, &c) in CLASSES.iter().zip(loader.vm.roots.all_classes.iter()) {
+                    pre.push((c, kernel.get(spec.name)?));
+                }
+                pre.push((loader.vm.roots.globals, kernel.get(GLOBALS)?));
+                pre.push((loader.vm.roots.published, kernel.get(PUBLISHED)?));
+                pre.push((loader.vm.roots.transcript, kernel.get(TRANSCRIPT)?));
+                pre.push((loader.vm.roots.user_profile, record.profile));
+                pre.push((loader.vm.roots.user_globals, record.user_globals));
+                for (i, &(c, s)) in pre.clone().iter().enumerate() {
+                    if i < CLASSES.len() {
+                        let meta = loader.vm.heap.get(c).class;
+                        let meta_s = loader.class_of_record(s)?;
+                        pre.push((meta, meta_s));
+                    }
+                }
+                for &(o, s) in &pre {
+                    loader.adopt(o, s)?;
+                }
+                loader.drain()?;
+                let classes = std::mem::take(&mut loader.classes);
+                let profile = loader.vm.roots.user_profile;
+                match loader.vm.heap.slot(profile, 1) {
+                    Value::Obj(list) => loader.vm.roots.symbol_list = list,
+                    _ => {
+                        return Err(PersistError::Corrupt(format!(
+                            "the profile of {user_id} has no symbol list"
+                        )));
+                    }
+                }
+                let known: std::collections::HashSet<Oop> =
+                    loader.vm.roots.all_classes.iter().copied().collect();
+                loader
+                    .vm
+                    .roots
+                    .all_classes
+                    .extend(classes.into_iter().filter(|c| !known.contains(c)));
+                // methods compile on first use (`Vm::ensure_method`): a login does
+                // not pay for code it never runs
+                let pending = loader.take_methods();
+                (loader.warnings, pending)
+            };
+            let (warnings, pending) = warnings;
+            let pending = pending.into_iter().map(|p| (p.oop(), p)).collect();
+            vm.methods_changed();
+            let transaction_error = vm
+                .heap
+                .find_symbol("TransactionError")
+                .and_then(|sym| vm.dict_assoc(Value::Obj(vm.roots.globals), Value::Obj(sym)))
+                .and_then(|a| vm.heap.slot(a, 1).oop())
+                .unwrap_or(vm.k.error);
+            vm.session_id = store.id() as i64;
+            clear_dirty(vm);
+            vm.repo = Some(Box::new(RepoState {
+                store,
+                map,
+                users,
+                users_dirty: false,
+                user_id,
+                conflicts: None,
+                transaction_error,
+                pending,
+                warnings,
+            }));
+            Ok(())
+        })??;
+        Ok(session)
+    }
+
+    /// Whether this session is backed by a repository.
+    pub fn is_persistent(&self) -> bool {
+        self.vm_ref().repo.is_some()
+    }
+
+    /// `System commitTransaction`: `Ok(true)` when committed, `Ok(false)` on a
+    /// write-write conflict (the session then refuses commits until it aborts).
+    /// In an in-memory image it is the image's own `System commitTransaction`.
+    pub fn commit_transaction(&mut self) -> Result<bool, StError> {
+        if !self.is_persistent() {
+            return Ok(self.evaluate_print_string("System commitTransaction")? == "true");
+        }
+        self.run_on_eval_thread(|vm| vm.repo_commit())?
+            .map_err(StError::from)
+    }
+
+    /// `System abortTransaction`: discards this session's changes and moves the
+    /// view to the latest commit.
+    /// In an in-memory image it is the image's own `System abortTransaction`.
+    pub fn abort_transaction(&mut self) -> Result<(), StError> {
+        if !self.is_persistent() {
+            return self
+                .evaluate_print_string("System abortTransaction")
+                .map(|_| ());
+        }
+        self.run_on_eval_thread(|vm| vm.repo_abort())?
+            .map_err(StError::from)
+    }
+
+    /// `System continueTransaction`: moves the view keeping this session's changes.
+    /// An in-memory image has no other sessions, so its view never moves.
+    pub fn continue_transaction(&mut self) -> Result<(), StError> {
+        if !self.is_persistent() {
+            return Ok(());
+        }
+        self.run_on_eval_thread(|vm| vm.repo_continue())?
+            .map_err(StError::from)
+    }
+
+    /// Logs out: the session's view is released (uncommitted changes are lost).
+    pub fn logout(mut self) -> Result<(), StError> {
+        match self.vm_mut().repo.take() {
+            Some(r) => r.store.logout().map_err(store_err),
+            None => Ok(()),
+        }
+    }
+
+    /// A thread-safe reader of how many commits this session's view is behind
+    /// the latest, for the worker's router-facing side; `None` in memory.
+    #[allow(clippy::type_complexity)]
+    pub fn commits_behind_reader(&self) -> Option<Box<dyn Fn() -> Option<u64> + Send + Sync>> {
+        let watch = self.vm_ref().repo.as_ref()?.store.watch();
+        Some(Box::new(move || watch.commits_behind().ok()))
+    }
+
+    /// The repository user this session logged in as (`None` in memory).
+    pub fn repository_user(&self) -> Option<String> {
+        self.vm_ref().repo.as_ref().map(|r| r.user_id.clone())
+    }
+
+    /// Methods that no longer compiled when this session loaded them.
+    pub fn load_warnings(&self) -> Vec<String> {
+        self.vm_ref()
+            .repo
+            .as_ref()
+            .map(|r| r.warnings.clone())
+            .unwrap_or_default()
+    }
+
+    /// Creates a user (written at the next commit). Only DataCurator and
+    /// SystemUser may create users.
+    pub fn create_user(
+        &mut self,
+        user: &str,
+        password: &str,
+        commit_disabled: bool,
+    ) -> Result<(), StError> {
+        let (u, p) = (user.to_string(), password.to_string());
+        self.run_on_eval_thread(move |vm| vm.repo_add_user(&u, &p, commit_disabled).map(|_| ()))?
+            .map_err(StError::from)
+    }
+}
+
+fn read_users(store: &StoreSession) -> Result<Users, StError> {
+    match store.read(SECURITY_OOP).map_err(store_err)? {
+        Some(b) => Ok(Users::decode(&b).map_err(PersistError::from)?),
+        None => Err(PersistError::Corrupt(
+            "the repository has no security record (was it created by gsmcp?)".into(),
+        )
+        .into()),
+    }
+}
+
+impl<'a> Loader<'a> {
+    /// The repository OOP of the class of stored object `s`.
+    fn class_of_record(&mut self, s: u64) -> Result<u64, PersistError> {
+        match self.peek(s)? {
+            Some(rec) => Ok(rec.class),
+            None => Err(PersistError::Corrupt(format!(
+                "the kernel record names object {s}, which the repository does not hold"
+            ))),
+        }
+    }
+}
+
+impl Vm {
+    /// Compiles a stored method loaded without its code, on its first use.
+    /// Every reader of a method object's body calls this first; it costs one
+    /// branch in a session without a repository.
+    #[inline]
+    pub(crate) fn ensure_method(&mut self, mo: Oop) {
+        if self.repo.as_ref().is_some_and(|r| !r.pending.is_empty()) {
+            self.compile_pending(mo);
+        }
+    }
+
+    fn compile_pending(&mut self, mo: Oop) {
+        let Some(mut repo) = self.repo.take() else {
+            return;
+        };
+        if let Some(p) = repo.pending.remove(&mo) {
+            if let Some(w) = p.compile(self, &repo.map) {
+                repo.warnings.push(w);
+            }
+        }
+        self.repo = Some(repo);
+    }
+
+    fn repo_state(&mut self) -> &mut RepoState {
+        self.repo
+            .as_mut()
+            .expect("repository primitive in a repository session")
+    }
+
+    /// Re-reads `oops` (those in memory), plus this session's own changes when
+    /// `discard` is set; then clears the dirty list if `discard`.
+    fn refresh(&mut self, changed: &[u64], discard: bool) -> Result<(), PersistError> {
+        let mut repo = self.repo.take().expect("refresh in a repository session");
+        let result = self.refresh_with(&mut repo, changed, discard);
+        self.repo = Some(repo);
+        result
+    }
+
+    fn refresh_with(
+        &mut self,
+        repo: &mut RepoState,
+        changed: &[u64],
+        discard: bool,
+    ) -> Result<(), PersistError> {
+        let mut todo: Vec<u64> = vec![];
+        let mut keep: Vec<(Oop, bool)> = vec![];
+        let dirty_persistent: Vec<u64> = self
+            .heap
+            .dirty
+            .iter()
+            .filter_map(|&o| repo.map.store_of(self, o))
+            .collect();
+        if discard {
+            todo.extend(dirty_persistent.iter().copied());
+            todo.extend(changed.iter().copied());
+        } else {
+            let mine: std::collections::HashSet<u64> = dirty_persistent.iter().copied().collect();
+            todo.extend(changed.iter().copied().filter(|s| !mine.contains(s)));
+            keep = self
+                .heap
+                .dirty
+                .iter()
+                .map(|&o| (o, repo.map.store_of(self, o).is_some()))
+                .collect();
+        }
+        todo.sort_unstable();
+        todo.dedup();
+        if todo.contains(&SECURITY_OOP) && (discard || !repo.users_dirty) {
+            repo.users = match repo.store.read(SECURITY_OOP)? {
+                Some(b) => Users::decode(&b)?,
+                None => return Err(PersistError::Corrupt("the security record vanished".into())),
+            };
+            repo.users_dirty = false;
+        }
+        if discard {
+            repo.users_dirty = false;
+        }
+        let (classes, warnings) = {
+            let mut loader = Loader::new(self, &mut repo.map, &repo.store, FxHashMap::default());
+            for &s in &todo {
+                if s >= gsmcp_store::FIRST_ALLOCATED_OOP {
+                    loader.refresh(s)?;
+                }
+            }
+            loader.drain()?;
+            loader.compile_methods();
+            (std::mem::take(&mut loader.classes), loader.warnings)
+        };
+        repo.warnings.extend(warnings);
+        for c in classes {
+            if !self.roots.all_classes.contains(&c) {
+                self.roots.all_classes.push(c);
+            }
+        }
+        clear_dirty(self);
+        if !discard {
+            // This session's changes stay pending — except a temporary object the
+            // refresh just bound to a stored one (a Symbol this session named
+            // before another session committed it): it now holds the stored
+            // version, which is no change of this session's.
+            for (o, was_persistent) in keep {
+                if self.heap.try_get(o).is_some()
+                    && (was_persistent || repo.map.store_of(self, o).is_none())
+                {
+                    self.heap.write_meta(o);
+                }
+            }
+        }
+        self.methods_changed();
+        Ok(())
+    }
+
+    /// Whether this session has changes a commit would write.
+    pub(crate) fn repo_needs_commit(&mut self) -> bool {
+        let repo = self.repo.as_ref().expect("repository session");
+        repo.users_dirty
+            || self
+                .heap
+                .dirty
+                .iter()
+                .any(|&o| repo.map.store_of(self, o).is_some())
+    }
+
+    pub(crate) fn repo_commit(&mut self) -> Result<bool, PersistError> {
+        let mut repo = self.repo.take().expect("commit in a repository session");
+        let r = self.repo_commit_with(&mut repo);
+        self.repo = Some(repo);
+        match r {
+            Ok(Some(changed)) => {
+                self.refresh(&changed, false)?;
+                Ok(true)
+            }
+            Ok(None) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Answers the OOPs others changed (for a refresh) or `None` on a conflict.
+    fn repo_commit_with(&mut self, repo: &mut RepoState) -> Result<Option<Vec<u64>>, PersistError> {
+        if repo.store.must_abort() {
+            return Err(PersistError::Store(StoreError::CommitRefused));
+        }
+        if repo.store.is_read_only() {
+            return Err(PersistError::Store(StoreError::ReadOnly));
+        }
+        let set = collect_writes(self, &repo.map, &mut repo.store, &[])?;
+        let mut writes = set.writes;
+        if repo.users_dirty {
+            writes.push((SECURITY_OOP, repo.users.encode()));
+        }
+        match repo
+            .store
+            .commit(writes.into_iter().map(|(o, b)| (o, Some(b))))
+        {
+            Ok(done) => {
+                for (o, s) in set.new {
+                    repo.map.bind(self, o, s);
+                }
+                clear_dirty(self);
+                repo.users_dirty = false;
+                repo.conflicts = Some(vec![]);
+                Ok(Some(done.changed.into_oops()))
+            }
+            Err(StoreError::Conflict { oops }) => {
+                repo.conflicts = Some(oops);
+                Ok(None)
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    pub(crate) fn repo_abort(&mut self) -> Result<(), PersistError> {
+        let changed = self.repo_state().store.abort()?;
+        self.repo_state().conflicts = None;
+        self.refresh(changed.oops(), true)
+    }
+
+    pub(crate) fn repo_continue(&mut self) -> Result<(), PersistError> {
+        let changed = self.repo_state().store.continue_view()?;
+        self.refresh(changed.oops(), false)
+    }
+
+    /// Creates a user and its objects; answers the new UserProfile.
+    pub(crate) fn repo_add_user(
+        &mut self,
+        user: &str,
+        password: &str,
+        commit_disabled: bool,
+    ) -> Result<Oop, PersistError> {
+        let me = self.repo_state().user_id.clone();
+        if me != DEFAULT_USER && me != SYSTEM_USER {
+            return Err(PersistError::NotPermitted(format!(
+                "{me} may not create users"
+            )));
+        }
+        if user.is_empty() || user.chars().any(|c| c.is_control()) {
+            return Err(PersistError::NotPermitted(format!(
+                "invalid user id {user:?}"
+            )));
+        }
+        if self.repo_state().users.find(user).is_some() {
+            return Err(PersistError::NotPermitted(format!(
+                "a user {user} already exists"
+            )));
+        }
+        if self.repo_state().store.is_read_only() {
+            return Err(PersistError::Store(StoreError::ReadOnly));
+        }
+        let (profile, ug) = make_user_objects(self, user);
+        let mut repo = self.repo.take().expect("repository session");
+        let r = (|| -> Result<(), PersistError> {
+            let sp = repo.store.allocate_oop()?;
+            let sg = repo.store.allocate_oop()?;
+            let rec = UserRecord::new(user, password, commit_disabled, sp, sg)
+                .map_err(|e| PersistError::NotPermitted(format!("no random salt: {e}")))?;
+            repo.map.bind(self, profile, sp);
+            repo.map.bind(self, ug, sg);
+            self.heap.write_meta(profile);
+            self.heap.write_meta(ug);
+            repo.users.0.push(rec);
+            repo.users_dirty = true;
+            Ok(())
+        })();
+        self.repo = Some(repo);
+        r.map(|_| profile)
+    }
+
+    /// The UserProfile of `user`, faulted in if need be.
+    pub(crate) fn repo_user_profile(&mut self, user: &str) -> Result<Option<Oop>, PersistError> {
+        let mut repo = self.repo.take().expect("repository session");
+        let r = (|| {
+            let Some(rec) = repo.users.find(user).cloned() else {
+                return Ok(None);
+            };
+            if let Some(o) = repo.map.heap_of(self, rec.profile) {
+                return Ok(Some(o));
+            }
+            if repo.store.read(rec.profile)?.is_none() {
+                // created in this transaction and not in memory any more
+                return Ok(None);
+            }
+            let mut loader = Loader::new(self, &mut repo.map, &repo.store, FxHashMap::default());
+            let o = loader.resolve(rec.profile)?;
+            loader.drain()?;
+            loader.compile_methods();
+            Ok(Some(o))
+        })();
+        self.repo = Some(repo);
+        r
+    }
+}

@@ -1,0 +1,143 @@
+//! The Smalltalk face of a repository session: primitives 313..=316 (System
+//! commitTransaction, abortTransaction, inTransaction, needsCommit) replaced for
+//! repository-backed sessions, and 380..=399 (continueTransaction,
+//! transactionConflicts, transactionMode, AllUsers). Failures are signalled as
+//! Smalltalk exceptions (TransactionError 2409/2407), never panics.
+
+use super::PersistError;
+use crate::heap::Body;
+use crate::interp::Vm;
+use crate::known::exc;
+use crate::prims::P;
+use crate::value::Value;
+
+impl Vm {
+    /// Dispatches a repository primitive; `Ok(None)` lets the method's fallback code run.
+    pub(crate) fn persist_prim(&mut self, n: u16, rp: usize, argc: usize) -> P {
+        if self.repo.is_none() {
+            // in-memory image: the Smalltalk fallback code answers
+            return Ok(None);
+        }
+        let arg = |vm: &Vm, i: usize| {
+            if i < argc {
+                vm.stack[rp + 1 + i]
+            } else {
+                Value::Nil
+            }
+        };
+        match n {
+            313 => match self.repo_commit() {
+                Ok(b) => Ok(Some(Value::bool(b))),
+                Err(e) => self.signal_persist(e),
+            },
+            314 => match self.repo_abort() {
+                Ok(()) => Ok(Some(Value::True)),
+                Err(e) => self.signal_persist(e),
+            },
+            315 => Ok(Some(Value::True)),
+            316 => Ok(Some(Value::bool(self.repo_needs_commit()))),
+            380 => {
+                if self.repo.as_ref().is_some_and(|r| r.store.must_abort()) {
+                    return self.signal_persist(PersistError::Store(
+                        gsmcp_store::StoreError::CommitRefused,
+                    ));
+                }
+                match self.repo_continue() {
+                    Ok(()) => Ok(Some(Value::True)),
+                    Err(e) => self.signal_persist(e),
+                }
+            }
+            381 => Ok(Some(self.transaction_conflicts())),
+            382 => Ok(Some(self.sym("autoBegin"))),
+            383 | 384 => {
+                let (Some(user), Some(password)) =
+                    (self.string_of(arg(self, 0)), self.string_of(arg(self, 1)))
+                else {
+                    return Ok(None);
+                };
+                let disabled = match (n, arg(self, 2)) {
+                    (383, _) => false,
+                    (_, Value::True) => true,
+                    (_, Value::False) => false,
+                    _ => return Ok(None),
+                };
+                match self.repo_add_user(&user, &password, disabled) {
+                    Ok(p) => Ok(Some(Value::Obj(p))),
+                    Err(e) => self.signal_persist(e),
+                }
+            }
+            385 => {
+                let ids: Vec<String> = self
+                    .repo
+                    .as_ref()
+                    .map(|r| r.users.0.iter().map(|u| u.user_id.clone()).collect())
+                    .unwrap_or_default();
+                let items = ids.iter().map(|s| self.new_string(s)).collect();
+                Ok(Some(self.new_array(items)))
+            }
+            386 => {
+                let Some(user) = self.string_of(arg(self, 0)) else {
+                    return Ok(None);
+                };
+                match self.repo_user_profile(&user) {
+                    Ok(p) => Ok(Some(p.map(Value::Obj).unwrap_or(Value::Nil))),
+                    Err(e) => self.signal_persist(e),
+                }
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// `System transactionConflicts`: #commitResult and, after a failed
+    /// commit, #'Write-Write' → the conflicting objects (those in memory) and
+    /// #'Write-Write-OOPs' → their repository OOPs.
+    fn transaction_conflicts(&mut self) -> Value {
+        let conflicts = self.repo.as_ref().and_then(|r| r.conflicts.clone());
+        let d = self
+            .heap
+            .alloc(self.k.symbol_dictionary, Body::Dict(Box::default()));
+        let result = match &conflicts {
+            None => "none",
+            Some(c) if c.is_empty() => "success",
+            Some(_) => "failure",
+        };
+        let (k, v) = (self.sym("commitResult"), self.sym(result));
+        self.dict_at_put(d, k, v);
+        if let Some(oops) = conflicts.filter(|c| !c.is_empty()) {
+            let objects: Vec<Value> = {
+                let repo = self.repo.as_ref().expect("repository session");
+                oops.iter()
+                    .filter_map(|&s| repo.map.heap_of(self, s))
+                    .map(Value::Obj)
+                    .collect()
+            };
+            let arr = self.new_array(objects);
+            let k = self.sym("Write-Write");
+            self.dict_at_put(d, k, arr);
+            let nums = self.new_array(oops.iter().map(|&s| Value::Int(s as i64)).collect());
+            let k = self.sym("Write-Write-OOPs");
+            self.dict_at_put(d, k, nums);
+        }
+        Value::Obj(d)
+    }
+
+    /// Signals a repository failure: TransactionError 2409 (refused commit,
+    /// store failure) or 2407 (uncommittable object); ImproperOperation 2717
+    /// for refused user administration.
+    fn signal_persist(&mut self, e: PersistError) -> P {
+        let transaction_error = self.repo.as_ref().map(|r| r.transaction_error);
+        let (class, number): (_, i64) = match &e {
+            PersistError::NotCommittable(_) => (transaction_error, 2407),
+            // refused user administration is not a transaction failure
+            PersistError::NotPermitted(_) => (Some(self.k.improper_operation), 2717),
+            _ => (transaction_error, 2409),
+        };
+        let class = class.unwrap_or(self.k.error);
+        let text = e.to_string();
+        let ex = self.new_exception(class, Some(&text), None);
+        if let Value::Obj(o) = ex {
+            self.heap.store(o, exc::NUMBER, Value::Int(number));
+        }
+        self.signal(ex).map(Some)
+    }
+}

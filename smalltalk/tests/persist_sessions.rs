@@ -1,0 +1,958 @@
+//! Repository-backed sessions end to end: a repository file in a temporary
+//! directory, logins in this process and in a second OS process (this test
+//! binary re-executed as a line-driven session), commits, aborts, conflicts,
+//! restarts, users and the errors GemStone gives.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use gsmcp_smalltalk::Session;
+
+/// A fresh directory removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        let p = std::env::temp_dir().join(format!(
+            "gsmcp-persist-{tag}-{}-{}",
+            std::process::id(),
+            std::thread::current()
+                .name()
+                .unwrap_or("t")
+                .replace("::", "-")
+        ));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        TempDir(p)
+    }
+    fn repo(&self) -> PathBuf {
+        self.0.join("repository.db")
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn new_repository(tag: &str) -> (TempDir, PathBuf) {
+    let dir = TempDir::new(tag);
+    let path = dir.repo();
+    Session::create_repository(&path).expect("create repository");
+    (dir, path)
+}
+
+fn login(path: &Path) -> Session {
+    Session::login(path, "DataCurator", "swordfish").expect("login as DataCurator")
+}
+
+/// One command's outcome as the driver reports it: `ok <printString>` or
+/// `error <number> <class>`.
+fn run_line(session: &mut Option<Session>, path: &Path, line: &str) -> String {
+    if let Some(rest) = line.strip_prefix("login ") {
+        let mut parts = rest.splitn(2, ' ');
+        let (user, password) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+        return match Session::login(path, user, password) {
+            Ok(s) => {
+                *session = Some(s);
+                "ok login".into()
+            }
+            Err(e) => format!("error {} {}", e.number, e.class_name),
+        };
+    }
+    let Some(s) = session.as_mut() else {
+        return "error 0 NotLoggedIn".into();
+    };
+    match s.evaluate_print_string(line) {
+        Ok(v) => format!("ok {v}"),
+        Err(e) => format!("error {} {}", e.number, e.class_name),
+    }
+}
+
+/// A session in another OS process, driven line by line.
+struct Remote {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Remote {
+    fn start(path: &Path) -> Remote {
+        let exe = std::env::current_exe().unwrap();
+        let mut child = Command::new(exe)
+            .args([
+                "--exact",
+                "line_driven_session",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env("GSMCP_PERSIST_DRIVER_REPO", path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn the second process");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Remote {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    fn run(&mut self, line: &str) -> String {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+        loop {
+            let mut out = String::new();
+            assert!(
+                self.stdout.read_line(&mut out).unwrap() > 0,
+                "the second process ended before answering {line:?}"
+            );
+            // the test harness prints its own lines around ours
+            if let Some(at) = out.find("REPLY ") {
+                return out[at + 6..].trim_end().to_string();
+            }
+        }
+    }
+}
+
+impl Drop for Remote {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The other process of the multi-process tests (re-executed with
+/// GSMCP_PERSIST_DRIVER_REPO set). Run directly, it drives the same loop over a
+/// fixed script against a repository of its own and checks the replies.
+#[test]
+fn line_driven_session() {
+    if let Some(path) = std::env::var_os("GSMCP_PERSIST_COMMIT_LOOP") {
+        commit_loop(Path::new(&path));
+        return;
+    }
+    if let Some(path) = std::env::var_os("GSMCP_PERSIST_DRIVER_REPO") {
+        let path = PathBuf::from(path);
+        let mut session = None;
+        let stdin = std::io::stdin();
+        for line in stdin.lock().lines() {
+            let line = line.unwrap();
+            let reply = run_line(&mut session, &path, &line);
+            // on a line of its own: the harness prints its status line without a newline
+            println!("\nREPLY {reply}");
+            std::io::stdout().flush().unwrap();
+        }
+        return;
+    }
+    let (_dir, path) = new_repository("driver");
+    let mut session = None;
+    let script = [
+        ("3 + 4", "error 0 NotLoggedIn"),
+        ("login DataCurator wrong", "error 4051 SecurityError"),
+        ("login DataCurator swordfish", "ok login"),
+        ("3 + 4", "ok 7"),
+        ("1/0", "error 2026 ZeroDivide"),
+    ];
+    for (line, want) in script {
+        assert_eq!(run_line(&mut session, &path, line), want, "{line}");
+    }
+}
+
+/// Commits forever: each commit sets #A and #B to the same new number and
+/// reports it once the commit answered true.
+fn commit_loop(path: &Path) {
+    let mut s = login(path);
+    loop {
+        let n = s.evaluate_print_string("| n | n := (UserGlobals at: #A ifAbsent: [0]) + 1. UserGlobals at: #A put: n. UserGlobals at: #Pad put: (String new: 500 withAll: $x). UserGlobals at: #B put: n. n").unwrap();
+        assert_eq!(
+            s.evaluate_print_string("System commitTransaction").unwrap(),
+            "true"
+        );
+        println!("\nCOMMITTED {n}");
+        std::io::stdout().flush().unwrap();
+    }
+}
+
+/// A cheap pseudo-random sequence (xorshift), seeded from the clock.
+fn rng() -> impl FnMut(u64) -> u64 {
+    let mut x = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos() as u64
+        | 1;
+    move |bound| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % bound
+    }
+}
+
+#[test]
+fn commits_survive_sigkill_at_random_points() {
+    let (_dir, path) = new_repository("sigkill");
+    let exe = std::env::current_exe().unwrap();
+    let mut random = rng();
+    let mut last_reported = 0u64;
+    for round in 0..100 {
+        let mut child = Command::new(&exe)
+            .args([
+                "--exact",
+                "line_driven_session",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env("GSMCP_PERSIST_COMMIT_LOOP", &path)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let reader = std::thread::spawn(move || {
+            let mut last = 0u64;
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if let Some(n) = line.strip_prefix("COMMITTED ") {
+                    last = n.trim().parse().unwrap();
+                }
+            }
+            last
+        });
+        std::thread::sleep(std::time::Duration::from_millis(30 + random(120)));
+        // SIGKILL: no destructor, no checkpoint, possibly in the middle of a commit
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let reported = reader.join().unwrap();
+        let mut s = Session::login(&path, "DataCurator", "swordfish")
+            .unwrap_or_else(|e| panic!("round {round}: the repository does not open: {e}"));
+        let a: u64 = s
+            .evaluate_print_string("UserGlobals at: #A ifAbsent: [0]")
+            .unwrap()
+            .parse()
+            .unwrap();
+        let b: u64 = s
+            .evaluate_print_string("UserGlobals at: #B ifAbsent: [0]")
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!(a, b, "round {round}: a partial commit is visible");
+        assert!(
+            a >= reported.max(last_reported),
+            "round {round}: commit {reported} answered true but the repository holds {a}"
+        );
+        last_reported = a;
+        s.logout().unwrap();
+    }
+    assert!(last_reported > 0, "no commit ever succeeded");
+}
+
+#[test]
+fn commit_survives_a_new_login_and_needs_commit_is_truthful() {
+    let (_dir, path) = new_repository("restart");
+    let mut a = login(&path);
+    let steps = [
+        ("System needsCommit", "false"),
+        ("System inTransaction", "true"),
+        ("System transactionMode", "#autoBegin"),
+        ("UserGlobals at: #Foo put: 42", "42"),
+        (
+            "UserGlobals at: #Text put: 'persistent ', 'text'",
+            "'persistent text'",
+        ),
+        (
+            "UserGlobals at: #Big put: 1000 factorial // 999 factorial * (2 raisedTo: 100)",
+            "1267650600228229401496703205376000",
+        ),
+        (
+            "UserGlobals at: #Nested put: (Array with: #sym with: 3.5 with: $a with: (OrderedCollection new add: 'x'; yourself))",
+            "anArray( #sym, 3.5, $a, anOrderedCollection( 'x'))",
+        ),
+        ("System needsCommit", "true"),
+        ("System commitTransaction", "true"),
+        ("System needsCommit", "false"),
+        (
+            "(System transactionConflicts at: #commitResult)",
+            "#success",
+        ),
+    ];
+    for (src, want) in steps {
+        assert_eq!(a.evaluate_print_string(src).unwrap(), want, "{src}");
+    }
+    a.logout().unwrap();
+    let mut b = login(&path);
+    let checks = [
+        ("UserGlobals at: #Foo", "42"),
+        ("UserGlobals at: #Text", "'persistent text'"),
+        ("UserGlobals at: #Big", "1267650600228229401496703205376000"),
+        (
+            "UserGlobals at: #Nested",
+            "anArray( #sym, 3.5, $a, anOrderedCollection( 'x'))",
+        ),
+        ("(UserGlobals at: #Nested) first == #sym", "true"),
+        ("System needsCommit", "false"),
+    ];
+    for (src, want) in checks {
+        assert_eq!(b.evaluate_print_string(src).unwrap(), want, "{src}");
+    }
+}
+
+#[test]
+fn classes_methods_comments_and_categories_survive_a_restart() {
+    let (_dir, path) = new_repository("classes");
+    let mut a = login(&path);
+    let define = [
+        "Object subclass: 'Account' instVarNames: #('balance') classVars: #('Rate') classInstVars: #('count') poolDictionaries: #() inDictionary: UserGlobals",
+        "Account comment: 'A bank account'",
+        "Account category: 'Bank'",
+        "Account compileMethod: 'balance ^ balance ifNil: [0]' dictionaries: System myUserProfile symbolList category: 'accessing'",
+        "Account compileMethod: 'deposit: n balance := self balance + n. ^ self' dictionaries: System myUserProfile symbolList category: 'operations'",
+        "Account class compileMethod: 'rate ^ Rate ifNil: [Rate := 5]' dictionaries: System myUserProfile symbolList category: 'rates'",
+        "UserGlobals at: #Acct put: (Account new deposit: 30; yourself)",
+    ];
+    for src in define {
+        a.evaluate_print_string(src)
+            .unwrap_or_else(|e| panic!("{src}: {e}"));
+    }
+    assert_eq!(
+        a.evaluate_print_string("System commitTransaction").unwrap(),
+        "true"
+    );
+    a.logout().unwrap();
+
+    let mut b = login(&path);
+    let checks = [
+        ("Acct balance", "30"),
+        (
+            "(Account new deposit: 5; deposit: 6; yourself) balance",
+            "11",
+        ),
+        ("Account rate", "5"),
+        ("Account comment", "'A bank account'"),
+        ("Account category", "#Bank"),
+        (
+            "(Account categoryOfSelector: #deposit:) printString",
+            "'#operations'",
+        ),
+        ("Acct class class == Account class", "true"),
+        ("Acct class == Account", "true"),
+        (
+            "(Account compiledMethodAt: #balance) sourceString",
+            "'balance ^ balance ifNil: [0]'",
+        ),
+    ];
+    for (src, want) in checks {
+        assert_eq!(b.evaluate_print_string(src).unwrap(), want, "{src}");
+    }
+    // methods a login never ran (compiled on first use) survive a commit of their class
+    let mut lazy = login(&path);
+    lazy.evaluate_print_string(
+        "Account compileMethod: 'twice ^ self balance * 2' dictionaries: System myUserProfile symbolList category: 'extra'",
+    )
+    .unwrap();
+    assert!(lazy.commit_transaction().unwrap());
+    assert_eq!(
+        lazy.evaluate_print_string("System needsCommit").unwrap(),
+        "false"
+    );
+    drop(lazy);
+    let mut after = login(&path);
+    assert_eq!(after.evaluate_print_string("Acct twice").unwrap(), "60");
+    assert_eq!(
+        after
+            .evaluate_print_string("(Account compiledMethodAt: #deposit:) sourceString")
+            .unwrap(),
+        "'deposit: n balance := self balance + n. ^ self'"
+    );
+    assert_eq!(
+        after
+            .evaluate_print_string("Account sourceCodeAt: #balance")
+            .unwrap(),
+        "'balance ^ balance ifNil: [0]'"
+    );
+    assert_eq!(
+        after.evaluate_print_string("System needsCommit").unwrap(),
+        "false",
+        "compiling stored code is not a change"
+    );
+    drop(after);
+
+    // redefining with a new shape makes a new class version that also persists
+    // (b's view predates the commit above: it would conflict on Account)
+    b.abort_transaction().unwrap();
+    b.evaluate_print_string("Object subclass: 'Account' instVarNames: #('balance' 'owner') classVars: #('Rate') classInstVars: #('count') poolDictionaries: #() inDictionary: UserGlobals").unwrap();
+    b.evaluate_print_string("Account compileMethod: 'owner ^ owner' dictionaries: System myUserProfile symbolList category: 'accessing'").unwrap();
+    assert_eq!(
+        b.evaluate_print_string("System commitTransaction").unwrap(),
+        "true"
+    );
+    b.logout().unwrap();
+    let mut c = login(&path);
+    assert_eq!(c.evaluate_print_string("Account new owner").unwrap(), "nil");
+    assert_eq!(
+        c.evaluate_print_string("Account classHistory size")
+            .unwrap(),
+        "2"
+    );
+    assert_eq!(c.evaluate_print_string("Acct balance").unwrap(), "30");
+}
+
+#[test]
+fn two_processes_see_commits_only_after_moving_their_view_and_conflict() {
+    let (_dir, path) = new_repository("two");
+    let mut a = login(&path);
+    a.evaluate_print_string("UserGlobals at: #Shared put: 1. System commitTransaction")
+        .unwrap();
+    let mut b = Remote::start(&path);
+    // DataCurator's UserGlobals is the object both processes write
+    assert_eq!(b.run("login DataCurator swordfish"), "ok login");
+    assert_eq!(b.run("UserGlobals at: #Shared"), "ok 1");
+
+    assert_eq!(
+        a.evaluate_print_string("UserGlobals at: #Shared put: 2")
+            .unwrap(),
+        "2"
+    );
+    assert_eq!(
+        b.run("UserGlobals at: #Shared"),
+        "ok 1",
+        "an uncommitted change is invisible"
+    );
+    assert_eq!(
+        a.evaluate_print_string("System commitTransaction").unwrap(),
+        "true"
+    );
+    assert_eq!(
+        b.run("UserGlobals at: #Shared"),
+        "ok 1",
+        "a commit is invisible until the view moves"
+    );
+    assert_eq!(b.run("System abortTransaction"), "ok true");
+    assert_eq!(b.run("UserGlobals at: #Shared"), "ok 2");
+
+    // continueTransaction moves the view and keeps B's own change
+    assert_eq!(b.run("UserGlobals at: #OnlyB put: 'b'"), "ok 'b'");
+    a.evaluate_print_string("(UserGlobals at: #Shared) printString")
+        .unwrap();
+    assert_eq!(
+        a.evaluate_print_string("Globals at: #FromA put: 3. System commitTransaction")
+            .unwrap(),
+        "true"
+    );
+    assert_eq!(b.run("Globals at: #FromA ifAbsent: [nil]"), "ok nil");
+    assert_eq!(b.run("System continueTransaction"), "ok true");
+    assert_eq!(b.run("Globals at: #FromA"), "ok 3");
+    assert_eq!(b.run("UserGlobals at: #OnlyB"), "ok 'b'");
+    assert_eq!(b.run("System commitTransaction"), "ok true");
+    assert_eq!(
+        a.evaluate_print_string("System abortTransaction. UserGlobals at: #OnlyB")
+            .unwrap(),
+        "'b'"
+    );
+
+    // both write the same object: the second commit fails and the session must abort
+    assert_eq!(
+        a.evaluate_print_string("UserGlobals at: #Shared put: 10")
+            .unwrap(),
+        "10"
+    );
+    assert_eq!(b.run("UserGlobals at: #Shared put: 20"), "ok 20");
+    assert_eq!(
+        a.evaluate_print_string("System commitTransaction").unwrap(),
+        "true"
+    );
+    assert_eq!(b.run("System commitTransaction"), "ok false");
+    assert_eq!(
+        b.run("System transactionConflicts at: #commitResult"),
+        "ok #failure"
+    );
+    // the object both wrote is the association holding #Shared (the dictionary itself is unchanged)
+    assert_eq!(
+        b.run("(System transactionConflicts at: #'Write-Write') size"),
+        "ok 1"
+    );
+    assert_eq!(
+        b.run("(System transactionConflicts at: #'Write-Write') first key"),
+        "ok #Shared"
+    );
+    assert_eq!(
+        b.run("System commitTransaction"),
+        "error 2409 TransactionError"
+    );
+    assert_eq!(
+        b.run("System continueTransaction"),
+        "error 2409 TransactionError"
+    );
+    assert_eq!(
+        b.run("[System commitTransaction] on: TransactionError do: [:e | e number]"),
+        "ok 2409"
+    );
+    assert_eq!(b.run("System abortTransaction"), "ok true");
+    assert_eq!(b.run("UserGlobals at: #Shared"), "ok 10");
+    assert_eq!(
+        b.run("UserGlobals at: #Shared put: 30. System commitTransaction"),
+        "ok true"
+    );
+    assert_eq!(
+        a.evaluate_print_string("System abortTransaction. UserGlobals at: #Shared")
+            .unwrap(),
+        "30"
+    );
+}
+
+#[test]
+fn a_class_committed_in_one_process_is_usable_by_a_new_login_elsewhere() {
+    let (_dir, path) = new_repository("classproc");
+    let mut b = Remote::start(&path);
+    assert_eq!(b.run("login DataCurator swordfish"), "ok login");
+    assert_eq!(
+        b.run("Object subclass: 'Point3' instVarNames: #('x' 'y' 'z') classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals"),
+        "ok Point3"
+    );
+    assert_eq!(b.run("Point3 compileMethod: 'sum ^ (x ifNil: [1]) + (y ifNil: [2]) + (z ifNil: [3])' dictionaries: System myUserProfile symbolList category: 'math'"), "ok nil");
+    assert_eq!(b.run("System commitTransaction"), "ok true");
+    drop(b);
+    let mut a = login(&path);
+    assert_eq!(a.evaluate_print_string("Point3 new sum").unwrap(), "6");
+}
+
+#[test]
+fn compiling_into_the_same_class_in_two_sessions_conflicts() {
+    let (_dir, path) = new_repository("classconflict");
+    let mut a = login(&path);
+    a.evaluate_print_string("Object subclass: 'Shape' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals. System commitTransaction").unwrap();
+    let mut b = login(&path);
+    a.evaluate_print_string("Shape compileMethod: 'area ^ 1' dictionaries: System myUserProfile symbolList category: 'a'").unwrap();
+    b.evaluate_print_string("Shape compileMethod: 'perimeter ^ 2' dictionaries: System myUserProfile symbolList category: 'a'").unwrap();
+    assert!(a.commit_transaction().unwrap());
+    assert!(!b.commit_transaction().unwrap());
+    b.abort_transaction().unwrap();
+    assert_eq!(b.evaluate_print_string("Shape new area").unwrap(), "1");
+    assert_eq!(
+        b.evaluate_print_string("Shape new respondsTo: #perimeter")
+            .unwrap(),
+        "false"
+    );
+}
+
+#[test]
+fn abort_discards_changes_and_survives_garbage_collection() {
+    let (_dir, path) = new_repository("abort");
+    let mut a = login(&path);
+    a.evaluate_print_string("UserGlobals at: #S put: 'kept'. UserGlobals at: #L put: (OrderedCollection with: 1 with: 2). System commitTransaction").unwrap();
+    a.evaluate_print_string(
+        "UserGlobals removeKey: #S. (UserGlobals at: #L) add: 3. UserGlobals at: #T put: 'temp'",
+    )
+    .unwrap();
+    a.collect_garbage();
+    // fresh objects reuse the slots the collector freed
+    a.evaluate_print_string("(1 to: 1000) collect: [:i | i printString]")
+        .unwrap();
+    assert_eq!(
+        a.evaluate_print_string("System needsCommit").unwrap(),
+        "true"
+    );
+    a.abort_transaction().unwrap();
+    assert_eq!(
+        a.evaluate_print_string("System needsCommit").unwrap(),
+        "false"
+    );
+    assert_eq!(
+        a.evaluate_print_string("UserGlobals at: #S").unwrap(),
+        "'kept'"
+    );
+    assert_eq!(
+        a.evaluate_print_string("UserGlobals at: #L").unwrap(),
+        "anOrderedCollection( 1, 2)"
+    );
+    assert_eq!(
+        a.evaluate_print_string("UserGlobals includesKey: #T")
+            .unwrap(),
+        "false"
+    );
+}
+
+#[test]
+fn objects_that_cannot_be_committed_raise_2407_and_nothing_is_written() {
+    let (_dir, path) = new_repository("uncommittable");
+    let mut a = login(&path);
+    a.evaluate_print_string(
+        "UserGlobals at: #Block put: [:x | x + 1]. UserGlobals at: #Fine put: 7",
+    )
+    .unwrap();
+    assert_eq!(
+        a.evaluate_print_string(
+            "[System commitTransaction] on: TransactionError do: [:e | e number]"
+        )
+        .unwrap(),
+        "2407"
+    );
+    let err = a.commit_transaction().unwrap_err();
+    assert_eq!(err.number, 2407);
+    assert!(err.description.contains("ExecBlock"), "{}", err.description);
+    let mut b = login(&path);
+    assert_eq!(
+        b.evaluate_print_string("UserGlobals includesKey: #Fine")
+            .unwrap(),
+        "false"
+    );
+    // once the block is gone the rest commits
+    a.evaluate_print_string("UserGlobals removeKey: #Block")
+        .unwrap();
+    assert!(a.commit_transaction().unwrap());
+    b.abort_transaction().unwrap();
+    assert_eq!(
+        b.evaluate_print_string("UserGlobals at: #Fine").unwrap(),
+        "7"
+    );
+}
+
+#[test]
+fn users_passwords_and_a_read_only_profile() {
+    let (_dir, path) = new_repository("users");
+    let denied = [
+        ("DataCurator", "wrong"),
+        ("DataCurator", ""),
+        ("Nobody", "swordfish"),
+        ("", ""),
+    ];
+    for (user, password) in denied {
+        let err = Session::login(&path, user, password)
+            .err()
+            .expect("login must fail");
+        assert_eq!(
+            (err.number, err.class_name.as_str()),
+            (4051, "SecurityError"),
+            "{user}/{password}"
+        );
+        assert!(!err.description.contains(password) || password.is_empty());
+    }
+    let mut su = Session::login(&path, "SystemUser", "swordfish").unwrap();
+    assert_eq!(su.repository_user().as_deref(), Some("SystemUser"));
+    assert_eq!(
+        su.evaluate_print_string("UserGlobals at: #Mine put: 'su'. System commitTransaction")
+            .unwrap(),
+        "true"
+    );
+
+    let mut dc = login(&path);
+    assert_eq!(
+        dc.evaluate_print_string("UserGlobals includesKey: #Mine")
+            .unwrap(),
+        "false",
+        "each user has an own UserGlobals"
+    );
+    dc.evaluate_print_string("AllUsers addNewUserWithId: 'alice' password: 'wonderland'")
+        .unwrap();
+    dc.evaluate_print_string(
+        "AllUsers addNewUserWithId: 'reader' password: 'look' commitDisabled: true",
+    )
+    .unwrap();
+    assert!(
+        Session::login(&path, "alice", "wonderland").is_err(),
+        "not committed yet"
+    );
+    dc.evaluate_print_string("Globals at: #SharedCounter put: 0")
+        .unwrap();
+    assert_eq!(
+        dc.evaluate_print_string("System commitTransaction")
+            .unwrap(),
+        "true"
+    );
+    assert_eq!(
+        dc.evaluate_print_string("AllUsers userIds").unwrap(),
+        "anArray( 'DataCurator', 'SystemUser', 'alice', 'reader')"
+    );
+    let dup = dc
+        .evaluate_print_string("AllUsers addNewUserWithId: 'alice' password: 'x'")
+        .unwrap_err();
+    assert_eq!(
+        (dup.class_name.as_str(), dup.number),
+        ("ImproperOperation", 2717)
+    );
+
+    // a user created and then aborted never exists; its objects are temporaries again
+    dc.evaluate_print_string("AllUsers addNewUserWithId: 'ghost' password: 'boo'")
+        .unwrap();
+    dc.abort_transaction().unwrap();
+    assert_eq!(
+        dc.evaluate_print_string("AllUsers userWithId: 'ghost'")
+            .unwrap(),
+        "nil"
+    );
+    dc.evaluate_print_string("UserGlobals at: #Kept put: 'still here'")
+        .unwrap();
+    assert!(dc.commit_transaction().unwrap());
+    assert!(Session::login(&path, "ghost", "boo").is_err());
+
+    let mut alice = Session::login(&path, "alice", "wonderland").unwrap();
+    assert_eq!(alice.user_id(), "alice");
+    assert!(Session::login(&path, "alice", "Wonderland").is_err());
+    assert_eq!(
+        alice
+            .evaluate_print_string("UserGlobals at: #Hers put: 1. System commitTransaction")
+            .unwrap(),
+        "true"
+    );
+    assert_eq!(
+        alice
+            .evaluate_print_string("System myUserProfile symbolList printString")
+            .unwrap(),
+        "'aSymbolList( UserGlobals, Globals, Published)'"
+    );
+    assert_eq!(
+        alice
+            .evaluate_print_string("System myUserProfile userId")
+            .unwrap(),
+        "'alice'"
+    );
+    let refused = alice
+        .evaluate_print_string("AllUsers addNewUserWithId: 'mallory' password: 'x'")
+        .unwrap_err();
+    assert!(
+        refused.description.contains("may not create users"),
+        "{}",
+        refused.description
+    );
+
+    let mut reader = Session::login(&path, "reader", "look").unwrap();
+    assert_eq!(
+        reader
+            .evaluate_print_string("Globals at: #SharedCounter")
+            .unwrap(),
+        "0"
+    );
+    reader.evaluate_print_string("Object subclass: 'Scratch' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals").unwrap();
+    reader.evaluate_print_string("Scratch compileMethod: 'two ^ 2' dictionaries: System myUserProfile symbolList category: 'x'").unwrap();
+    assert_eq!(
+        reader.evaluate_print_string("Scratch new two").unwrap(),
+        "2",
+        "compiling without commit works"
+    );
+    let err = reader
+        .evaluate_print_string("System commitTransaction")
+        .unwrap_err();
+    assert_eq!(
+        (err.number, err.class_name.as_str()),
+        (2409, "TransactionError")
+    );
+    assert!(err.description.contains("read-only"), "{}", err.description);
+    assert_eq!(
+        reader
+            .evaluate_print_string("System abortTransaction. Globals at: #SharedCounter")
+            .unwrap(),
+        "0"
+    );
+}
+
+#[test]
+fn bad_paths_and_files_are_errors() {
+    let dir = TempDir::new("bad");
+    let missing = dir.0.join("missing.db");
+    let err = Session::login(&missing, "DataCurator", "swordfish")
+        .err()
+        .unwrap();
+    assert!(
+        err.description.contains("does not exist"),
+        "{}",
+        err.description
+    );
+    let garbage = dir.0.join("garbage.db");
+    std::fs::write(
+        &garbage,
+        b"this is not a repository at all, just some text of some length",
+    )
+    .unwrap();
+    let err = Session::login(&garbage, "DataCurator", "swordfish")
+        .err()
+        .unwrap();
+    assert!(
+        err.description.contains("not a gsmcp repository"),
+        "{}",
+        err.description
+    );
+    let err = Session::create_repository(&garbage).err().unwrap();
+    assert!(
+        err.description.contains("already exists"),
+        "{}",
+        err.description
+    );
+    assert!(
+        std::fs::read(&garbage).unwrap().starts_with(b"this is not"),
+        "an existing file is never touched"
+    );
+    let path = dir.repo();
+    Session::create_repository(&path).unwrap();
+    assert!(Session::create_repository(&path).is_err());
+    assert!(Session::login(&path, "DataCurator", "swordfish").is_ok());
+}
+
+#[test]
+fn commits_behind_counts_other_sessions_commits() {
+    let (_dir, path) = new_repository("behind");
+    let mut a = login(&path);
+    let mut b = login(&path);
+    let behind = b.commits_behind_reader().expect("a repository session");
+    assert_eq!(behind(), Some(0));
+    for i in 0..3 {
+        a.evaluate_print_string(&format!(
+            "UserGlobals at: #N put: {i}. System commitTransaction"
+        ))
+        .unwrap();
+    }
+    assert_eq!(behind(), Some(3));
+    b.abort_transaction().unwrap();
+    assert_eq!(behind(), Some(0));
+    assert_eq!(b.evaluate_print_string("UserGlobals at: #N").unwrap(), "2");
+    fn send<T: Send>(_: &T) {}
+    send(&b);
+    let mem = Session::bootstrap().unwrap();
+    assert!(mem.commits_behind_reader().is_none());
+    assert!(!mem.is_persistent());
+}
+
+#[test]
+fn concurrent_creators_share_one_repository() {
+    let dir = TempDir::new("race");
+    let path = dir.repo();
+    let handles: Vec<_> = (0..3)
+        .map(|i| {
+            let path = path.clone();
+            std::thread::spawn(move || {
+                let created = Session::create_repository_if_missing(&path).unwrap();
+                let mut s = login(&path);
+                s.evaluate_print_string(&format!("Globals at: #Creator{i} put: {i}"))
+                    .unwrap();
+                // every creator's commit lands in the same repository
+                while !s.commit_transaction().unwrap() {
+                    s.abort_transaction().unwrap();
+                    s.evaluate_print_string(&format!("Globals at: #Creator{i} put: {i}"))
+                        .unwrap();
+                }
+                created
+            })
+        })
+        .collect();
+    let created: Vec<bool> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+    assert_eq!(created.iter().filter(|&&c| c).count(), 1, "{created:?}");
+    let mut s = login(&path);
+    assert_eq!(
+        s.evaluate_print_string(
+            "(0 to: 2) collect: [:i | Globals at: ('Creator', i printString) asSymbol]"
+        )
+        .unwrap(),
+        "anArray( 0, 1, 2)"
+    );
+    assert!(!Session::create_repository_if_missing(&path).unwrap());
+}
+
+#[test]
+fn damaged_records_are_errors_not_panics() {
+    use gsmcp_store::{LoginOptions, Repository};
+    // (reserved OOP, bytes written over it): the kernel record, the security record
+    let damage: &[(u64, &[u8])] = &[
+        (1, b""),
+        (1, &[1, 200, 3]),
+        (2, b"not a security record"),
+        (2, &[1, 5]),
+    ];
+    for &(oop, bytes) in damage {
+        let (_dir, path) = new_repository("damaged");
+        {
+            let repo = Repository::open(&path).unwrap();
+            let mut s = repo.login(LoginOptions::new().label("vandal")).unwrap();
+            s.commit([(oop, Some(bytes.to_vec()))]).unwrap();
+            s.logout().unwrap();
+        }
+        let err = Session::login(&path, "DataCurator", "swordfish")
+            .err()
+            .unwrap_or_else(|| panic!("login succeeded over damaged object {oop}"));
+        assert_eq!(err.class_name, "RepositoryError", "{}", err.description);
+        assert!(
+            err.description.contains("undecodable") || err.description.contains("format"),
+            "{}",
+            err.description
+        );
+    }
+    // an ordinary object damaged: the user's UserGlobals is found through the security record
+    let (_dir, path) = new_repository("damaged-object");
+    let mut a = login(&path);
+    a.evaluate_print_string(
+        "UserGlobals at: #Victim put: (Array new: 3). System commitTransaction",
+    )
+    .unwrap();
+    drop(a);
+    let repo = Repository::open(&path).unwrap();
+    let mut s = repo.login(LoginOptions::new().label("vandal")).unwrap();
+    let mut victims = vec![];
+    s.for_each_object(|oop, data| {
+        // the Array record: format 1, kind Ptr, then 3 nils at the end
+        if data.len() > 4 && data[1] == 1 && data.ends_with(&[3, 0, 0, 0]) {
+            victims.push(oop);
+        }
+    })
+    .unwrap();
+    assert!(!victims.is_empty());
+    s.commit(victims.iter().map(|&o| (o, Some(vec![1, 1, 0xff]))))
+        .unwrap();
+    s.logout().unwrap();
+    let err = Session::login(&path, "DataCurator", "swordfish")
+        .err()
+        .expect("damaged object");
+    assert!(
+        err.description.contains("undecodable"),
+        "{}",
+        err.description
+    );
+}
+
+/// The transaction calls of the public API work on an in-memory image too: they
+/// answer what the image's own System messages answer, and never panic.
+#[test]
+fn transaction_calls_on_an_in_memory_image() {
+    let mut s = Session::bootstrap().expect("in-memory login");
+    assert!(!s.is_persistent());
+    s.evaluate_print_string("UserGlobals at: #InMemory put: 1")
+        .unwrap();
+    assert!(s.commit_transaction().expect("commit in memory"));
+    s.abort_transaction().expect("abort in memory");
+    s.continue_transaction().expect("continue in memory");
+    assert_eq!(
+        s.evaluate_print_string("(UserGlobals at: #InMemory ifAbsent: [0]) + 1")
+            .unwrap(),
+        "2"
+    );
+    s.logout().expect("logout in memory");
+}
+
+/// Moving the view over another session's commit loads what it changed; that
+/// is not a change of this session's own, so nothing is left to commit.
+#[test]
+fn continue_over_another_commit_leaves_nothing_to_commit() {
+    let (_dir, path) = new_repository("continue-clean");
+    let mut a = login(&path);
+    let mut b = login(&path);
+    a.evaluate_print_string("UserGlobals at: #Shared put: 1").unwrap();
+    assert!(a.commit_transaction().unwrap());
+    b.abort_transaction().unwrap();
+    assert_eq!(b.evaluate_print_string("UserGlobals at: #Shared").unwrap(), "1");
+    a.evaluate_print_string("UserGlobals at: #Shared put: 2").unwrap();
+    assert!(a.commit_transaction().unwrap());
+    b.continue_transaction().unwrap();
+    assert_eq!(b.evaluate_print_string("UserGlobals at: #Shared").unwrap(), "2");
+    assert_eq!(b.evaluate_print_string("System needsCommit").unwrap(), "false");
+    // The same when this session had already named a Symbol the commit made persistent.
+    assert_eq!(
+        b.evaluate_print_string("UserGlobals at: #BrandNew ifAbsent: [#none]").unwrap(),
+        "#none"
+    );
+    a.evaluate_print_string("UserGlobals at: #BrandNew put: 3").unwrap();
+    assert!(a.commit_transaction().unwrap());
+    b.continue_transaction().unwrap();
+    assert_eq!(b.evaluate_print_string("UserGlobals at: #BrandNew").unwrap(), "3");
+    assert_eq!(b.evaluate_print_string("System needsCommit").unwrap(), "false");
+}
