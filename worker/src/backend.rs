@@ -1,0 +1,239 @@
+//! The login a worker holds, whatever stone is behind it.
+//!
+//! [`Login`] is the narrow surface the tools use: evaluate Smalltalk text and
+//! answer its printString (or a String result), name the user and the stone, and
+//! hand out a [`Breaker`] another thread uses to interrupt an evaluation. Tools are
+//! written once, as Smalltalk both stones accept, so they never see which backend
+//! answers. Only this module links a backend.
+//!
+//! A login lives on the engine thread that created it (the embedded stone's
+//! session is not `Send`); only its [`Breaker`] crosses threads.
+
+use gsmcp_ipc::Backend;
+use gsmcp_smalltalk::{Interrupter, Session, StError};
+use std::path::Path;
+use std::sync::Arc;
+
+/// Why a login could not be made. `kind` is the `Failed` frame's kind.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LoginError {
+    /// The backend (or a feature of it) is not available in this build.
+    #[error("{0}")]
+    Unsupported(String),
+    /// The stone refused the login.
+    #[error("login failed: {0}")]
+    Refused(String),
+}
+
+impl LoginError {
+    /// The `kind` the router reports for this failure.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            LoginError::Unsupported(_) => "unsupported",
+            LoginError::Refused(_) => "login",
+        }
+    }
+}
+
+/// One login to a stone.
+pub trait Login {
+    /// Compiles `source` as a doit, runs it and answers the result's printString.
+    fn evaluate_print_string(&mut self, source: &str) -> Result<String, StError>;
+    /// Compiles `source` as a doit whose result is a String, and answers it.
+    fn evaluate_string(&mut self, source: &str) -> Result<String, StError>;
+    /// The user the login belongs to.
+    fn user(&self) -> String;
+    /// The stone's name.
+    fn stone(&self) -> String;
+    /// The handle other threads use to interrupt this login's evaluations.
+    fn breaker(&self) -> Arc<dyn Breaker>;
+    /// Moves the view to the newest commit keeping this session's own changes
+    /// (`System continueTransaction`); nothing to do without a shared repository.
+    fn refresh(&mut self) -> Result<(), StError>;
+    /// How many commits the session's view is behind the newest one; `None`
+    /// when the stone has no shared repository (an in-memory image).
+    fn commits_behind(&self) -> Option<u64>;
+    /// Ends the login, releasing its view. Uncommitted changes are lost.
+    fn logout(self: Box<Self>);
+}
+
+/// Interrupts the evaluation running on a login, from another thread.
+pub trait Breaker: Send + Sync {
+    /// A soft break: a catchable error (6003) at the next send or loop back-edge.
+    fn soft_break(&self);
+    /// A hard break: an unconditional unwind (6004) that still runs `ensure:` blocks.
+    fn hard_break(&self);
+    /// Forgets a break request that no evaluation consumed, so it cannot hit the
+    /// next call.
+    fn clear(&self);
+}
+
+impl Breaker for Interrupter {
+    fn soft_break(&self) {
+        Interrupter::soft_break(self)
+    }
+    fn hard_break(&self) {
+        Interrupter::hard_break(self)
+    }
+    fn clear(&self) {
+        let _ = self.take();
+    }
+}
+
+/// The embedded stone's login.
+struct Embedded {
+    session: Session,
+    breaker: Arc<Interrupter>,
+    /// What `stone()` answers: the repository path, or the image's stone name
+    /// for an in-memory image.
+    stone: String,
+    /// Reads how far the view is behind; `None` for an in-memory image.
+    behind: Option<Box<dyn Fn() -> Option<u64> + Send + Sync>>,
+}
+
+impl Login for Embedded {
+    fn evaluate_print_string(&mut self, source: &str) -> Result<String, StError> {
+        self.session.evaluate_print_string(source)
+    }
+    fn evaluate_string(&mut self, source: &str) -> Result<String, StError> {
+        self.session.evaluate_string(source)
+    }
+    fn user(&self) -> String {
+        self.session.user_id()
+    }
+    fn stone(&self) -> String {
+        self.stone.clone()
+    }
+    fn breaker(&self) -> Arc<dyn Breaker> {
+        self.breaker.clone()
+    }
+    fn refresh(&mut self) -> Result<(), StError> {
+        if self.session.is_persistent() {
+            self.session.continue_transaction()
+        } else {
+            Ok(())
+        }
+    }
+    fn commits_behind(&self) -> Option<u64> {
+        self.behind.as_ref().and_then(|read| read())
+    }
+    fn logout(self: Box<Self>) {
+        if let Err(e) = self.session.logout() {
+            tracing::warn!("logout failed: {e}");
+        }
+    }
+}
+
+/// The stack of the thread that creates and drives a login: enough for the
+/// embedded stone to interpret on it directly (deep Smalltalk recursion uses the
+/// Rust stack and must end as a Smalltalk error, never as an overflow).
+pub const ENGINE_STACK: usize = if Session::REQUIRED_STACK_BYTES > 256 << 20 {
+    Session::REQUIRED_STACK_BYTES
+} else {
+    256 << 20
+};
+
+fn embedded(mut session: Session, stone: String) -> Box<dyn Login> {
+    // The login lives on the engine thread, spawned with ENGINE_STACK, so the
+    // interpreter may run right there instead of on a thread of its own per call.
+    session.run_on_caller_thread(true);
+    let breaker = Arc::new(session.interrupter());
+    let behind = session.commits_behind_reader();
+    Box::new(Embedded {
+        session,
+        breaker,
+        stone,
+        behind,
+    })
+}
+
+/// Creates the repository file at `path` if there is none yet. Several workers
+/// may race to do so; a loser finds the winner's file and logs in to it.
+fn ensure_repository(path: &Path) -> Result<(), LoginError> {
+    match Session::create_repository_if_missing(path) {
+        Ok(true) => {
+            tracing::info!(repository = %path.display(), "created a new repository");
+            Ok(())
+        }
+        Ok(false) => Ok(()),
+        Err(e) => Err(LoginError::Refused(format!(
+            "cannot create the repository {}: {}",
+            path.display(),
+            e.message_text.as_deref().unwrap_or(&e.description)
+        ))),
+    }
+}
+
+/// GemStone's error for a login refused for its user id or password.
+const LOGIN_DENIED: u32 = 4051;
+
+/// How often, and how far apart, a login is retried while the repository file
+/// cannot be read yet (another worker is still writing its first commit).
+const LOGIN_RETRIES: u32 = 50;
+const LOGIN_RETRY_PAUSE: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// Logs in to the repository at `path`, creating it first if there is none. A
+/// refused user or password fails at once; any other failure is retried for a
+/// bounded while, because a worker that lost the race to create the file may
+/// find it still being filled by the winner.
+fn login_repository(path: &Path, user: &str, password: &str) -> Result<Session, LoginError> {
+    ensure_repository(path)?;
+    let mut attempt = 1;
+    loop {
+        match Session::login(path, user, password) {
+            Ok(session) => return Ok(session),
+            Err(e) if e.number != LOGIN_DENIED && attempt < LOGIN_RETRIES => {
+                tracing::debug!(attempt, "login failed, retrying: {e}");
+                attempt += 1;
+                std::thread::sleep(LOGIN_RETRY_PAUSE);
+            }
+            Err(e) => {
+                return Err(LoginError::Refused(format!(
+                    "{} ({})",
+                    e.message_text.as_deref().unwrap_or(&e.description),
+                    path.display()
+                )))
+            }
+        }
+    }
+}
+
+/// The only user the embedded stone's fresh in-memory image has.
+const EMBEDDED_USER: &str = "DataCurator";
+
+/// Logs in to the stone `backend` names. Must run on a thread with
+/// [`ENGINE_STACK`] of stack, which then drives the login for its whole life.
+pub fn login(backend: &Backend) -> Result<Box<dyn Login>, LoginError> {
+    match backend {
+        Backend::Embedded {
+            repository: Some(path),
+            user,
+            password,
+        } => {
+            let path = Path::new(path);
+            let session = login_repository(path, user, password)?;
+            Ok(embedded(session, path.display().to_string()))
+        }
+        Backend::Embedded {
+            repository: None,
+            user,
+            ..
+        } => {
+            // The in-memory image has one user and no password store; a login as
+            // anyone else is refused rather than silently run as DataCurator.
+            if user != EMBEDDED_USER {
+                return Err(LoginError::Refused(format!(
+                    "the embedded stone has no user {user:?}; log in as {EMBEDDED_USER}"
+                )));
+            }
+            let session = Session::bootstrap().map_err(|e| LoginError::Refused(e.to_string()))?;
+            let stone = session.stone_name();
+            Ok(embedded(session, stone))
+        }
+        Backend::Gci { .. } => Err(LoginError::Unsupported(
+            "the GemStone (GCI) backend is not available in this build; use the embedded stone"
+                .into(),
+        )),
+    }
+}

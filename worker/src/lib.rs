@@ -1,0 +1,34 @@
+//! gsmcp-worker owns one MCP session's login: it receives its configuration from
+//! the router over the IPC socket, logs in to a backend (the embedded stone, later
+//! GemStone over GCI), answers the session's JSON-RPC requests one at a time with
+//! the tools of the toolsets it was told to serve, and exits when told to or when
+//! the router goes away.
+//!
+//! It must not know HTTP or the Streamable HTTP transport (the router owns those),
+//! and it must not commit or move the session's view except through the tools whose
+//! job that is. A Smalltalk failure is a value that becomes a tool error; nothing a
+//! client sends may panic the worker.
+//!
+//! Code map: [`process`] sets up the OS process (death signal, name, panic hook,
+//! the IPC descriptor); [`serve`] runs the handshake, the IPC reader and the
+//! engine thread; [`mcp`] answers JSON-RPC methods; [`tools`] is the tool registry
+//! with one module per toolset; [`schema`] validates tool arguments; [`backend`]
+//! is the login abstraction over the stones; [`quote`] renders client text as
+//! Smalltalk literals; [`notify`] is a running call's voice towards the client
+//! (progress, logs, server requests and waiting for their answers);
+//! [`prompts`], [`resources`] and [`completion`] answer the prompt, resource and
+//! completion methods over what the served toolsets offer.
+
+pub mod backend;
+pub mod completion;
+pub mod mcp;
+pub mod notify;
+pub mod process;
+pub mod prompts;
+pub mod quote;
+pub mod resources;
+pub mod schema;
+pub mod serve;
+pub mod tools;
+
+pub use serve::{read_hello, serve, ServeError};

@@ -1,0 +1,105 @@
+//! The worker as an OS process: the death signal tied to the router, the process
+//! name, the panic hook, and the IPC socket the router passed as a descriptor.
+//!
+//! Nothing here knows about MCP or Smalltalk.
+
+use std::io;
+use std::os::fd::{FromRawFd, RawFd};
+use std::os::unix::net::UnixStream;
+
+/// The environment variable naming the IPC descriptor, and its default.
+pub const IPC_FD_ENV: &str = "GSMCP_IPC_FD";
+pub const DEFAULT_IPC_FD: RawFd = 3;
+
+/// Why the process cannot start.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ProcessError {
+    #[error("cannot ask for SIGKILL on the router's death: {0}")]
+    DeathSignal(io::Error),
+    #[error("the router exited before the worker started")]
+    Orphaned,
+    #[error("{IPC_FD_ENV}={0:?} is not a descriptor number")]
+    BadFdVar(String),
+    #[error(
+        "descriptor {0} is not a socket: gsmcp-worker is started by gsmcp with its IPC socket on that descriptor, not by hand"
+    )]
+    NotASocket(RawFd),
+}
+
+/// Asks the kernel to SIGKILL this process when its parent (the router) dies, and
+/// closes the race where the parent died before the request was made.
+pub fn set_death_signal() -> Result<(), ProcessError> {
+    // SAFETY: prctl with PR_SET_PDEATHSIG takes a signal number and no pointers.
+    let rc = unsafe {
+        libc::prctl(
+            libc::PR_SET_PDEATHSIG,
+            libc::SIGKILL as libc::c_ulong,
+            0,
+            0,
+            0,
+        )
+    };
+    if rc != 0 {
+        return Err(ProcessError::DeathSignal(io::Error::last_os_error()));
+    }
+    // A parent that died before the prctl took effect left us with init (or a
+    // subreaper) as parent; the router never runs as pid 1.
+    // SAFETY: getppid has no preconditions.
+    if unsafe { libc::getppid() } == 1 {
+        return Err(ProcessError::Orphaned);
+    }
+    Ok(())
+}
+
+/// Sets the main thread's name (what `top` and `/proc/<pid>/comm` show; at most 15 bytes).
+pub fn set_thread_name(name: &str) {
+    let mut buf = [0u8; 16];
+    let n = name.len().min(15);
+    buf[..n].copy_from_slice(&name.as_bytes()[..n]);
+    // SAFETY: buf is a NUL-terminated buffer of 16 bytes that outlives the call.
+    unsafe { libc::prctl(libc::PR_SET_NAME, buf.as_ptr() as libc::c_ulong, 0, 0, 0) };
+}
+
+/// Makes every panic end the process at once with a non-zero status, after
+/// logging it to stderr (which the router keeps). A worker that panicked must not
+/// hang with its other thread still reading: the router notices the exit and tells
+/// the client `sessionGone`.
+pub fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let thread = std::thread::current();
+        let name = thread.name().unwrap_or("unnamed");
+        let backtrace = std::backtrace::Backtrace::capture();
+        // One write, so the router's log keeps the report together.
+        let report = format!("gsmcp-worker: panic in thread '{name}': {info}\n{backtrace}\n");
+        let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), report.as_bytes());
+        // SAFETY: _exit ends the process without running atexit handlers or
+        // destructors, which could block on locks the panicking thread holds.
+        unsafe { libc::_exit(70) };
+    }));
+}
+
+/// Takes ownership of the IPC socket the router passed (`GSMCP_IPC_FD`, default 3).
+pub fn ipc_stream() -> Result<UnixStream, ProcessError> {
+    let fd = match std::env::var(IPC_FD_ENV) {
+        Ok(v) => v
+            .trim()
+            .parse::<RawFd>()
+            .map_err(|_| ProcessError::BadFdVar(v))?,
+        Err(_) => DEFAULT_IPC_FD,
+    };
+    if fd < 0 {
+        return Err(ProcessError::BadFdVar(fd.to_string()));
+    }
+    // SAFETY: fstat writes into a zeroed stat buffer we own; a bad fd yields -1.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    let rc = unsafe { libc::fstat(fd, &mut st) };
+    if rc != 0 || st.st_mode & libc::S_IFMT != libc::S_IFSOCK {
+        return Err(ProcessError::NotASocket(fd));
+    }
+    // The socket must not leak into anything this process might spawn.
+    // SAFETY: fcntl on a descriptor we checked is open.
+    unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
+    // SAFETY: the descriptor is an open socket that nothing else in this process owns.
+    Ok(unsafe { UnixStream::from_raw_fd(fd) })
+}

@@ -1,0 +1,485 @@
+//! The worker's life after its process is set up: the handshake, the login, and
+//! the call loop.
+//!
+//! Three parties share the IPC socket. The *reader* (the thread that calls
+//! [`serve`]) reads every frame, so cancel, break and shutdown are seen while a
+//! call runs. The *engine thread* owns the login (it is created there and never
+//! leaves: the embedded stone's session is single-threaded) and runs calls one at
+//! a time from a queue; it runs on a large stack because the interpreter is deep.
+//! Both write frames through one mutex-guarded handle.
+//!
+//! A running call may talk to the client (progress, logs, server requests)
+//! through [`crate::notify`]: the reader hands it the client's answers
+//! (`ClientResponse`) and wakes it on Cancel, Break or shutdown, so a call that
+//! waits on the client ends as promptly as one that evaluates Smalltalk. After
+//! every call, and after a `Refresh` (the view moved forward keeping this
+//! session's changes; the next tool result says so), the worker reports the
+//! session's `ViewStatus`.
+//!
+//! Every request gets exactly one Reply. A call cancelled while it ran (or before
+//! it started) is answered with JSON-RPC error -32800 (`data.kind = "cancelled"`);
+//! a `Break` from the router is not a cancellation, so the call answers what the
+//! evaluation answers (normally a tool error of kind `other` naming the break).
+
+use crate::backend::{self, Breaker, Login, LoginError};
+use crate::mcp::{self, code, RpcError, ServerInfo};
+use crate::notify::{FrameSink, Interruption, Link};
+use crate::tools::{Registry, UnknownToolset};
+use gsmcp_ipc::{
+    read_frame, write_frame, Hello, IpcError, Ready, ToRouter, ToWorker, PROTOCOL_VERSION,
+};
+use serde_json::{json, Value};
+use std::collections::HashSet;
+use std::io;
+use std::os::unix::net::UnixStream;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread;
+use std::time::Duration;
+
+/// How long the reader waits for the engine thread to finish after `Shutdown`
+/// before the process exits anyway.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
+/// Why the worker stopped with a failure.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ServeError {
+    #[error("IPC")]
+    Ipc(#[from] IpcError),
+    #[error("no Hello from the router within {0:?}")]
+    HandshakeTimeout(Duration),
+    #[error("the router speaks frame protocol {got}, this worker speaks {PROTOCOL_VERSION}")]
+    Protocol { got: u32 },
+    #[error(transparent)]
+    Toolsets(#[from] UnknownToolset),
+    #[error(transparent)]
+    Login(#[from] LoginError),
+    #[error("unexpected frame from the router: {0}")]
+    Unexpected(String),
+    #[error("cannot start the engine thread: {0}")]
+    Thread(io::Error),
+    #[error("the engine thread ended without logging in")]
+    EngineGone,
+}
+
+/// Reads the router's first frame, which must be `Hello`, within `timeout`.
+pub fn read_hello(stream: &mut UnixStream, timeout: Duration) -> Result<Hello, ServeError> {
+    stream
+        .set_read_timeout(Some(timeout))
+        .map_err(IpcError::Io)?;
+    let frame = match read_frame::<ToWorker, _>(stream) {
+        Err(IpcError::Io(e))
+            if matches!(
+                e.kind(),
+                io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+            ) =>
+        {
+            return Err(ServeError::HandshakeTimeout(timeout))
+        }
+        other => other?,
+    };
+    stream.set_read_timeout(None).map_err(IpcError::Io)?;
+    match frame {
+        ToWorker::Hello(hello) => Ok(hello),
+        other => Err(ServeError::Unexpected(format!(
+            "expected Hello, got {}",
+            frame_name(&other)
+        ))),
+    }
+}
+
+fn frame_name(frame: &ToWorker) -> &'static str {
+    match frame {
+        ToWorker::Hello(_) => "Hello",
+        ToWorker::Call { .. } => "Call",
+        ToWorker::Cancel { .. } => "Cancel",
+        ToWorker::Break { .. } => "Break",
+        ToWorker::Refresh => "Refresh",
+        ToWorker::ClientResponse { .. } => "ClientResponse",
+        ToWorker::Shutdown => "Shutdown",
+    }
+}
+
+/// The frame writer both threads share.
+#[derive(Clone)]
+struct Writer(Arc<Mutex<UnixStream>>);
+
+impl Writer {
+    fn send(&self, frame: &ToRouter) -> Result<(), IpcError> {
+        write_frame(&mut *lock(&self.0), frame)
+    }
+}
+
+impl FrameSink for Writer {
+    fn send_frame(&self, frame: &ToRouter) -> Result<(), IpcError> {
+        self.send(frame)
+    }
+}
+
+/// Locks a mutex, shrugging off poisoning: a panic anywhere ends the process
+/// through the panic hook, so a poisoned lock is never observed in practice.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// What the reader and the engine thread know about calls in flight. One mutex
+/// orders "a break for call N" against "call N ends", so a break can never leak
+/// into the next call.
+#[derive(Default)]
+struct Calls {
+    /// Received but not started.
+    queued: HashSet<u64>,
+    /// Cancelled before they started.
+    cancelled_queued: HashSet<u64>,
+    running: Option<u64>,
+    running_cancelled: bool,
+    shutting_down: bool,
+}
+
+struct Shared {
+    calls: Mutex<Calls>,
+    breaker: Arc<dyn Breaker>,
+    /// Wakes a call that waits on the client (or pauses) when it is cancelled
+    /// or interrupted, and carries the client's answers to it.
+    link: Arc<Link>,
+}
+
+enum Job {
+    Call { call_id: u64, message: String },
+    Refresh,
+}
+
+/// Serves one session until `Shutdown` or until the router goes away.
+pub fn serve(stream: UnixStream, hello: Hello) -> Result<(), ServeError> {
+    let writer = Writer(Arc::new(Mutex::new(
+        stream.try_clone().map_err(IpcError::Io)?,
+    )));
+    let failed = |kind: &str, message: String| {
+        let _ = writer.send(&ToRouter::Failed {
+            kind: kind.into(),
+            message,
+        });
+    };
+    if hello.protocol != PROTOCOL_VERSION {
+        let err = ServeError::Protocol {
+            got: hello.protocol,
+        };
+        failed("protocol", err.to_string());
+        return Err(err);
+    }
+    let registry = match Registry::new(&hello.toolsets) {
+        Ok(r) => r,
+        Err(e) => {
+            failed("config", e.to_string());
+            return Err(e.into());
+        }
+    };
+    let tools_json = registry.list_json().to_string();
+    let info = ServerInfo {
+        name: hello.server_name.clone(),
+        version: hello.server_version.clone(),
+        title: hello.title.clone(),
+        instructions: hello.instructions.clone(),
+    };
+
+    // The login is made on the engine thread and never leaves it; the reader gets
+    // the names to report and the shared call state holding the login's breaker.
+    let (login_tx, login_rx) =
+        mpsc::sync_channel::<Result<(String, String, Arc<Shared>), LoginError>>(1);
+    let (job_tx, job_rx) = mpsc::channel::<Job>();
+    let (done_tx, done_rx) = mpsc::sync_channel::<()>(1);
+    let link = Link::new(Box::new(writer.clone()));
+    let engine = {
+        let backend = hello.backend.clone();
+        let writer = writer.clone();
+        thread::Builder::new()
+            .name("gsmcp-engine".into())
+            .stack_size(backend::ENGINE_STACK)
+            .spawn(move || {
+                let mut login = match backend::login(&backend) {
+                    Ok(l) => l,
+                    Err(e) => {
+                        let _ = login_tx.send(Err(e));
+                        return;
+                    }
+                };
+                let shared = Arc::new(Shared {
+                    calls: Mutex::default(),
+                    breaker: login.breaker(),
+                    link,
+                });
+                let _ = login_tx.send(Ok((login.user(), login.stone(), shared.clone())));
+                let mut server = mcp::Server::new(info, registry);
+                engine_loop(login.as_mut(), &mut server, &shared, &writer, job_rx);
+                login.logout();
+                tracing::debug!("logged out");
+                let _ = done_tx.send(());
+            })
+            .map_err(ServeError::Thread)?
+    };
+
+    let (user, stone, shared) = match login_rx.recv() {
+        Ok(Ok(login)) => login,
+        Ok(Err(e)) => {
+            failed(e.kind(), e.to_string());
+            let _ = engine.join();
+            return Err(e.into());
+        }
+        Err(_) => {
+            failed("login", "the engine thread ended during login".into());
+            return Err(ServeError::EngineGone);
+        }
+    };
+    tracing::info!(%user, %stone, "logged in");
+    writer.send(&ToRouter::Ready(Ready {
+        protocol: PROTOCOL_VERSION,
+        pid: std::process::id(),
+        user,
+        stone,
+        tools_json,
+    }))?;
+
+    let outcome = read_loop(stream, &shared, &job_tx);
+    // Whatever ended the loop, stop the engine: no new jobs, abort the running call.
+    {
+        let mut calls = lock(&shared.calls);
+        calls.shutting_down = true;
+        if calls.running.is_some() {
+            shared.breaker.hard_break();
+            shared.link.interrupt(Interruption::ShuttingDown);
+        }
+    }
+    drop(job_tx);
+    match done_rx.recv_timeout(SHUTDOWN_GRACE) {
+        Ok(()) => {
+            let _ = engine.join();
+        }
+        Err(_) => tracing::warn!(
+            "the running call did not stop within {SHUTDOWN_GRACE:?}; exiting anyway"
+        ),
+    }
+    outcome
+}
+
+/// Reads frames until `Shutdown` (Ok), the router closing the socket (Ok), or a
+/// frame that must not arrive now (Err).
+fn read_loop(
+    mut stream: UnixStream,
+    shared: &Shared,
+    jobs: &mpsc::Sender<Job>,
+) -> Result<(), ServeError> {
+    loop {
+        let frame = match read_frame::<ToWorker, _>(&mut stream) {
+            Ok(f) => f,
+            Err(IpcError::Closed) => {
+                tracing::debug!("the router closed the IPC socket");
+                return Ok(());
+            }
+            Err(e) => return Err(e.into()),
+        };
+        match frame {
+            ToWorker::Call { call_id, message } => {
+                lock(&shared.calls).queued.insert(call_id);
+                if jobs.send(Job::Call { call_id, message }).is_err() {
+                    return Err(ServeError::EngineGone);
+                }
+            }
+            ToWorker::Cancel { call_id } => {
+                let mut calls = lock(&shared.calls);
+                if calls.running == Some(call_id) {
+                    tracing::debug!(call_id, "cancel: soft break of the running call");
+                    calls.running_cancelled = true;
+                    shared.breaker.soft_break();
+                    shared.link.interrupt(Interruption::Cancelled);
+                } else if calls.queued.contains(&call_id) {
+                    calls.cancelled_queued.insert(call_id);
+                } else {
+                    tracing::debug!(call_id, "cancel of a call that is not in flight; ignored");
+                }
+            }
+            ToWorker::Break { hard } => {
+                let calls = lock(&shared.calls);
+                match calls.running {
+                    Some(call_id) => {
+                        tracing::debug!(call_id, hard, "break");
+                        if hard {
+                            shared.breaker.hard_break();
+                            shared.link.interrupt(Interruption::HardBreak);
+                        } else {
+                            shared.breaker.soft_break();
+                            shared.link.interrupt(Interruption::SoftBreak);
+                        }
+                    }
+                    None => tracing::debug!(hard, "break with no call running; ignored"),
+                }
+            }
+            ToWorker::Refresh => {
+                if jobs.send(Job::Refresh).is_err() {
+                    return Err(ServeError::EngineGone);
+                }
+            }
+            ToWorker::ClientResponse { message } => shared.link.client_response(&message),
+            ToWorker::Shutdown => {
+                tracing::debug!("shutdown");
+                return Ok(());
+            }
+            ToWorker::Hello(_) => {
+                return Err(ServeError::Unexpected(
+                    "a second Hello on a running session".into(),
+                ));
+            }
+        }
+    }
+}
+
+fn engine_loop(
+    login: &mut dyn Login,
+    server: &mut mcp::Server,
+    shared: &Shared,
+    writer: &Writer,
+    jobs: mpsc::Receiver<Job>,
+) {
+    for job in jobs {
+        let (call_id, message) = match job {
+            Job::Call { call_id, message } => (call_id, message),
+            Job::Refresh => {
+                refresh(login, server, writer);
+                if send_view_status(login, writer).is_err() {
+                    return;
+                }
+                continue;
+            }
+        };
+        let reply = run_call(login, server, shared, call_id, &message);
+        if let Some(message) = reply {
+            if let Err(e) = writer.send(&ToRouter::Reply { call_id, message }) {
+                tracing::warn!(call_id, "cannot send the reply, stopping: {e}");
+                return;
+            }
+            if send_view_status(login, writer).is_err() {
+                return;
+            }
+        }
+    }
+}
+
+/// The router's `Refresh`: moves the view forward keeping this session's own
+/// changes, and tells the client in its next tool result how far it moved (or
+/// that it could not move, and what to do).
+fn refresh(login: &mut dyn Login, server: &mut mcp::Server, writer: &Writer) {
+    let behind = login.commits_behind();
+    match login.refresh() {
+        Ok(()) => {
+            let caught_up = behind.unwrap_or(0);
+            tracing::debug!(caught_up, "view moved forward");
+            if caught_up > 0 {
+                server.registry().view_moved();
+                let s = if caught_up == 1 { "" } else { "s" };
+                server.note_for_next_result(format!(
+                    "Note: between calls this session's view was moved forward to the newest \
+                     commit, catching up {caught_up} commit{s} made by other sessions; this \
+                     session's uncommitted changes were kept."
+                ));
+            }
+        }
+        Err(e) => {
+            let text = format!(
+                "the session's view could not be moved forward: {}",
+                e.message_text.as_deref().unwrap_or(&e.description)
+            );
+            tracing::warn!("{text}");
+            let _ = writer.send(&ToRouter::Log {
+                call_id: None,
+                level: "warning".into(),
+                text: text.clone(),
+            });
+            server.note_for_next_result(format!(
+                "Note: {text} (a conflict with other sessions' commits); this session still \
+                 sees the repository as it was. Commit or abort to move on."
+            ));
+        }
+    }
+}
+
+/// After a call or a refresh, tells the router how far the session's view is
+/// behind and whether it holds uncommitted changes. Only a login on a shared
+/// repository has a view to report; an in-memory image sends nothing.
+fn send_view_status(login: &mut dyn Login, writer: &Writer) -> Result<(), IpcError> {
+    let Some(commits_behind) = login.commits_behind() else {
+        return Ok(());
+    };
+    let needs_commit = match login.evaluate_print_string("System needsCommit") {
+        Ok(answer) => answer == "true",
+        Err(e) => {
+            tracing::debug!("cannot read needsCommit: {e}");
+            return Ok(());
+        }
+    };
+    writer
+        .send(&ToRouter::ViewStatus {
+            commits_behind,
+            needs_commit,
+        })
+        .map_err(|e| {
+            tracing::warn!("cannot send the view status, stopping: {e}");
+            e
+        })
+}
+
+fn run_call(
+    login: &mut dyn Login,
+    server: &mut mcp::Server,
+    shared: &Shared,
+    call_id: u64,
+    message: &str,
+) -> Option<String> {
+    let (cancelled_early, shutting_down) = {
+        let mut calls = lock(&shared.calls);
+        calls.queued.remove(&call_id);
+        let early = calls.cancelled_queued.remove(&call_id);
+        if !early && !calls.shutting_down {
+            calls.running = Some(call_id);
+            calls.running_cancelled = false;
+            shared.breaker.clear();
+            shared.link.begin_call();
+        }
+        (early, calls.shutting_down)
+    };
+    if shutting_down {
+        let mut e = RpcError::new(-32001, "the session is shutting down");
+        e.data = Some(json!({"kind": "sessionGone"}));
+        return answer_with(message, e);
+    }
+    if cancelled_early {
+        return answer_with(message, cancelled());
+    }
+    let span = tracing::debug_span!("call", call_id);
+    let reply = span.in_scope(|| server.handle(login, &shared.link, call_id, message));
+    let cancelled_late = {
+        let mut calls = lock(&shared.calls);
+        calls.running = None;
+        shared.breaker.clear();
+        std::mem::take(&mut calls.running_cancelled)
+    };
+    match reply {
+        Some(_) if cancelled_late => answer_with(message, cancelled()),
+        other => other,
+    }
+}
+
+fn cancelled() -> RpcError {
+    let mut e = RpcError::new(code::REQUEST_CANCELLED, "request cancelled");
+    e.data = Some(json!({"kind": "cancelled"}));
+    e
+}
+
+/// The error response to `message` if it is a request; nothing for a notification.
+fn answer_with(message: &str, error: RpcError) -> Option<String> {
+    let id = match mcp::parse(message) {
+        mcp::Incoming::Request { id, .. } => id,
+        mcp::Incoming::Invalid { id, .. } => id,
+        mcp::Incoming::Notification { .. } | mcp::Incoming::Response => return None,
+    };
+    Some(mcp::response(&id, Err::<Value, _>(error)))
+}

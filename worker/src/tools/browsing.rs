@@ -1,0 +1,293 @@
+//! The Browsing toolset: `describe_class`, `export_class_source`,
+//! `get_class_definition`, `get_class_hierarchy`, `get_method_source` and
+//! `list_methods`, what one class is and holds.
+//!
+//! Their Smalltalk lives in `smalltalk/tools/browsing.st`; class names and
+//! selectors enter it only as quoted symbol literals. These tools only read, but
+//! the ones that show a current definition record it in the session's ledger
+//! (the blind-write guardrail of the Mutation tools consults it).
+
+use super::{
+    check_error, escaper, section, Annotations, Context, ErrorKind, Tool, ToolError, ToolOutput,
+    Toolset,
+};
+use crate::quote::symbol_literal;
+use crate::schema::{Param, ParamType};
+use serde_json::{json, Value};
+
+const SOURCE: &str = include_str!("../../../smalltalk/tools/browsing.st");
+
+const READ_ONLY: Annotations = Annotations {
+    read_only: true,
+    destructive: false,
+    idempotent: true,
+};
+
+const CLASS: Param = Param {
+    name: "className",
+    ty: ParamType::String,
+    description:
+        "The name of a class bound in the session's symbol list (e.g. `OrderedCollection`).",
+    required: true,
+};
+
+const SELECTOR: Param = Param {
+    name: "selector",
+    ty: ParamType::String,
+    description: "The method's selector (e.g. `add:` or `at:put:`).",
+    required: true,
+};
+
+const META: Param = Param {
+    name: "meta",
+    ty: ParamType::Boolean,
+    description: "true for a class-side method (default false: an instance-side method).",
+    required: false,
+};
+
+pub static TOOLS: [Tool; 6] = [
+    Tool {
+        name: "describe_class",
+        title: "Describe a class",
+        description: "Describes a class: its superclass, instance variables (its own and all), \
+class variables, class-instance variables, category, comment, and its selectors grouped by \
+method category on the instance side and the class side.",
+        toolset: Toolset::Browsing,
+        params: &[CLASS],
+        annotations: READ_ONLY,
+        handler: describe_class,
+    },
+    Tool {
+        name: "export_class_source",
+        title: "Export a class as a file-in",
+        description: "Answers the class as topaz file-in source: its definition followed by \
+every method of both sides, as GemStone's fileOutClass writes it.",
+        toolset: Toolset::Browsing,
+        params: &[CLASS],
+        annotations: READ_ONLY,
+        handler: export_class_source,
+    },
+    Tool {
+        name: "get_class_definition",
+        title: "Get a class definition",
+        description: "Answers the class-creation expression that defines the class (superclass, \
+instance, class and class-instance variables, pool dictionaries, dictionary, options) and its \
+category, which the definition text does not include.",
+        toolset: Toolset::Browsing,
+        params: &[CLASS],
+        annotations: READ_ONLY,
+        handler: get_class_definition,
+    },
+    Tool {
+        name: "get_class_hierarchy",
+        title: "Get a class hierarchy",
+        description: "Answers the class's superclass chain from the root down, and its direct \
+subclasses sorted by name.",
+        toolset: Toolset::Browsing,
+        params: &[CLASS],
+        annotations: READ_ONLY,
+        handler: get_class_hierarchy,
+    },
+    Tool {
+        name: "get_method_source",
+        title: "Get a method's source",
+        description: "Answers the source and method category of one method the class itself \
+defines (not an inherited one: find_implementors finds where a selector is defined). Set meta \
+for a class-side method.",
+        toolset: Toolset::Browsing,
+        params: &[CLASS, SELECTOR, META],
+        annotations: READ_ONLY,
+        handler: get_method_source,
+    },
+    Tool {
+        name: "list_methods",
+        title: "List a class's methods",
+        description: "Lists the selectors the class defines, grouped by method category, on the \
+instance side and on the class side.",
+        toolset: Toolset::Browsing,
+        params: &[CLASS],
+        annotations: READ_ONLY,
+        handler: list_methods,
+    },
+];
+
+/// The `notFound` error for a class name the symbol list does not bind to a class.
+pub fn no_class(name: &str) -> (ErrorKind, String) {
+    (
+        ErrorKind::NotFound,
+        format!(
+            "no class named '{name}' in this session's symbol list; list_all_classes or \
+list_classes name the classes there are (names are case-sensitive)"
+        ),
+    )
+}
+
+/// Runs the browsing expression `tool` on the class the call names.
+fn run(cx: &mut Context<'_>, tool: &str, extra: &[(&str, String)]) -> Result<Value, ToolError> {
+    let class = cx.str_arg("className").unwrap_or_default();
+    let mut fills = vec![("escaper", escaper()), ("className", symbol_literal(class))];
+    fills.extend(extra.iter().cloned());
+    let answer = cx.run_json(&section(SOURCE, tool), &fills)?;
+    check_error(answer, |kind| match kind {
+        "noMethod" => {
+            let side = if cx.bool_arg("meta") { " class" } else { "" };
+            let selector = cx.str_arg("selector").unwrap_or_default();
+            (
+                ErrorKind::NotFound,
+                format!(
+                    "{class}{side} has no method '{selector}' of its own; list_methods names its \
+selectors and find_implementors finds the classes that define it"
+                ),
+            )
+        }
+        _ => no_class(class),
+    })
+}
+
+fn strings(v: &Value) -> Vec<&str> {
+    v.as_array()
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
+}
+
+/// Renders `[{category, selectors}]` as indented lines.
+fn render_categories(text: &mut String, side: &str, cats: &Value) {
+    let cats = cats.as_array().cloned().unwrap_or_default();
+    if cats.is_empty() {
+        text.push_str(&format!("\n{side}: no methods"));
+        return;
+    }
+    text.push_str(&format!("\n{side}:"));
+    for c in &cats {
+        text.push_str(&format!(
+            "\n  {}: {}",
+            c["category"].as_str().unwrap_or(""),
+            strings(&c["selectors"]).join(" ")
+        ));
+    }
+}
+
+fn list_or_none(items: &[&str]) -> String {
+    if items.is_empty() {
+        "(none)".into()
+    } else {
+        items.join(" ")
+    }
+}
+
+fn describe_class(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    let d = run(cx, "describe_class", &[])?;
+    let name = d["name"].as_str().unwrap_or("").to_string();
+    cx.ledger.saw_class(&name);
+    let mut text = format!(
+        "{name}\nsuperclass: {}\ninstance variables: {}\nall instance variables: {}\nclass variables: {}\nclass-instance variables: {}\ncategory: {}\ncomment: {}",
+        d["superclass"].as_str().unwrap_or("nil"),
+        list_or_none(&strings(&d["instVarNames"])),
+        list_or_none(&strings(&d["allInstVarNames"])),
+        list_or_none(&strings(&d["classVarNames"])),
+        list_or_none(&strings(&d["classInstVarNames"])),
+        d["category"].as_str().unwrap_or("(none)"),
+        d["comment"].as_str().unwrap_or("(none)"),
+    );
+    render_categories(&mut text, "instance side", &d["instanceSide"]);
+    render_categories(&mut text, "class side", &d["classSide"]);
+    Ok(ToolOutput {
+        text,
+        structured: d,
+    })
+}
+
+fn list_methods(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    let d = run(cx, "list_methods", &[])?;
+    let mut text = d["name"].as_str().unwrap_or("").to_string();
+    render_categories(&mut text, "instance side", &d["instanceSide"]);
+    render_categories(&mut text, "class side", &d["classSide"]);
+    Ok(ToolOutput {
+        text,
+        structured: d,
+    })
+}
+
+fn get_class_definition(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    let d = run(cx, "get_class_definition", &[])?;
+    cx.ledger.saw_class(d["name"].as_str().unwrap_or(""));
+    let mut text = d["definition"].as_str().unwrap_or("").to_string();
+    if let Some(cat) = d["category"].as_str() {
+        text.push_str(&format!("\n\"category: {cat}\""));
+    }
+    Ok(ToolOutput {
+        text,
+        structured: d,
+    })
+}
+
+fn export_class_source(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    let d = run(cx, "export_class_source", &[])?;
+    let name = d["name"].as_str().unwrap_or("").to_string();
+    cx.ledger.saw_class(&name);
+    for (side, meta) in [("instanceSelectors", false), ("classSelectors", true)] {
+        for sel in strings(&d[side]) {
+            cx.ledger.saw_method(&name, meta, sel);
+        }
+    }
+    let text = d["source"].as_str().unwrap_or("").to_string();
+    Ok(ToolOutput {
+        text,
+        structured: json!({"name": name, "source": d["source"]}),
+    })
+}
+
+fn get_class_hierarchy(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    let d = run(cx, "get_class_hierarchy", &[])?;
+    let name = d["name"].as_str().unwrap_or("");
+    let mut chain = strings(&d["superclasses"]);
+    chain.push(name);
+    let text = format!(
+        "{}\nsubclasses: {}",
+        chain.join(" > "),
+        list_or_none(&strings(&d["subclasses"]))
+    );
+    Ok(ToolOutput {
+        text,
+        structured: d,
+    })
+}
+
+fn get_method_source(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    let meta = cx.bool_arg("meta");
+    let selector = cx.str_arg("selector").unwrap_or_default();
+    let d = run(
+        cx,
+        "get_method_source",
+        &[
+            ("selector", symbol_literal(selector)),
+            ("meta", meta.to_string()),
+        ],
+    )?;
+    let class = d["className"].as_str().unwrap_or("").to_string();
+    cx.ledger.saw_method(&class, meta, selector);
+    let side = if meta { " class" } else { "" };
+    let text = format!(
+        "{class}{side}>>{selector} (category {})\n{}",
+        d["category"].as_str().unwrap_or("(none)"),
+        d["source"].as_str().unwrap_or("")
+    );
+    let mut structured = d;
+    structured["meta"] = json!(meta);
+    Ok(ToolOutput { text, structured })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The holes this module fills.
+    const HOLES: &[&str] = &["escaper", "className", "selector", "meta"];
+
+    #[test]
+    fn every_tool_has_its_expression_and_every_hole_is_known() {
+        for tool in &TOOLS {
+            crate::tools::assert_section_holes(SOURCE, tool.name, HOLES);
+        }
+    }
+}

@@ -1,0 +1,987 @@
+//! The tool registry: what a tool is, which toolsets a deployment serves, and how a
+//! call's outcome becomes an MCP `CallToolResult`.
+//!
+//! A tool is a name, a title, a description, its parameters (from which the closed
+//! input schema is rendered), annotations, its toolset and a handler. Each toolset
+//! lives in its own module and contributes a `TOOLS` table. Arguments are validated
+//! here, before a handler runs, so handlers see only well-typed arguments. Handlers
+//! never splice client text into Smalltalk except `execute_code`'s `code`; they
+//! quote with [`crate::quote`].
+//!
+//! A tool's Smalltalk lives in `smalltalk/tools/<toolset>.st` (one `!tool NAME`
+//! section per tool, holes `{{name}}` filled by [`fill`] with quoted literals or
+//! the shared JSON escaper of `escaper.st`) and answers a String of JSON that
+//! [`Context::run_json`] parses. This module also owns the paging rules
+//! ([`Context::page`], [`page_header`], [`window`]), the session's blind-write
+//! [`Ledger`] (kept by the [`Registry`], which serves one session), and the
+//! `[session]` line every result gets while the session holds uncommitted changes.
+
+pub mod browsing;
+pub mod conformance;
+pub mod execution;
+pub mod listing;
+pub mod mutation;
+pub mod search;
+pub mod session;
+pub mod testing;
+
+use crate::backend::Login;
+use crate::notify::Notifier;
+use crate::schema::{self, Param};
+use serde_json::{json, Map, Value};
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::fmt;
+
+/// A named family of tools; a deployment serves a subset (`MCP_TOOLSETS`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Toolset {
+    Browsing,
+    Execution,
+    Listing,
+    Mutation,
+    Search,
+    Session,
+    Testing,
+}
+
+impl Toolset {
+    pub const ALL: [Toolset; 7] = [
+        Toolset::Browsing,
+        Toolset::Execution,
+        Toolset::Listing,
+        Toolset::Mutation,
+        Toolset::Search,
+        Toolset::Session,
+        Toolset::Testing,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Toolset::Browsing => "Browsing",
+            Toolset::Execution => "Execution",
+            Toolset::Listing => "Listing",
+            Toolset::Mutation => "Mutation",
+            Toolset::Search => "Search",
+            Toolset::Session => "Session",
+            Toolset::Testing => "Testing",
+        }
+    }
+
+    /// Parses a toolset name, ignoring case.
+    pub fn parse(name: &str) -> Option<Toolset> {
+        Toolset::ALL
+            .into_iter()
+            .find(|t| t.name().eq_ignore_ascii_case(name.trim()))
+    }
+}
+
+impl fmt::Display for Toolset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The behaviour hints a client may show; `openWorldHint` is always false (a tool
+/// touches only the session's stone).
+#[derive(Debug, Clone, Copy)]
+pub struct Annotations {
+    pub read_only: bool,
+    pub destructive: bool,
+    pub idempotent: bool,
+}
+
+/// What went wrong in a tool, as the client sees it (`structuredContent.error.kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    CompileError,
+    NotFound,
+    InvalidParams,
+    Refused,
+    Conflict,
+    Other,
+}
+
+impl ErrorKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::CompileError => "compileError",
+            ErrorKind::NotFound => "notFound",
+            ErrorKind::InvalidParams => "invalidParams",
+            ErrorKind::Refused => "refused",
+            ErrorKind::Conflict => "conflict",
+            ErrorKind::Other => "other",
+        }
+    }
+}
+
+/// A tool failure: a result with `isError: true`, never a JSON-RPC error.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolError {
+    pub kind: ErrorKind,
+    pub message: String,
+    /// Extra fields of `structuredContent.error` (error number, class, position…).
+    pub details: Map<String, Value>,
+}
+
+impl ToolError {
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> ToolError {
+        ToolError {
+            kind,
+            message: message.into(),
+            details: Map::new(),
+        }
+    }
+}
+
+/// A tool's successful answer: the text a model reads and the same facts as JSON.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolOutput {
+    pub text: String,
+    pub structured: Value,
+}
+
+/// What a handler gets: the login, the call's validated arguments, and the
+/// call's voice towards the client (progress, logs).
+pub struct Context<'a> {
+    pub login: &'a mut dyn Login,
+    pub args: &'a Map<String, Value>,
+    pub notify: &'a Notifier,
+    /// What this session has read or written (the blind-write guardrail).
+    pub ledger: &'a mut Ledger,
+}
+
+/// The session's blind-write ledgers: the class definitions and methods this
+/// session has read (get_method_source, describe_class, export_class_source,
+/// get_class_definition) or written itself. A tool that overwrites an existing
+/// definition consults them; reading tools only record.
+#[derive(Debug, Default)]
+pub struct Ledger {
+    classes: HashSet<String>,
+    methods: HashSet<(String, bool, String)>,
+    /// The subset of the above this session wrote itself: still its own after
+    /// its view moves (a commit of another session's version of the same object
+    /// would make this session's commit fail as a conflict).
+    written_classes: HashSet<String>,
+    written_methods: HashSet<(String, bool, String)>,
+}
+
+impl Ledger {
+    /// Records that the session has seen (or written) the definition of `class`.
+    pub fn saw_class(&mut self, class: &str) {
+        self.classes.insert(class.to_string());
+    }
+    /// Records that the session has seen (or written) `class>>selector`
+    /// (`meta` for the class side).
+    pub fn saw_method(&mut self, class: &str, meta: bool, selector: &str) {
+        self.methods
+            .insert((class.to_string(), meta, selector.to_string()));
+    }
+    pub fn has_seen_class(&self, class: &str) -> bool {
+        self.classes.contains(class)
+    }
+    pub fn has_seen_method(&self, class: &str, meta: bool, selector: &str) -> bool {
+        self.methods
+            .contains(&(class.to_string(), meta, selector.to_string()))
+    }
+    /// Records that the session wrote the definition of `class` itself.
+    pub fn wrote_class(&mut self, class: &str) {
+        self.saw_class(class);
+        self.written_classes.insert(class.to_string());
+    }
+    /// Records that the session wrote `class>>selector` itself.
+    pub fn wrote_method(&mut self, class: &str, meta: bool, selector: &str) {
+        self.saw_method(class, meta, selector);
+        self.written_methods
+            .insert((class.to_string(), meta, selector.to_string()));
+    }
+    /// The view moved forward (commit, refresh): what the session only read may
+    /// since have been replaced by another session's commit, so it must be read
+    /// again before it is overwritten; what it wrote itself stays its own.
+    pub fn forget_reads(&mut self) {
+        self.classes = self.written_classes.clone();
+        self.methods = self.written_methods.clone();
+    }
+    /// Forgets everything: the session's own changes were discarded (abort).
+    pub fn forget_all(&mut self) {
+        self.classes.clear();
+        self.methods.clear();
+        self.written_classes.clear();
+        self.written_methods.clear();
+    }
+}
+
+impl<'a> Context<'a> {
+    /// A string argument the schema has already checked (absent → None).
+    pub fn str_arg(&self, name: &str) -> Option<&'a str> {
+        self.args.get(name).and_then(Value::as_str)
+    }
+
+    /// A boolean argument the schema has already checked (absent → false).
+    pub fn bool_arg(&self, name: &str) -> bool {
+        self.args
+            .get(name)
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
+    }
+
+    /// The `limit`/`offset` window of a list-shaped tool (`limit` defaults to
+    /// `default_limit`); a negative value is `invalidParams`.
+    pub fn page(&self, default_limit: usize) -> Result<Page, ToolError> {
+        let read = |name: &str, default: usize| -> Result<usize, ToolError> {
+            match self.args.get(name) {
+                None => Ok(default),
+                Some(v) => v
+                    .as_u64()
+                    .or_else(|| {
+                        v.as_f64()
+                            .filter(|f| *f >= 0.0 && f.fract() == 0.0)
+                            .map(|f| f as u64)
+                    })
+                    .map(|n| n.min(usize::MAX as u64) as usize)
+                    .ok_or_else(|| {
+                        ToolError::new(
+                            ErrorKind::InvalidParams,
+                            format!("argument '{name}' must be a non-negative integer, not {v}"),
+                        )
+                    }),
+            }
+        };
+        Ok(Page {
+            limit: read("limit", default_limit)?,
+            offset: read("offset", 0)?,
+        })
+    }
+
+    /// Runs one tool expression: `source` with its `{{name}}` holes filled by
+    /// `fills` (quoted literals from [`crate::quote`], or the shared escaper),
+    /// evaluated as a doit answering a String of JSON, which is parsed.
+    pub fn run_json(&mut self, source: &str, fills: &[(&str, String)]) -> Result<Value, ToolError> {
+        let text = fill(source, fills);
+        let answer = self
+            .login
+            .evaluate_string(&text)
+            .map_err(|e| from_st_error(&e))?;
+        serde_json::from_str(&answer).map_err(|e| {
+            ToolError::new(
+                ErrorKind::Other,
+                format!(
+                    "the stone answered text that is not JSON ({e}): {}",
+                    clip(&answer)
+                ),
+            )
+        })
+    }
+}
+
+fn clip(s: &str) -> String {
+    let mut out: String = s.chars().take(200).collect();
+    if out.len() < s.len() {
+        out.push_str("...");
+    }
+    out
+}
+
+/// A window over a list: at most `limit` items from `offset` (0-based).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Page {
+    pub limit: usize,
+    pub offset: usize,
+}
+
+/// The paging header line for `shown` items of a list of `total` (a lower
+/// bound when `at_least`), named with `noun` (plural).
+pub fn page_header(page: Page, shown: usize, total: usize, at_least: bool, noun: &str) -> String {
+    let of = if at_least {
+        format!("of at least {total}")
+    } else {
+        format!("of {total}")
+    };
+    if page.limit == 0 {
+        return if at_least {
+            format!("at least {total} {noun}")
+        } else {
+            format!("{total} {noun}")
+        };
+    }
+    if shown == 0 {
+        return if total == 0 {
+            format!("no {noun}")
+        } else {
+            format!(
+                "showing none {of} {noun}: offset {} is past the end",
+                page.offset
+            )
+        };
+    }
+    let last = page.offset + shown;
+    let mut line = format!("showing {}-{last} {of} {noun}", page.offset + 1);
+    if last < total {
+        line.push_str(&format!("; pass offset: {last} for the next page"));
+    }
+    line
+}
+
+/// Applies `page` to `items`, answering the window.
+pub fn window<T: Clone>(items: &[T], page: Page) -> Vec<T> {
+    items
+        .iter()
+        .skip(page.offset)
+        .take(page.limit)
+        .cloned()
+        .collect()
+}
+
+/// The JSON string writer of `smalltalk/tools/escaper.st`, without its comments.
+pub fn escaper() -> String {
+    strip_comments(include_str!("../../../smalltalk/tools/escaper.st"))
+}
+
+fn strip_comments(text: &str) -> String {
+    text.lines()
+        .filter(|l| !l.starts_with('!'))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .trim()
+        .to_string()
+}
+
+/// The expression of tool `name` in a `smalltalk/tools/*.st` file: the lines
+/// after `!tool NAME` up to the next `!tool`, without `!` comment lines.
+pub fn section(file: &str, name: &str) -> String {
+    let mut out = Vec::new();
+    let mut inside = false;
+    for line in file.lines() {
+        if let Some(rest) = line.strip_prefix("!tool ") {
+            inside = rest.trim() == name;
+            continue;
+        }
+        if inside && !line.starts_with('!') {
+            out.push(line);
+        }
+    }
+    let text = out.join("\n").trim().to_string();
+    assert!(!text.is_empty(), "no expression for tool {name}");
+    text
+}
+
+/// Fills `{{name}}` holes of `source` in one pass (a filled text is never
+/// scanned again, so a literal holding `{{x}}` stays as it is).
+pub fn fill(source: &str, fills: &[(&str, String)]) -> String {
+    let mut out = String::with_capacity(source.len() + 64);
+    let mut rest = source;
+    while let Some(start) = rest.find("{{") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        match after.find("}}") {
+            Some(end) if fills.iter().any(|(n, _)| *n == &after[..end]) => {
+                let name = &after[..end];
+                let (_, value) = fills.iter().find(|(n, _)| *n == name).expect("checked");
+                out.push_str(value);
+                rest = &after[end + 2..];
+            }
+            _ => {
+                out.push_str("{{");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Turns a tool expression's `{"error": KIND}` answer into a tool error with
+/// `message`; answers the value unchanged otherwise.
+pub fn check_error(
+    value: Value,
+    message: impl FnOnce(&str) -> (ErrorKind, String),
+) -> Result<Value, ToolError> {
+    match value.get("error").and_then(Value::as_str) {
+        Some(kind) => {
+            let (k, m) = message(kind);
+            Err(ToolError::new(k, m))
+        }
+        None => Ok(value),
+    }
+}
+
+pub type Handler = fn(&mut Context<'_>) -> Result<ToolOutput, ToolError>;
+
+/// One tool.
+pub struct Tool {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub description: &'static str,
+    pub toolset: Toolset,
+    pub params: &'static [Param],
+    pub annotations: Annotations,
+    pub handler: Handler,
+}
+
+impl Tool {
+    /// The tool's entry in `tools/list`.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "inputSchema": schema::input_schema(self.params),
+            "annotations": {
+                "title": self.title,
+                "readOnlyHint": self.annotations.read_only,
+                "destructiveHint": self.annotations.destructive,
+                "idempotentHint": self.annotations.idempotent,
+                "openWorldHint": false,
+            },
+        })
+    }
+}
+
+/// Every tool this build has, in `tools/list` order.
+pub fn all_tools() -> impl Iterator<Item = &'static Tool> {
+    execution::TOOLS
+        .iter()
+        .chain(session::TOOLS.iter())
+        .chain(listing::TOOLS.iter())
+        .chain(browsing::TOOLS.iter())
+        .chain(search::TOOLS.iter())
+        .chain(mutation::TOOLS.iter())
+        .chain(testing::TOOLS.iter())
+}
+
+/// The opt-in toolset of protocol fixtures (see [`conformance`]); never part of
+/// the default set.
+pub const CONFORMANCE: &str = "Conformance";
+
+/// Why a registry could not be built from the configured toolset names.
+#[derive(Debug, thiserror::Error)]
+#[error("unknown toolset {name:?} (known: Browsing, Execution, Listing, Mutation, Search, Session, Testing, and the opt-in Conformance)")]
+pub struct UnknownToolset {
+    pub name: String,
+}
+
+/// The tools one session serves.
+pub struct Registry {
+    tools: Vec<&'static Tool>,
+    /// Whether the opt-in Conformance toolset (its fixture tools, prompts and
+    /// resources) is served.
+    conformance: bool,
+    /// The session's blind-write ledgers (one registry serves one session).
+    ledger: RefCell<Ledger>,
+}
+
+impl Registry {
+    /// The tools of the named toolsets; an empty list means every toolset
+    /// (except the opt-in Conformance, served only when named).
+    pub fn new(toolsets: &[String]) -> Result<Registry, UnknownToolset> {
+        let mut wanted = Vec::new();
+        let mut conformance = false;
+        for name in toolsets {
+            if name.trim().eq_ignore_ascii_case(CONFORMANCE) {
+                conformance = true;
+                continue;
+            }
+            let set = Toolset::parse(name).ok_or_else(|| UnknownToolset { name: name.clone() })?;
+            wanted.push(set);
+        }
+        let every = toolsets.is_empty();
+        let tools = all_tools()
+            .filter(|t| every || wanted.contains(&t.toolset))
+            .collect();
+        Ok(Registry {
+            tools,
+            conformance,
+            ledger: RefCell::new(Ledger::default()),
+        })
+    }
+
+    pub fn get(&self, name: &str) -> Option<&'static Tool> {
+        self.tools.iter().copied().find(|t| t.name == name)
+    }
+
+    /// Whether the Conformance toolset is served.
+    pub fn conformance(&self) -> bool {
+        self.conformance
+    }
+
+    /// The Conformance fixture tool of that name, if the toolset is served.
+    pub fn fixture(&self, name: &str) -> Option<&'static conformance::Fixture> {
+        self.conformance.then(|| conformance::find(name)).flatten()
+    }
+
+    /// The `tools` array of `tools/list`.
+    pub fn list_json(&self) -> Value {
+        let fixtures = self
+            .conformance
+            .then_some(conformance::TOOLS.iter())
+            .into_iter()
+            .flatten()
+            .map(|f| f.to_json());
+        Value::Array(
+            self.tools
+                .iter()
+                .map(|t| t.to_json())
+                .chain(fixtures)
+                .collect(),
+        )
+    }
+
+    /// Validates `args` and runs `tool`, answering the `CallToolResult`.
+    pub fn call(
+        &self,
+        tool: &Tool,
+        login: &mut dyn Login,
+        args: &Map<String, Value>,
+        notify: &Notifier,
+    ) -> Value {
+        let mut ledger = self.ledger.borrow_mut();
+        let outcome = match schema::validate(tool.params, args) {
+            Err(message) => Err(ToolError::new(ErrorKind::InvalidParams, message)),
+            Ok(()) => (tool.handler)(&mut Context {
+                login,
+                args,
+                notify,
+                ledger: &mut ledger,
+            }),
+        };
+        match outcome {
+            Ok(out) => json!({
+                "content": [{"type": "text", "text": out.text}],
+                "structuredContent": out.structured,
+                "isError": false,
+            }),
+            Err(err) => error_result(&err),
+        }
+    }
+
+    /// The session's view moved outside a tool (the router's `Refresh`): what the
+    /// ledger holds may be stale.
+    pub fn view_moved(&self) {
+        self.ledger.borrow_mut().forget_reads();
+    }
+
+    /// Whether this session has read or written `class`'s definition.
+    pub fn has_seen_class(&self, class: &str) -> bool {
+        self.ledger.borrow().has_seen_class(class)
+    }
+
+    /// Whether this session has read or written `class>>selector`.
+    pub fn has_seen_method(&self, class: &str, meta: bool, selector: &str) -> bool {
+        self.ledger.borrow().has_seen_method(class, meta, selector)
+    }
+}
+
+/// The line a result ends with while the session holds uncommitted changes.
+pub const SESSION_NOTE: &str = "[session] this session holds uncommitted changes: commit makes them permanent, abort discards them";
+
+/// Whether the session holds uncommitted changes (`System needsCommit`); a
+/// stone that cannot say is taken as holding none. A tool result then ends
+/// with [`SESSION_NOTE`] (added last, by `crate::mcp`).
+pub fn holds_uncommitted_changes(login: &mut dyn Login) -> bool {
+    matches!(
+        login
+            .evaluate_string("System needsCommit printString")
+            .as_deref(),
+        Ok("true")
+    )
+}
+
+/// The `CallToolResult` for a tool failure.
+pub fn error_result(err: &ToolError) -> Value {
+    let mut error = Map::new();
+    error.insert("kind".into(), Value::String(err.kind.as_str().into()));
+    error.insert("message".into(), Value::String(err.message.clone()));
+    for (k, v) in &err.details {
+        error.insert(k.clone(), v.clone());
+    }
+    json!({
+        "content": [{"type": "text", "text": err.message}],
+        "structuredContent": {"error": error},
+        "isError": true,
+    })
+}
+
+/// The tool error for a Smalltalk failure: compile errors become `compileError`
+/// with their position, everything else `other`; both carry GemStone's error
+/// number, the exception class and its message text.
+pub fn from_st_error(e: &gsmcp_smalltalk::StError) -> ToolError {
+    use gsmcp_smalltalk::ErrorKind as St;
+    let class = &e.class_name;
+    let text = e.message_text.as_deref().unwrap_or(&e.description);
+    let (kind, message) = match e.kind {
+        St::Compile => {
+            let at = match (e.line, e.offset) {
+                (Some(l), Some(o)) => format!(" at line {l}, offset {o}"),
+                (None, Some(o)) => format!(" at offset {o}"),
+                _ => String::new(),
+            };
+            (
+                ErrorKind::CompileError,
+                format!("compile error{at}: {text} (error {})", e.number),
+            )
+        }
+        St::Break => (
+            ErrorKind::Other,
+            format!(
+                "evaluation interrupted by a {} (error {})",
+                break_reason(e.number),
+                e.number
+            ),
+        ),
+        _ => (
+            ErrorKind::Other,
+            format!("{class} (error {}): {text}", e.number),
+        ),
+    };
+    let mut err = ToolError::new(kind, message);
+    let d = &mut err.details;
+    d.insert("number".into(), json!(e.number));
+    d.insert("class".into(), json!(class));
+    d.insert("messageText".into(), json!(e.message_text));
+    d.insert("description".into(), json!(e.description));
+    if e.kind == St::Compile {
+        d.insert("line".into(), json!(e.line));
+        d.insert("offset".into(), json!(e.offset));
+    }
+    if e.kind == St::Break {
+        d.insert("reason".into(), json!(break_reason(e.number)));
+    }
+    err
+}
+
+fn break_reason(number: u32) -> &'static str {
+    match number {
+        6004 => "hard break",
+        _ => "soft break",
+    }
+}
+
+/// Test support for the toolset modules: the `SOURCE` section `name` exists,
+/// and every `{{hole}}` in it is one of `holes` (the ones its tool fills).
+#[cfg(test)]
+pub(crate) fn assert_section_holes(source: &str, name: &str, holes: &[&str]) {
+    let text = section(source, name);
+    assert!(!text.trim().is_empty(), "{name}: no expression");
+    let mut rest = text.as_str();
+    while let Some(i) = rest.find("{{") {
+        let after = &rest[i + 2..];
+        let end = after.find("}}").expect("a closed hole");
+        let hole = &after[..end];
+        assert!(holes.contains(&hole), "{name}: unknown hole {{{{{hole}}}}}");
+        rest = &after[end + 2..];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn toolset_names_parse_ignoring_case() {
+        for set in Toolset::ALL {
+            assert_eq!(Toolset::parse(set.name()), Some(set));
+            assert_eq!(Toolset::parse(&set.name().to_lowercase()), Some(set));
+            assert_eq!(Toolset::parse(&set.name().to_uppercase()), Some(set));
+        }
+        assert_eq!(Toolset::parse("Refactoring"), None);
+        assert_eq!(Toolset::parse(""), None);
+    }
+
+    #[test]
+    fn registry_serves_only_named_toolsets() {
+        let names = |r: &Registry| -> Vec<&str> { r.tools.iter().map(|t| t.name).collect() };
+        let every: Vec<&str> = all_tools().map(|t| t.name).collect();
+        assert_eq!(names(&Registry::new(&[]).unwrap()), every);
+        assert_eq!(
+            names(&Registry::new(&["execution".into()]).unwrap()),
+            ["execute_code"]
+        );
+        assert_eq!(
+            names(&Registry::new(&["Session".into()]).unwrap()),
+            ["abort", "commit", "refresh", "status"]
+        );
+        assert_eq!(
+            names(&Registry::new(&["Listing".into()]).unwrap()),
+            [
+                "list_all_classes",
+                "list_classes",
+                "list_dictionaries",
+                "list_dictionary_entries"
+            ]
+        );
+        assert_eq!(
+            names(&Registry::new(&["Browsing".into()]).unwrap()),
+            [
+                "describe_class",
+                "export_class_source",
+                "get_class_definition",
+                "get_class_hierarchy",
+                "get_method_source",
+                "list_methods"
+            ]
+        );
+        assert_eq!(
+            names(&Registry::new(&["search".into()]).unwrap()),
+            [
+                "find_implementors",
+                "find_references_to",
+                "find_senders",
+                "search_method_source"
+            ]
+        );
+        for set in Toolset::ALL {
+            let r = Registry::new(&[set.name().to_string()]).unwrap();
+            assert!(r.tools.iter().all(|t| t.toolset == set), "{set}");
+        }
+        assert_eq!(
+            names(&Registry::new(&["Testing".into()]).unwrap()),
+            [
+                "list_test_classes",
+                "run_test_class",
+                "run_test_method",
+                "list_failing_tests",
+                "describe_test_failure"
+            ]
+        );
+        let only_fixtures = Registry::new(&["conformance".into()]).unwrap();
+        assert!(names(&only_fixtures).is_empty() && only_fixtures.conformance());
+        assert!(only_fixtures.fixture("test_simple_text").is_some());
+        assert!(!Registry::new(&[]).unwrap().conformance());
+        assert!(Registry::new(&[])
+            .unwrap()
+            .fixture("test_simple_text")
+            .is_none());
+        let err = Registry::new(&["Session".into(), "Bogus".into()])
+            .err()
+            .expect("Bogus is refused");
+        assert!(err.to_string().contains("\"Bogus\""), "{err}");
+    }
+
+    #[test]
+    fn every_tool_is_well_formed() {
+        let mut seen = std::collections::HashSet::new();
+        for tool in all_tools() {
+            assert!(seen.insert(tool.name), "duplicate tool {}", tool.name);
+            assert!(
+                !tool.name.is_empty()
+                    && tool.name.len() <= 128
+                    && tool
+                        .name
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c)),
+                "tool name {:?} breaks the MCP naming guidance",
+                tool.name
+            );
+            assert!(
+                !tool.title.is_empty() && !tool.description.is_empty(),
+                "{} lacks prose",
+                tool.name
+            );
+            let json = tool.to_json();
+            assert_eq!(
+                json["inputSchema"]["additionalProperties"], false,
+                "{}",
+                tool.name
+            );
+            assert_eq!(json["annotations"]["openWorldHint"], false, "{}", tool.name);
+            if tool.annotations.read_only {
+                assert!(
+                    !tool.annotations.destructive,
+                    "{} is read-only and destructive",
+                    tool.name
+                );
+            }
+        }
+    }
+
+    fn st(
+        kind: gsmcp_smalltalk::ErrorKind,
+        number: u32,
+        class: &str,
+        text: Option<&str>,
+    ) -> gsmcp_smalltalk::StError {
+        gsmcp_smalltalk::StError {
+            kind,
+            number,
+            class_name: class.into(),
+            message_text: text.map(Into::into),
+            description: format!("a {class} occurred (error {number})"),
+            offset: None,
+            line: None,
+        }
+    }
+
+    #[test]
+    fn smalltalk_errors_map_to_tool_errors() {
+        use gsmcp_smalltalk::ErrorKind as St;
+        let mut compile = st(
+            St::Compile,
+            1001,
+            "CompileError",
+            Some("expected an expression"),
+        );
+        compile.offset = Some(4);
+        compile.line = Some(1);
+        // (error, kind, substrings of the message, detail fields that must be set)
+        let table = [
+            (
+                compile,
+                "compileError",
+                vec!["line 1, offset 4", "expected an expression", "1001"],
+                vec!["line", "offset", "number"],
+            ),
+            (
+                st(St::Runtime, 2026, "ZeroDivide", None),
+                "other",
+                vec!["ZeroDivide", "2026", "a ZeroDivide occurred"],
+                vec!["number", "class", "description"],
+            ),
+            (
+                st(
+                    St::Runtime,
+                    2010,
+                    "MessageNotUnderstood",
+                    Some("nil does not understand #foo"),
+                ),
+                "other",
+                vec!["#foo"],
+                vec!["messageText"],
+            ),
+            (
+                st(St::Break, 6003, "ControlInterrupt", None),
+                "other",
+                vec!["soft break", "6003"],
+                vec!["reason"],
+            ),
+            (
+                st(St::Break, 6004, "ControlInterrupt", None),
+                "other",
+                vec!["hard break", "6004"],
+                vec!["reason"],
+            ),
+            (
+                st(St::Limit, 2111, "AlmostOutOfStack", None),
+                "other",
+                vec!["AlmostOutOfStack"],
+                vec!["number"],
+            ),
+        ];
+        for (e, kind, parts, fields) in table {
+            let t = from_st_error(&e);
+            assert_eq!(t.kind.as_str(), kind, "{e:?}");
+            for p in parts {
+                assert!(t.message.contains(p), "{:?} lacks {p:?}", t.message);
+            }
+            for f in fields {
+                assert!(
+                    !t.details.get(f).unwrap_or(&Value::Null).is_null(),
+                    "{e:?}: detail {f} missing: {:?}",
+                    t.details
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn paging_headers() {
+        let p = |limit, offset| Page { limit, offset };
+        // (page, shown, total, at least, expected header)
+        let table = [
+            (
+                p(200, 0),
+                200,
+                1417,
+                false,
+                "showing 1-200 of 1417 classes; pass offset: 200 for the next page",
+            ),
+            (
+                p(200, 1400),
+                17,
+                1417,
+                false,
+                "showing 1401-1417 of 1417 classes",
+            ),
+            (p(0, 0), 0, 1417, false, "1417 classes"),
+            (p(0, 0), 0, 3, true, "at least 3 classes"),
+            (p(5, 0), 0, 0, false, "no classes"),
+            (
+                p(5, 10),
+                0,
+                4,
+                false,
+                "showing none of 4 classes: offset 10 is past the end",
+            ),
+            (
+                p(2, 0),
+                2,
+                3,
+                true,
+                "showing 1-2 of at least 3 classes; pass offset: 2 for the next page",
+            ),
+        ];
+        for (page, shown, total, at_least, expected) in table {
+            assert_eq!(
+                page_header(page, shown, total, at_least, "classes"),
+                expected
+            );
+        }
+        assert_eq!(window(&[1, 2, 3, 4, 5], p(2, 3)), vec![4, 5]);
+        assert_eq!(window(&[1, 2, 3], p(2, 7)), Vec::<i32>::new());
+        assert_eq!(window(&[1, 2, 3], p(0, 0)), Vec::<i32>::new());
+    }
+
+    #[test]
+    fn holes_are_filled_once() {
+        let fills = [("a", "'{{b}}'".to_string()), ("b", "2".to_string())];
+        let table = [
+            ("x {{a}} y", "x '{{b}}' y"),
+            ("{{b}}{{b}}", "22"),
+            ("{{unknown}} {{b}}", "{{unknown}} 2"),
+            ("{ {{b}} }", "{ 2 }"),
+            ("{{b", "{{b"),
+            ("", ""),
+        ];
+        for (source, expected) in table {
+            assert_eq!(fill(source, &fills), expected, "{source:?}");
+        }
+    }
+
+    #[test]
+    fn every_tool_file_has_its_sections() {
+        let text = "! comment\n!tool one\nfirst\n! inner comment\n!tool two\nsecond\nthird\n";
+        assert_eq!(section(text, "one"), "first");
+        assert_eq!(section(text, "two"), "second\nthird");
+        assert!(!escaper().contains('!'), "{}", escaper());
+        assert!(escaper().starts_with('['));
+    }
+
+    #[test]
+    fn ledgers_record_what_was_seen() {
+        let r = Registry::new(&[]).unwrap();
+        assert!(!r.has_seen_class("Foo"));
+        r.ledger.borrow_mut().saw_class("Foo");
+        r.ledger.borrow_mut().saw_method("Foo", true, "bar");
+        assert!(r.has_seen_class("Foo") && !r.has_seen_class("Bar"));
+        assert!(r.has_seen_method("Foo", true, "bar"));
+        assert!(!r.has_seen_method("Foo", false, "bar"));
+        r.ledger.borrow_mut().wrote_method("Foo", false, "mine");
+        r.view_moved();
+        assert!(!r.has_seen_class("Foo") && !r.has_seen_method("Foo", true, "bar"));
+        assert!(r.has_seen_method("Foo", false, "mine"));
+        r.ledger.borrow_mut().forget_all();
+        assert!(!r.has_seen_method("Foo", false, "mine"));
+    }
+
+    #[test]
+    fn error_results_carry_kind_message_and_details() {
+        let mut err = ToolError::new(ErrorKind::CompileError, "bad");
+        err.details.insert("line".into(), json!(2));
+        let v = error_result(&err);
+        assert_eq!(v["isError"], true);
+        assert_eq!(v["content"][0], json!({"type": "text", "text": "bad"}));
+        assert_eq!(
+            v["structuredContent"]["error"],
+            json!({"kind": "compileError", "message": "bad", "line": 2})
+        );
+    }
+}

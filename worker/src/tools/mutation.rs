@@ -1,0 +1,821 @@
+//! The Mutation toolset: `add_dictionary`, `compile_class_definition`,
+//! `compile_method`, `delete_class`, `delete_method`, `remove_dictionary` and
+//! `set_class_comment`, the tools that change the repository.
+//!
+//! None of them commits: every change stays in the session's transaction until
+//! `commit`, and `abort` discards it. Their Smalltalk lives in
+//! `smalltalk/tools/mutation.st`; every argument enters it only as a quoted
+//! literal (names as symbols, text as strings, name lists as Array literals of
+//! symbols), so no client text is ever evaluated as code.
+//!
+//! The blind-write guardrail lives here: a tool that would overwrite an existing
+//! method (`compile_method`) or class definition (`compile_class_definition`,
+//! `set_class_comment`) refuses unless the session's [`super::Ledger`] records
+//! that this session read or wrote it. Every successful write is recorded too.
+
+use super::browsing::no_class;
+use super::{
+    check_error, escaper, section, Annotations, Context, ErrorKind, Tool, ToolError, ToolOutput,
+    Toolset,
+};
+use crate::quote::{string_literal, symbol_literal};
+use crate::schema::{Param, ParamType};
+use serde_json::{json, Map, Value};
+
+const SOURCE: &str = include_str!("../../../smalltalk/tools/mutation.st");
+
+const WRITES: Annotations = Annotations {
+    read_only: false,
+    destructive: false,
+    idempotent: false,
+};
+
+const DESTROYS: Annotations = Annotations {
+    read_only: false,
+    destructive: true,
+    idempotent: false,
+};
+
+const CLASS: Param = Param {
+    name: "className",
+    ty: ParamType::String,
+    description: "The name of a class bound in the session's symbol list (case-sensitive).",
+    required: true,
+};
+
+const META: Param = Param {
+    name: "meta",
+    ty: ParamType::Boolean,
+    description: "true for the class side (default false: the instance side).",
+    required: false,
+};
+
+const DICTIONARY_NAME: Param = Param {
+    name: "dictionaryName",
+    ty: ParamType::String,
+    description: "The name of a dictionary of the session's symbol list (e.g. `UserGlobals`).",
+    required: true,
+};
+
+const fn names(name: &'static str, description: &'static str) -> Param {
+    Param {
+        name,
+        ty: ParamType::StringArray,
+        description,
+        required: false,
+    }
+}
+
+pub static TOOLS: [Tool; 7] = [
+    Tool {
+        name: "add_dictionary",
+        title: "Add a dictionary",
+        description: "Appends a new, empty SymbolDictionary of that name to the end of the \
+session's symbol list. Does not commit: commit keeps it, abort discards it.",
+        toolset: Toolset::Mutation,
+        params: &[DICTIONARY_NAME],
+        annotations: WRITES,
+        handler: add_dictionary,
+    },
+    Tool {
+        name: "compile_class_definition",
+        title: "Define or redefine a class",
+        description: "Defines a class, or redefines an existing one, from named parts (no code \
+is evaluated): superclass (default: the current one, else Object), instance variables, class \
+variables, class-instance variables and pool dictionaries as arrays of names, the dictionary to \
+bind it in (default: where it is bound now, else UserGlobals) and class options (e.g. \
+`modifiable`). A redefinition that changes the shape makes a new class version: the methods are \
+recompiled onto it (unless recompileMethods is false) and the ones that no longer compile are \
+reported; it is refused while the class has subclasses. Redefining an existing class requires \
+that this session has read its definition (describe_class, get_class_definition or \
+export_class_source) or written it. Does not commit.",
+        toolset: Toolset::Mutation,
+        params: &[
+            CLASS,
+            Param {
+                name: "superclassName",
+                ty: ParamType::String,
+                description: "The superclass's name (default: the class's current superclass, \
+else Object).",
+                required: false,
+            },
+            names(
+                "instVarNames",
+                "The instance variables the class itself adds, in order.",
+            ),
+            names("classVars", "The class variables."),
+            names("classInstVars", "The class-instance variables."),
+            names(
+                "poolDictionaries",
+                "The names of pool dictionaries the class shares.",
+            ),
+            Param {
+                name: "dictionary",
+                ty: ParamType::String,
+                description: "The symbol-list dictionary to bind the class in (default: the one \
+binding it now, else UserGlobals).",
+                required: false,
+            },
+            names(
+                "options",
+                "Class options, e.g. `modifiable`, `subclassesDisallowed`, `dbTransient`.",
+            ),
+            Param {
+                name: "recompileMethods",
+                ty: ParamType::Boolean,
+                description: "On a shape change, recompile the old version's methods onto the \
+new one (default true).",
+                required: false,
+            },
+        ],
+        annotations: WRITES,
+        handler: compile_class_definition,
+    },
+    Tool {
+        name: "compile_method",
+        title: "Compile a method",
+        description: "Compiles a method's source (selector pattern first) into a class, on the \
+instance side or with meta on the class side, in a method category (default `as yet \
+unclassified`). A compile error fails with kind compileError, its line, offset and text. \
+Replacing an existing method requires that this session has read it (get_method_source or \
+export_class_source) or written it. Does not commit.",
+        toolset: Toolset::Mutation,
+        params: &[
+            CLASS,
+            Param {
+                name: "source",
+                ty: ParamType::String,
+                description: "The whole method: the selector pattern, then temporaries and \
+statements.",
+                required: true,
+            },
+            Param {
+                name: "category",
+                ty: ParamType::String,
+                description: "The method category (default `as yet unclassified`).",
+                required: false,
+            },
+            META,
+        ],
+        annotations: WRITES,
+        handler: compile_method,
+    },
+    Tool {
+        name: "delete_class",
+        title: "Delete a class",
+        description: "Removes the class's binding from the dictionary that holds it (refused \
+while it has subclasses). Does not commit: abort brings it back.",
+        toolset: Toolset::Mutation,
+        params: &[CLASS],
+        annotations: DESTROYS,
+        handler: delete_class,
+    },
+    Tool {
+        name: "delete_method",
+        title: "Delete a method",
+        description: "Removes one method the class defines itself (meta: the class side). Does \
+not commit: abort brings it back.",
+        toolset: Toolset::Mutation,
+        params: &[
+            CLASS,
+            Param {
+                name: "selector",
+                ty: ParamType::String,
+                description: "The method's selector (e.g. `at:put:`).",
+                required: true,
+            },
+            META,
+        ],
+        annotations: DESTROYS,
+        handler: delete_method,
+    },
+    Tool {
+        name: "remove_dictionary",
+        title: "Remove a dictionary",
+        description: "Removes the named dictionary from the session's symbol list, and with it \
+every name it binds. Globals and UserGlobals are never removed. Does not commit: abort brings \
+it back.",
+        toolset: Toolset::Mutation,
+        params: &[DICTIONARY_NAME],
+        annotations: DESTROYS,
+        handler: remove_dictionary,
+    },
+    Tool {
+        name: "set_class_comment",
+        title: "Set a class comment",
+        description: "Replaces the class's comment. Requires that this session has read the \
+class (describe_class, get_class_definition or export_class_source) or written it. Does not \
+commit.",
+        toolset: Toolset::Mutation,
+        params: &[
+            CLASS,
+            Param {
+                name: "comment",
+                ty: ParamType::String,
+                description: "The new comment, any text.",
+                required: true,
+            },
+        ],
+        annotations: WRITES,
+        handler: set_class_comment,
+    },
+];
+
+/// The dictionaries no tool removes: the kernel's and the user's default.
+const KEPT_DICTIONARIES: [&str; 2] = ["Globals", "UserGlobals"];
+
+fn refused_unseen_class(class: &str) -> ToolError {
+    ToolError::new(
+        ErrorKind::Refused,
+        format!(
+            "refused: {class} already exists and this session has not read its current \
+definition, so this would overwrite it unseen; read it first with describe_class, \
+get_class_definition or export_class_source, then repeat the call"
+        ),
+    )
+}
+
+/// A Smalltalk literal Array of symbols for the string-array argument `name`.
+fn symbol_array(cx: &Context<'_>, name: &str) -> String {
+    let items: Vec<String> = cx
+        .args
+        .get(name)
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(symbol_literal)
+                .collect()
+        })
+        .unwrap_or_default();
+    format!("#({})", items.join(" "))
+}
+
+/// Whether `name` is a Smalltalk identifier (a letter or `_`, then letters,
+/// digits or `_`).
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+fn check_identifiers(cx: &Context<'_>, arg: &str) -> Result<(), ToolError> {
+    let items = cx.args.get(arg).and_then(Value::as_array);
+    for item in items.into_iter().flatten() {
+        let name = item.as_str().unwrap_or_default();
+        if !is_identifier(name) {
+            return Err(ToolError::new(
+                ErrorKind::InvalidParams,
+                format!("argument '{arg}': {name:?} is not a Smalltalk identifier"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The class options a definition may name (GemStone's list).
+const OPTIONS: [&str; 10] = [
+    "noInheritOptions",
+    "subclassesDisallowed",
+    "disallowGciStore",
+    "modifiable",
+    "traverseByCallback",
+    "selfCanBeSpecial",
+    "logCreation",
+    "dbTransient",
+    "instancesNonPersistent",
+    "instancesInvariant",
+];
+
+/// Unknown class options and names given twice in one list are `invalidParams`.
+fn check_options(cx: &Context<'_>) -> Result<(), ToolError> {
+    let list = |name: &str| -> Vec<&str> {
+        cx.args
+            .get(name)
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default()
+    };
+    for option in list("options") {
+        if !OPTIONS.contains(&option) {
+            return Err(ToolError::new(
+                ErrorKind::InvalidParams,
+                format!(
+                    "argument 'options': unknown class option {option:?} (known: {})",
+                    OPTIONS.join(", ")
+                ),
+            ));
+        }
+    }
+    for arg in [
+        "instVarNames",
+        "classVars",
+        "classInstVars",
+        "poolDictionaries",
+        "options",
+    ] {
+        let names = list(arg);
+        if let Some((_, dup)) = names
+            .iter()
+            .enumerate()
+            .find(|(i, n)| names[..*i].contains(n))
+        {
+            return Err(ToolError::new(
+                ErrorKind::InvalidParams,
+                format!("argument '{arg}': {dup:?} is named twice"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// An optional string argument as a symbol literal, or `nil`.
+fn optional_symbol(cx: &Context<'_>, name: &str) -> String {
+    cx.str_arg(name)
+        .map(symbol_literal)
+        .unwrap_or_else(|| "nil".into())
+}
+
+fn bool_literal(b: bool) -> String {
+    if b { "true" } else { "false" }.into()
+}
+
+fn add_dictionary(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    let name = cx.str_arg("dictionaryName").unwrap_or_default();
+    if name.is_empty() {
+        return Err(ToolError::new(
+            ErrorKind::InvalidParams,
+            "argument 'dictionaryName' must not be empty",
+        ));
+    }
+    let answer = cx.run_json(
+        &section(SOURCE, "add_dictionary"),
+        &[("dictionaryName", symbol_literal(name))],
+    )?;
+    let d = check_error(answer, |_| {
+        (
+            ErrorKind::Refused,
+            format!(
+                "refused: the symbol list already has a dictionary named '{name}'; \
+list_dictionaries names them"
+            ),
+        )
+    })?;
+    let position = d["position"].as_u64().unwrap_or(0);
+    Ok(ToolOutput {
+        text: format!("added dictionary {name} at position {position} of the symbol list"),
+        structured: json!({"dictionaryName": name, "position": position}),
+    })
+}
+
+fn remove_dictionary(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    let name = cx.str_arg("dictionaryName").unwrap_or_default();
+    if KEPT_DICTIONARIES.contains(&name) {
+        return Err(ToolError::new(
+            ErrorKind::Refused,
+            format!("refused: {name} is never removed (the session cannot work without it)"),
+        ));
+    }
+    let answer = cx.run_json(
+        &section(SOURCE, "remove_dictionary"),
+        &[("dictionaryName", symbol_literal(name))],
+    )?;
+    let d = check_error(answer, |_| {
+        (
+            ErrorKind::NotFound,
+            format!(
+                "no dictionary named '{name}' in this session's symbol list; list_dictionaries \
+names them"
+            ),
+        )
+    })?;
+    let size = d["size"].as_u64().unwrap_or(0);
+    Ok(ToolOutput {
+        text: format!("removed dictionary {name} ({size} entries) from the symbol list"),
+        structured: json!({"dictionaryName": name, "size": size}),
+    })
+}
+
+/// The selector of a method's source, read from its pattern (after leading
+/// white space and comments), or None when the pattern is not well formed (the
+/// compiler then reports the error).
+pub fn selector_of(source: &str) -> Option<String> {
+    let mut rest = source;
+    loop {
+        rest = rest.trim_start();
+        if let Some(after) = rest.strip_prefix('"') {
+            rest = &after[after.find('"')? + 1..];
+        } else {
+            break;
+        }
+    }
+    let ident_len = |s: &str| {
+        let mut n = 0;
+        for (i, c) in s.char_indices() {
+            let ok = if i == 0 {
+                c.is_ascii_alphabetic() || c == '_'
+            } else {
+                c.is_ascii_alphanumeric() || c == '_'
+            };
+            if !ok {
+                break;
+            }
+            n = i + c.len_utf8();
+        }
+        n
+    };
+    let first = rest.chars().next()?;
+    if first.is_ascii_alphabetic() || first == '_' {
+        let n = ident_len(rest);
+        if !rest[n..].starts_with(':') || rest[n..].starts_with(":=") {
+            return Some(rest[..n].to_string());
+        }
+        // Keyword pattern: (keyword: arg)+
+        let mut selector = String::new();
+        loop {
+            let n = ident_len(rest);
+            if n == 0 || !rest[n..].starts_with(':') || rest[n..].starts_with(":=") {
+                break;
+            }
+            selector.push_str(&rest[..=n]);
+            rest = rest[n + 1..].trim_start();
+            let arg = ident_len(rest);
+            if arg == 0 {
+                return None;
+            }
+            rest = rest[arg..].trim_start();
+        }
+        return Some(selector);
+    }
+    const BINARY: &str = "+-*/\\<>=~@%|&?,";
+    let n = rest.chars().take_while(|c| BINARY.contains(*c)).count();
+    (n > 0).then(|| rest[..n].to_string())
+}
+
+/// 1-based line and column of the 1-based character `offset` of `source`.
+fn line_and_column(source: &str, offset: u64) -> (u64, u64) {
+    let (mut line, mut column) = (1, 1);
+    for c in source.chars().take(offset.saturating_sub(1) as usize) {
+        if c == '\n' {
+            line += 1;
+            column = 1;
+        } else {
+            column += 1;
+        }
+    }
+    (line, column)
+}
+
+fn compile_method(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    let class = cx.str_arg("className").unwrap_or_default();
+    let source = cx.str_arg("source").unwrap_or_default();
+    let meta = cx.bool_arg("meta");
+    let category = cx.str_arg("category").unwrap_or("as yet unclassified");
+    let selector = selector_of(source);
+    let may_overwrite = selector
+        .as_deref()
+        .is_some_and(|s| cx.ledger.has_seen_method(class, meta, s));
+    let answer = cx.run_json(
+        &section(SOURCE, "compile_method"),
+        &[
+            ("escaper", escaper()),
+            ("className", symbol_literal(class)),
+            ("meta", bool_literal(meta)),
+            (
+                "selector",
+                selector
+                    .as_deref()
+                    .map(symbol_literal)
+                    .unwrap_or_else(|| "nil".into()),
+            ),
+            ("mayOverwrite", bool_literal(may_overwrite)),
+            ("source", string_literal(source)),
+            ("category", string_literal(category)),
+        ],
+    )?;
+    let side = if meta { " class" } else { "" };
+    match answer.get("error").and_then(Value::as_str) {
+        None => {}
+        Some("compileError") => {
+            let details = answer["details"].as_array().cloned().unwrap_or_default();
+            let mut errors = Vec::new();
+            let mut lines = Vec::new();
+            for d in &details {
+                let offset = d["offset"].as_u64();
+                let (line, column) = offset
+                    .map(|o| line_and_column(source, o))
+                    .map_or((None, None), |(l, c)| (Some(l), Some(c)));
+                let text = d["text"].as_str().unwrap_or("compile error");
+                let at = match (line, column) {
+                    (Some(l), Some(c)) => {
+                        format!("line {l}, column {c} (offset {}): ", offset.unwrap_or(0))
+                    }
+                    _ => String::new(),
+                };
+                lines.push(format!("{at}{text}"));
+                errors.push(json!({
+                    "number": d["number"], "offset": offset, "line": line, "column": column,
+                    "text": text, "name": d["name"],
+                }));
+            }
+            let first = errors.first().cloned().unwrap_or(Value::Null);
+            let mut err = ToolError::new(
+                ErrorKind::CompileError,
+                format!(
+                    "the method does not compile in {class}{side}, nothing was changed:\n{}",
+                    lines.join("\n")
+                ),
+            );
+            let d: &mut Map<String, Value> = &mut err.details;
+            d.insert("line".into(), first["line"].clone());
+            d.insert("offset".into(), first["offset"].clone());
+            d.insert("number".into(), first["number"].clone());
+            d.insert("errors".into(), Value::Array(errors));
+            return Err(err);
+        }
+        Some("unseen") => {
+            let sel = selector.unwrap_or_default();
+            return Err(ToolError::new(
+                ErrorKind::Refused,
+                format!(
+                    "refused: {class}{side}>>{sel} already exists and this session has not read \
+its current source, so this would overwrite it unseen; read it first with get_method_source \
+(className {class}, selector {sel}{}) or export_class_source, then repeat the call",
+                    if meta { ", meta true" } else { "" }
+                ),
+            ));
+        }
+        Some(_) => {
+            let (k, m) = no_class(class);
+            return Err(ToolError::new(k, m));
+        }
+    }
+    let compiled = answer["selector"].as_str().unwrap_or_default().to_string();
+    cx.ledger.wrote_method(class, meta, &compiled);
+    let category = answer["category"].as_str().unwrap_or(category);
+    Ok(ToolOutput {
+        text: format!("compiled {class}{side}>>{compiled} in category '{category}'"),
+        structured: answer,
+    })
+}
+
+fn delete_method(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    let class = cx.str_arg("className").unwrap_or_default();
+    let selector = cx.str_arg("selector").unwrap_or_default();
+    let meta = cx.bool_arg("meta");
+    let side = if meta { " class" } else { "" };
+    let answer = cx.run_json(
+        &section(SOURCE, "delete_method"),
+        &[
+            ("className", symbol_literal(class)),
+            ("selector", symbol_literal(selector)),
+            ("meta", bool_literal(meta)),
+        ],
+    )?;
+    check_error(answer, |kind| match kind {
+        "noMethod" => (
+            ErrorKind::NotFound,
+            format!(
+                "{class}{side} has no method '{selector}' of its own; list_methods names its \
+selectors"
+            ),
+        ),
+        _ => no_class(class),
+    })?;
+    Ok(ToolOutput {
+        text: format!("deleted {class}{side}>>{selector}"),
+        structured: json!({"className": class, "selector": selector, "meta": meta}),
+    })
+}
+
+fn delete_class(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    let class = cx.str_arg("className").unwrap_or_default();
+    let answer = cx.run_json(
+        &section(SOURCE, "delete_class"),
+        &[("escaper", escaper()), ("className", symbol_literal(class))],
+    )?;
+    if answer["error"] == "hasSubclasses" {
+        let subs: Vec<&str> = answer["subclasses"]
+            .as_array()
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        return Err(ToolError::new(
+            ErrorKind::Refused,
+            format!(
+                "refused: {class} has subclasses ({}); delete them first",
+                subs.join(" ")
+            ),
+        ));
+    }
+    let d = check_error(answer, |_| no_class(class))?;
+    let dict = d["dictionary"].as_str().unwrap_or("").to_string();
+    Ok(ToolOutput {
+        text: format!("deleted class {class} (removed from {dict})"),
+        structured: json!({"className": class, "dictionary": dict}),
+    })
+}
+
+fn set_class_comment(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    let class = cx.str_arg("className").unwrap_or_default();
+    let comment = cx.str_arg("comment").unwrap_or_default();
+    if !cx.ledger.has_seen_class(class) {
+        let exists = cx.run_json(
+            &section(SOURCE, "class_exists"),
+            &[("className", symbol_literal(class))],
+        )?;
+        if exists["exists"] != true {
+            let (k, m) = no_class(class);
+            return Err(ToolError::new(k, m));
+        }
+        return Err(refused_unseen_class(class));
+    }
+    let answer = cx.run_json(
+        &section(SOURCE, "set_class_comment"),
+        &[
+            ("className", symbol_literal(class)),
+            ("comment", string_literal(comment)),
+        ],
+    )?;
+    check_error(answer, |_| no_class(class))?;
+    cx.ledger.wrote_class(class);
+    Ok(ToolOutput {
+        text: format!("set the comment of {class}"),
+        structured: json!({"className": class, "comment": comment}),
+    })
+}
+
+fn compile_class_definition(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    let class = cx.str_arg("className").unwrap_or_default();
+    if !is_identifier(class) || !class.starts_with(|c: char| c.is_ascii_uppercase()) {
+        return Err(ToolError::new(
+            ErrorKind::InvalidParams,
+            format!("argument 'className': {class:?} is not a class name (an identifier starting with a capital letter)"),
+        ));
+    }
+    for arg in ["instVarNames", "classVars", "classInstVars", "options"] {
+        check_identifiers(cx, arg)?;
+    }
+    check_options(cx)?;
+    if !cx.ledger.has_seen_class(class) {
+        let exists = cx.run_json(
+            &section(SOURCE, "class_exists"),
+            &[("className", symbol_literal(class))],
+        )?;
+        if exists["error"] == "notClass" {
+            return Err(ToolError::new(
+                ErrorKind::Refused,
+                format!("refused: '{class}' is bound to an object that is not a class; a class definition would replace it"),
+            ));
+        }
+        if exists["exists"] == true {
+            return Err(refused_unseen_class(class));
+        }
+    }
+    let recompile = cx
+        .args
+        .get("recompileMethods")
+        .and_then(Value::as_bool)
+        .unwrap_or(true);
+    let fills = [
+        ("escaper", escaper()),
+        ("className", symbol_literal(class)),
+        ("superclassName", optional_symbol(cx, "superclassName")),
+        ("dictionary", optional_symbol(cx, "dictionary")),
+        ("instVarNames", symbol_array(cx, "instVarNames")),
+        ("classVars", symbol_array(cx, "classVars")),
+        ("classInstVars", symbol_array(cx, "classInstVars")),
+        ("poolDictionaries", symbol_array(cx, "poolDictionaries")),
+        ("options", symbol_array(cx, "options")),
+        ("recompile", bool_literal(recompile)),
+    ];
+    let answer = cx.run_json(&section(SOURCE, "compile_class_definition"), &fills)?;
+    if let Some(kind) = answer["error"].as_str() {
+        let name = answer["name"].as_str().unwrap_or("");
+        let (k, m) = match kind {
+            "notClass" => (
+                ErrorKind::Refused,
+                format!("refused: '{class}' is bound to an object that is not a class"),
+            ),
+            "noSuperclass" => (
+                ErrorKind::NotFound,
+                format!("no class named '{name}' to be the superclass; list_all_classes names the classes there are"),
+            ),
+            "noDictionary" => (
+                ErrorKind::NotFound,
+                format!("no dictionary named '{name}' in the symbol list; list_dictionaries names them, add_dictionary adds one"),
+            ),
+            "noPool" => (
+                ErrorKind::NotFound,
+                format!("no pool dictionary named '{name}' in the symbol list"),
+            ),
+            "hasSubclasses" => {
+                let subs: Vec<&str> = answer["subclasses"]
+                    .as_array()
+                    .map(|a| a.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                (
+                    ErrorKind::Refused,
+                    format!(
+                        "refused: this redefinition changes {class}'s shape, which would make a new \
+class version, and {class} has subclasses ({}) that would stay on the old one; change or delete \
+the subclasses first, or keep the shape",
+                        subs.join(" ")
+                    ),
+                )
+            }
+            other => (ErrorKind::Other, format!("the definition failed: {other}")),
+        };
+        return Err(ToolError::new(k, m));
+    }
+    cx.ledger.wrote_class(class);
+    let failures = answer["failures"].as_array().cloned().unwrap_or_default();
+    for f in &failures {
+        // A method that no longer compiles is gone from the new version; the
+        // session knows that, so recompiling it is not a blind write.
+        cx.ledger.wrote_method(
+            class,
+            f["meta"] == true,
+            f["selector"].as_str().unwrap_or(""),
+        );
+    }
+    let mut text = if answer["created"] == true {
+        format!(
+            "defined class {class} in {}",
+            answer["dictionary"].as_str().unwrap_or("")
+        )
+    } else if answer["newVersion"] == true {
+        format!(
+            "redefined {class} as a new class version; {} method(s) recompiled onto it",
+            answer["recompiled"]
+        )
+    } else {
+        format!("redefined {class} in place")
+    };
+    if !failures.is_empty() {
+        text.push_str(&format!(
+            "\n{} method(s) no longer compile and are not in the new version:",
+            failures.len()
+        ));
+        for f in &failures {
+            text.push_str(&format!(
+                "\n  {}{}: {}",
+                f["selector"].as_str().unwrap_or(""),
+                if f["meta"] == true {
+                    " (class side)"
+                } else {
+                    ""
+                },
+                f["text"].as_str().unwrap_or("")
+            ));
+        }
+    }
+    Ok(ToolOutput {
+        text,
+        structured: answer,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn selectors_are_read_from_patterns() {
+        let table: [(&str, Option<&str>); 9] = [
+            ("foo\n\t^ 1", Some("foo")),
+            ("  \"a comment\" bar ^ 2", Some("bar")),
+            ("at: i put: v\n\t^ v", Some("at:put:")),
+            ("+ other ^ self", Some("+")),
+            ("<= other ^ true", Some("<=")),
+            ("x_1: a", Some("x_1:")),
+            ("", None),
+            ("at: ^ 1", None),
+            ("\"unterminated", None),
+        ];
+        for (source, expected) in table {
+            assert_eq!(selector_of(source).as_deref(), expected, "{source:?}");
+        }
+    }
+
+    #[test]
+    fn offsets_map_to_lines() {
+        let src = "foo\n\t^ 1 +\n";
+        assert_eq!(line_and_column(src, 1), (1, 1));
+        assert_eq!(line_and_column(src, 5), (2, 1));
+        assert_eq!(line_and_column(src, 8), (2, 4));
+    }
+
+    #[test]
+    fn identifiers() {
+        for (name, ok) in [
+            ("a", true),
+            ("_x1", true),
+            ("1a", false),
+            ("a b", false),
+            ("", false),
+            ("a'", false),
+        ] {
+            assert_eq!(is_identifier(name), ok, "{name:?}");
+        }
+    }
+}

@@ -1,0 +1,268 @@
+//! The Session toolset: `abort`, `commit`, `refresh` and `status`. These tools
+//! report or move the session's transaction state; `commit` is the only tool of
+//! the whole surface that commits, and these are the only tools that move the
+//! session's view. Their Smalltalk lives in `smalltalk/tools/session.st`.
+
+use super::{
+    escaper, from_st_error, section, Annotations, Context, ErrorKind, Tool, ToolError, ToolOutput,
+    Toolset,
+};
+use serde_json::{json, Value};
+
+const SOURCE: &str = include_str!("../../../smalltalk/tools/session.st");
+
+pub static TOOLS: [Tool; 4] = [
+    Tool {
+        name: "abort",
+        title: "Abort the transaction",
+        description:
+            "Discards every uncommitted change of this session (methods compiled, classes \
+defined, globals set since the last commit or abort) and moves its view to the newest commit, so \
+work other sessions committed becomes visible. This cannot be undone. After a commit refused for a \
+conflict, abort is the way to go on.",
+        toolset: Toolset::Session,
+        params: &[],
+        annotations: Annotations {
+            read_only: false,
+            destructive: true,
+            idempotent: true,
+        },
+        handler: abort,
+    },
+    Tool {
+        name: "commit",
+        title: "Commit the transaction",
+        description: "Makes this session's uncommitted changes permanent and visible to other \
+sessions, and moves its view to the newest commit. The only tool that commits. If another \
+session committed a change to the same objects first, the commit is refused with error kind \
+`conflict` naming what conflicted; nothing is committed and the session must then abort (losing \
+its changes) before it can commit again.",
+        toolset: Toolset::Session,
+        params: &[],
+        annotations: Annotations {
+            read_only: false,
+            destructive: false,
+            idempotent: false,
+        },
+        handler: commit,
+    },
+    Tool {
+        name: "refresh",
+        title: "Refresh the view",
+        description: "Moves this session's view to the newest commit while keeping its own \
+uncommitted changes, so work other sessions committed becomes visible without losing this \
+session's work. Nothing is committed or discarded. Refused after a failed commit (abort first).",
+        toolset: Toolset::Session,
+        params: &[],
+        annotations: Annotations {
+            read_only: false,
+            destructive: false,
+            idempotent: true,
+        },
+        handler: refresh,
+    },
+    Tool {
+        name: "status",
+        title: "Session status",
+        description: "Reports this session's login: the user, the session number, the stone, \
+whether the session holds uncommitted changes (which only the commit tool makes permanent and \
+abort discards), and how many commits of other sessions its view is behind (null for an \
+in-memory stone).",
+        toolset: Toolset::Session,
+        params: &[],
+        annotations: Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+        },
+        handler: status,
+    },
+];
+
+fn abort(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    cx.run_json(&section(SOURCE, "abort"), &[])?;
+    cx.ledger.forget_all();
+    let behind = cx.login.commits_behind();
+    Ok(ToolOutput {
+        text: "aborted: uncommitted changes discarded; the view is at the newest commit".into(),
+        structured: json!({"aborted": true, "commitsBehind": behind}),
+    })
+}
+
+fn commit(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    let answer = cx.run_json(&section(SOURCE, "commit"), &[("escaper", escaper())])?;
+    if answer["committed"] == Value::Bool(true) {
+        // The view moved to the newest commit, which may hold other sessions' versions.
+        cx.ledger.forget_reads();
+        return Ok(ToolOutput {
+            text: "committed: this session's changes are permanent and visible to other sessions"
+                .into(),
+            structured: json!({"committed": true}),
+        });
+    }
+    Err(conflict_error(&answer))
+}
+
+/// The `conflict` error for a refused commit, naming what conflicted.
+fn conflict_error(answer: &Value) -> ToolError {
+    let reason = answer["reason"]
+        .as_str()
+        .unwrap_or("the commit was refused");
+    let conflicts: Vec<String> = answer["conflicts"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_default();
+    let what = match conflicts.len() {
+        0 => String::new(),
+        n => {
+            let named: Vec<&str> = conflicts.iter().take(5).map(String::as_str).collect();
+            let more = if n > 5 {
+                format!(" and {} more", n - 5)
+            } else {
+                String::new()
+            };
+            format!(" on {}{more}", named.join(", "))
+        }
+    };
+    let mut err = ToolError::new(
+        ErrorKind::Conflict,
+        format!(
+            "commit refused: {reason}{what}. Nothing was committed; call abort (which discards \
+this session's uncommitted changes and shows the other session's work), then redo the change \
+and commit again"
+        ),
+    );
+    err.details.insert("conflicts".into(), json!(conflicts));
+    err
+}
+
+fn refresh(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    cx.login.refresh().map_err(|e| {
+        let mut err = from_st_error(&e);
+        err.message
+            .push_str(" (after a refused commit the session must abort before it can refresh)");
+        err
+    })?;
+    cx.ledger.forget_reads();
+    let behind = cx.login.commits_behind();
+    Ok(ToolOutput {
+        text: "refreshed: the view is at the newest commit; uncommitted changes kept".into(),
+        structured: json!({"refreshed": true, "commitsBehind": behind}),
+    })
+}
+
+/// One doit for the facts the login's Rust API does not give: the session number
+/// and the uncommitted-changes flag, as `<integer> <true|false>`.
+const STATUS_SOURCE: &str = "System session printString , ' ' , System needsCommit printString";
+
+fn status(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    let answer = cx
+        .login
+        .evaluate_string(STATUS_SOURCE)
+        .map_err(|e| from_st_error(&e))?;
+    let (session, needs_commit) = parse_status(&answer).ok_or_else(|| {
+        ToolError::new(
+            ErrorKind::Other,
+            format!("the stone answered an unreadable status: {answer:?}"),
+        )
+    })?;
+    let user = cx.login.user();
+    let stone = cx.login.stone();
+    let behind = cx.login.commits_behind();
+    let changes = if needs_commit {
+        "uncommitted changes"
+    } else {
+        "no uncommitted changes"
+    };
+    let view = match behind {
+        Some(0) => ", view at the newest commit".to_string(),
+        Some(1) => ", view 1 commit behind (abort or commit to move it)".to_string(),
+        Some(n) => format!(", view {n} commits behind (abort or commit to move it)"),
+        None => String::new(),
+    };
+    let text = format!("user {user}, session {session}, stone {stone}, {changes}{view}");
+    let structured = json!({
+        "user": user,
+        "session": session,
+        "stone": stone,
+        "needsCommit": needs_commit,
+        "commitsBehind": behind,
+    });
+    Ok(ToolOutput { text, structured })
+}
+
+fn parse_status(answer: &str) -> Option<(u64, bool)> {
+    let mut words = answer.split_whitespace();
+    let session = words.next()?.parse().ok()?;
+    let needs_commit = match words.next()? {
+        "true" => true,
+        "false" => false,
+        _ => return None,
+    };
+    words.next().is_none().then_some((session, needs_commit))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{conflict_error, parse_status, section, SOURCE};
+    use serde_json::json;
+
+    #[test]
+    fn session_expressions_exist() {
+        for name in ["abort", "commit"] {
+            assert!(!section(SOURCE, name).is_empty(), "{name}");
+        }
+    }
+
+    #[test]
+    fn conflict_messages_name_what_conflicted_and_the_remedy() {
+        // (commit answer, substrings of the message, conflicts reported)
+        let table = [
+            (
+                json!({"committed": false, "reason": "a write-write conflict", "conflicts": ["class Foo"]}),
+                vec!["a write-write conflict on class Foo", "abort"],
+                1,
+            ),
+            (
+                json!({"committed": false, "reason": "x", "conflicts": ["a", "b", "c", "d", "e", "f", "g"]}),
+                vec!["on a, b, c, d, e and 2 more", "abort"],
+                7,
+            ),
+            (
+                json!({"committed": false}),
+                vec!["the commit was refused.", "abort"],
+                0,
+            ),
+        ];
+        for (answer, parts, n) in table {
+            let e = conflict_error(&answer);
+            assert_eq!(e.kind.as_str(), "conflict");
+            for p in parts {
+                assert!(e.message.contains(p), "{:?} lacks {p:?}", e.message);
+            }
+            assert_eq!(e.details["conflicts"].as_array().map(Vec::len), Some(n));
+        }
+    }
+
+    #[test]
+    fn status_answers() {
+        let table = [
+            ("1 false", Some((1, false))),
+            ("12 true", Some((12, true))),
+            (" 3  true ", Some((3, true))),
+            ("x true", None),
+            ("1 maybe", None),
+            ("1", None),
+            ("1 true extra", None),
+            ("", None),
+        ];
+        for (input, expected) in table {
+            assert_eq!(parse_status(input), expected, "{input:?}");
+        }
+    }
+}

@@ -1,0 +1,405 @@
+//! The Testing toolset (SUnit): `list_test_classes`, `run_test_class`,
+//! `run_test_method`, `list_failing_tests` and `describe_test_failure`.
+//!
+//! Their Smalltalk lives in `smalltalk/tools/testing.st`. A class's tests are
+//! run one evaluation per test selector, so `run_test_class` can report
+//! progress between them. A name that is not bound to a class is `notFound`; a
+//! class that is not a TestCase subclass is `invalidParams`; an abstract test
+//! class is `refused`. Running a test may change objects but nothing here
+//! commits, moves the view or installs anything.
+
+use super::listing::{LIMIT, OFFSET};
+use super::{
+    check_error, escaper, page_header, section, window, Annotations, Context, ErrorKind, Tool,
+    ToolError, ToolOutput, Toolset,
+};
+use crate::quote::symbol_literal;
+use crate::schema::{Param, ParamType};
+use serde_json::{json, Value};
+
+const SOURCE: &str = include_str!("../../../smalltalk/tools/testing.st");
+
+/// How many test classes `list_test_classes` answers when no `limit` is named.
+pub const DEFAULT_LIMIT: usize = 200;
+
+const READ_ONLY: Annotations = Annotations {
+    read_only: true,
+    destructive: false,
+    idempotent: true,
+};
+
+/// Running tests executes repository code, which may change objects.
+const RUNS_CODE: Annotations = Annotations {
+    read_only: false,
+    destructive: false,
+    idempotent: false,
+};
+
+const CLASS: Param = Param {
+    name: "className",
+    ty: ParamType::String,
+    description: "The name of a concrete TestCase subclass, as list_test_classes answers it.",
+    required: true,
+};
+
+const SELECTOR: Param = Param {
+    name: "selector",
+    ty: ParamType::String,
+    description:
+        "A test selector of the class (a unary selector starting with `test`, e.g. `testAdd`).",
+    required: true,
+};
+
+const CLASS_NAMES: Param = Param {
+    name: "classNames",
+    ty: ParamType::StringArray,
+    description: "The test classes to run (default: every test class of the symbol list).",
+    required: false,
+};
+
+pub static TOOLS: [Tool; 5] = [
+    Tool {
+        name: "list_test_classes",
+        title: "List the test classes",
+        description: "Lists the concrete TestCase subclasses bound in this session's symbol list, \
+sorted by name, each with its number of tests. Paged with limit/offset.",
+        toolset: Toolset::Testing,
+        params: &[LIMIT, OFFSET],
+        annotations: READ_ONLY,
+        handler: list_test_classes,
+    },
+    Tool {
+        name: "run_test_class",
+        title: "Run a test class",
+        description: "Runs every test of one TestCase subclass (each in a fresh instance: setUp, \
+the test, tearDown) and answers the counts plus each failure (a TestFailure, e.g. a failed \
+assert:) and error (any other Error) with its exception class and message. Reports progress per \
+test when the request carries a progress token. Nothing is committed.",
+        toolset: Toolset::Testing,
+        params: &[CLASS],
+        annotations: RUNS_CODE,
+        handler: run_test_class,
+    },
+    Tool {
+        name: "run_test_method",
+        title: "Run one test",
+        description:
+            "Runs one test selector of a TestCase subclass (setUp, the test, tearDown) and \
+answers passed, failure or error, with the exception class and message. Nothing is committed.",
+        toolset: Toolset::Testing,
+        params: &[CLASS, SELECTOR],
+        annotations: RUNS_CODE,
+        handler: run_test_method,
+    },
+    Tool {
+        name: "list_failing_tests",
+        title: "List the failing tests",
+        description: "Runs the tests of the named classes (default: every test class) and lists \
+the failing and erroring ones as Class>>selector with their message. Nothing is committed.",
+        toolset: Toolset::Testing,
+        params: &[CLASS_NAMES],
+        annotations: RUNS_CODE,
+        handler: list_failing_tests,
+    },
+    Tool {
+        name: "describe_test_failure",
+        title: "Describe a test failure",
+        description: "Re-runs one test in isolation and describes how it ended: the exception \
+class, its messageText and description, and the phase it was raised in (setUp, the test method \
+or tearDown; the stone keeps no signalling stack to name a deeper method). Nothing is committed.",
+        toolset: Toolset::Testing,
+        params: &[CLASS, SELECTOR],
+        annotations: RUNS_CODE,
+        handler: describe_test_failure,
+    },
+];
+
+/// The error for a `{"error": KIND}` answer about class `class` (and `selector`).
+fn class_error(kind: &str, class: &str, selector: Option<&str>) -> (ErrorKind, String) {
+    match kind {
+        "notTestCase" => (
+            ErrorKind::InvalidParams,
+            format!(
+                "'{class}' is not a TestCase subclass; list_test_classes names the test classes"
+            ),
+        ),
+        "abstract" => (
+            ErrorKind::Refused,
+            format!("'{class}' is an abstract test class; run its concrete subclasses instead"),
+        ),
+        "noSelector" => (
+            ErrorKind::NotFound,
+            format!(
+                "'{class}' has no test selector '{}'; run_test_class lists its tests",
+                selector.unwrap_or("")
+            ),
+        ),
+        _ => (
+            ErrorKind::NotFound,
+            format!("no class named '{class}' in this session's symbol list"),
+        ),
+    }
+}
+
+/// The test selectors of `class`.
+fn selectors(cx: &mut Context<'_>, class: &str) -> Result<Vec<String>, ToolError> {
+    let answer = cx.run_json(
+        &section(SOURCE, "test_selectors"),
+        &[("escaper", escaper()), ("className", symbol_literal(class))],
+    )?;
+    let answer = check_error(answer, |k| class_error(k, class, None))?;
+    Ok(answer["selectors"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_default())
+}
+
+/// Runs one selector (or all, with `None`) of `class`: one result per test.
+fn run(cx: &mut Context<'_>, class: &str, selector: Option<&str>) -> Result<Vec<Value>, ToolError> {
+    let answer = cx.run_json(
+        &section(SOURCE, "run_tests"),
+        &[
+            ("escaper", escaper()),
+            ("className", symbol_literal(class)),
+            (
+                "selector",
+                selector.map_or_else(|| "nil".to_string(), symbol_literal),
+            ),
+        ],
+    )?;
+    let answer = check_error(answer, |k| class_error(k, class, selector))?;
+    Ok(answer["results"].as_array().cloned().unwrap_or_default())
+}
+
+/// One line naming a test's outcome and, for a defect, its exception.
+fn outcome_line(class: &str, r: &Value) -> String {
+    let sel = r["selector"].as_str().unwrap_or("");
+    let outcome = r["outcome"].as_str().unwrap_or("");
+    if outcome == "passed" {
+        return format!("{class}>>#{sel}: passed");
+    }
+    let message = r["messageText"]
+        .as_str()
+        .or_else(|| r["description"].as_str())
+        .unwrap_or("");
+    format!(
+        "{class}>>#{sel}: {outcome} ({}): {message}",
+        r["exceptionClass"].as_str().unwrap_or("?")
+    )
+}
+
+fn count(results: &[Value], outcome: &str) -> usize {
+    results.iter().filter(|r| r["outcome"] == outcome).count()
+}
+
+fn summary(results: &[Value]) -> Value {
+    json!({
+        "run": results.len(),
+        "passed": count(results, "passed"),
+        "failures": count(results, "failure"),
+        "errors": count(results, "error"),
+    })
+}
+
+fn list_test_classes(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    let page = cx.page(DEFAULT_LIMIT)?;
+    let answer = cx.run_json(
+        &section(SOURCE, "list_test_classes"),
+        &[("escaper", escaper())],
+    )?;
+    let mut classes: Vec<Value> = answer.as_array().cloned().unwrap_or_default();
+    classes.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
+    let shown = window(&classes, page);
+    let mut text = page_header(page, shown.len(), classes.len(), false, "test classes");
+    for c in &shown {
+        text.push_str(&format!(
+            "\n{} ({} tests)",
+            c["name"].as_str().unwrap_or(""),
+            c["tests"]
+        ));
+    }
+    Ok(ToolOutput {
+        text,
+        structured: json!({
+            "total": classes.len(),
+            "offset": page.offset,
+            "classes": shown,
+        }),
+    })
+}
+
+fn run_test_class(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    let class = cx.str_arg("className").unwrap_or_default();
+    let all = selectors(cx, class)?;
+    let total = all.len() as f64;
+    let mut results = Vec::with_capacity(all.len());
+    for (i, sel) in all.iter().enumerate() {
+        if let Some(why) = cx.notify.interrupted() {
+            return Err(ToolError::new(
+                ErrorKind::Other,
+                format!(
+                    "the run stopped after {i} of {} tests: {}",
+                    all.len(),
+                    why.describe()
+                ),
+            ));
+        }
+        // A lost progress frame must not fail the run; the result still comes.
+        let _ = cx
+            .notify
+            .progress(i as f64, Some(total), Some(&format!("{class}>>#{sel}")));
+        results.extend(run(cx, class, Some(sel))?);
+    }
+    let _ = cx.notify.progress(total, Some(total), Some("done"));
+    let s = summary(&results);
+    let mut text = format!(
+        "{class}: {} run, {} passed, {} failures, {} errors",
+        s["run"], s["passed"], s["failures"], s["errors"]
+    );
+    for r in results.iter().filter(|r| r["outcome"] != "passed") {
+        text.push('\n');
+        text.push_str(&outcome_line(class, r));
+    }
+    let defects: Vec<&Value> = results
+        .iter()
+        .filter(|r| r["outcome"] != "passed")
+        .collect();
+    Ok(ToolOutput {
+        text,
+        structured: json!({
+            "className": class,
+            "summary": s,
+            "defects": defects,
+            "results": results,
+        }),
+    })
+}
+
+fn run_test_method(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    let class = cx.str_arg("className").unwrap_or_default();
+    let selector = cx.str_arg("selector").unwrap_or_default();
+    let results = run(cx, class, Some(selector))?;
+    let result = results.into_iter().next().unwrap_or(Value::Null);
+    Ok(ToolOutput {
+        text: outcome_line(class, &result),
+        structured: json!({"className": class, "result": result}),
+    })
+}
+
+fn describe_test_failure(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    let class = cx.str_arg("className").unwrap_or_default();
+    let selector = cx.str_arg("selector").unwrap_or_default();
+    let results = run(cx, class, Some(selector))?;
+    let r = results.into_iter().next().unwrap_or(Value::Null);
+    let text = if r["outcome"] == "passed" {
+        format!("{class}>>#{selector} passed when re-run alone; there is no failure to describe")
+    } else {
+        let phase = match r["phase"].as_str().unwrap_or("") {
+            "setUp" => "in setUp".to_string(),
+            "tearDown" => "in tearDown".to_string(),
+            _ => format!("in the test method {class}>>#{selector} (or a method it called)"),
+        };
+        let null = |v: &Value| v.as_str().map_or("(none)".to_string(), String::from);
+        format!(
+            "{class}>>#{selector}: {}\nexception class: {}\nmessage text: {}\ndescription: {}\nraised {phase}",
+            r["outcome"].as_str().unwrap_or(""),
+            null(&r["exceptionClass"]),
+            null(&r["messageText"]),
+            null(&r["description"]),
+        )
+    };
+    Ok(ToolOutput {
+        text,
+        structured: json!({"className": class, "selector": selector, "result": r}),
+    })
+}
+
+fn list_failing_tests(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    let names: Vec<String> = match cx.args.get("classNames").and_then(Value::as_array) {
+        Some(a) => a
+            .iter()
+            .filter_map(Value::as_str)
+            .map(String::from)
+            .collect(),
+        None => {
+            let answer = cx.run_json(
+                &section(SOURCE, "list_test_classes"),
+                &[("escaper", escaper())],
+            )?;
+            let mut n: Vec<String> = answer
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|c| c["name"].as_str().map(String::from))
+                        .collect()
+                })
+                .unwrap_or_default();
+            n.sort();
+            n
+        }
+    };
+    let mut failing = Vec::new();
+    let mut run_count = 0;
+    let mut lines = Vec::new();
+    for class in &names {
+        let results = run(cx, class, None)?;
+        run_count += results.len();
+        for r in results.into_iter().filter(|r| r["outcome"] != "passed") {
+            lines.push(outcome_line(class, &r));
+            let mut r = r;
+            r["className"] = json!(class);
+            failing.push(r);
+        }
+    }
+    let mut text = format!(
+        "{} failing of {run_count} tests in {} classes",
+        failing.len(),
+        names.len()
+    );
+    for l in lines {
+        text.push('\n');
+        text.push_str(&l);
+    }
+    Ok(ToolOutput {
+        text,
+        structured: json!({
+            "classes": names.len(),
+            "run": run_count,
+            "failing": failing,
+        }),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The holes this module fills.
+    const HOLES: &[&str] = &["escaper", "className", "selector"];
+
+    #[test]
+    fn every_expression_exists_and_every_hole_is_known() {
+        for name in ["list_test_classes", "test_selectors", "run_tests"] {
+            crate::tools::assert_section_holes(SOURCE, name, HOLES);
+        }
+    }
+
+    #[test]
+    fn class_errors_name_the_class_intact() {
+        for (kind, expected) in [
+            ("notFound", ErrorKind::NotFound),
+            ("notTestCase", ErrorKind::InvalidParams),
+            ("abstract", ErrorKind::Refused),
+            ("noSelector", ErrorKind::NotFound),
+        ] {
+            let (k, m) = class_error(kind, "Odd'Name 😀", Some("test%x"));
+            assert_eq!(k, expected, "{kind}");
+            assert!(m.contains("Odd'Name 😀"), "{m}");
+        }
+    }
+}
