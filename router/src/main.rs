@@ -1,2 +1,85 @@
-//! The gsmcp router binary.
-fn main() {}
+//! The `gsmcp` binary: parses the configuration, sets up logging and the
+//! runtime, turns SIGTERM/SIGINT into the shutdown token, and calls
+//! [`gsmcp_router::run`]. Everything else lives in the library.
+
+use anyhow::Context;
+use clap::Parser;
+use gsmcp_router::config::{Cli, Config};
+use std::io::Write;
+use std::process::ExitCode;
+use tokio_util::sync::CancellationToken;
+use tracing_subscriber::fmt::writer::BoxMakeWriter;
+
+fn main() -> ExitCode {
+    let mut config = match Config::from_cli(Cli::parse()) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "gsmcp: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    init_logging(&config.log_filter, config.log_file.take());
+    match serve(config) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!("{e:#}");
+            let _ = writeln!(std::io::stderr(), "gsmcp: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn init_logging(filter: &str, file: Option<std::fs::File>) {
+    let (writer, ansi) = match file {
+        Some(f) => (BoxMakeWriter::new(std::sync::Arc::new(f)), false),
+        None => (BoxMakeWriter::new(std::io::stderr), false),
+    };
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
+        .with_writer(writer)
+        .with_ansi(ansi)
+        // By default a failed write is reported with `eprintln!`, which panics
+        // when stderr is a closed pipe and would take the logging task with it.
+        .log_internal_errors(false)
+        .init();
+}
+
+fn serve(config: Config) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("gsmcp")
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let shutdown = CancellationToken::new();
+        watch_signals(shutdown.clone())?;
+        gsmcp_router::run(config, shutdown).await?;
+        Ok(())
+    })
+}
+
+/// First SIGTERM/SIGINT: graceful shutdown. A second one: exit at once (workers
+/// die with the router through their parent-death signal).
+fn watch_signals(shutdown: CancellationToken) -> anyhow::Result<()> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut term = signal(SignalKind::terminate()).context("cannot watch SIGTERM")?;
+    let mut int = signal(SignalKind::interrupt()).context("cannot watch SIGINT")?;
+    tokio::spawn(async move {
+        let mut first = true;
+        loop {
+            let name = tokio::select! {
+                _ = term.recv() => "SIGTERM",
+                _ = int.recv() => "SIGINT",
+            };
+            if first {
+                tracing::info!(signal = name, "shutting down");
+                shutdown.cancel();
+                first = false;
+            } else {
+                tracing::warn!(signal = name, "second signal: exiting at once");
+                std::process::exit(130);
+            }
+        }
+    });
+    Ok(())
+}

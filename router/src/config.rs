@@ -1,0 +1,738 @@
+//! The router's configuration: the command line (every flag has an `MCP_*`
+//! environment variable of the same meaning), and its validation into a typed
+//! [`Config`].
+//!
+//! Validation happens once, before the port is bound, and reports every problem
+//! at once, each naming its fix. Nothing here opens sockets or starts processes;
+//! the only file system access is reading the instructions file, checking the
+//! worker binary and opening the log file.
+
+use clap::Parser;
+use std::fs::File;
+use std::net::{IpAddr, Ipv4Addr};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The toolsets a deployment may serve.
+pub const TOOLSETS: &[&str] = &[
+    "Browsing",
+    "Execution",
+    "Listing",
+    "Mutation",
+    "Search",
+    "Session",
+    "Testing",
+];
+
+/// Toolsets served only when a deployment names them in `MCP_TOOLSETS`
+/// (never part of the default "all"): the fixtures of the official MCP
+/// conformance suite.
+pub const OPT_IN_TOOLSETS: &[&str] = &["Conformance"];
+
+/// Largest instructions file accepted.
+pub const MAX_INSTRUCTIONS: u64 = 32 * 1024;
+
+/// The name of the worker binary looked for next to the router's executable.
+pub const WORKER_BIN_NAME: &str = "gsmcp-worker";
+
+/// gsmcp: serves a GemStone/S Smalltalk repository to MCP clients over Streamable HTTP.
+///
+/// Every option can also be set with the environment variable shown; the flag wins.
+#[derive(Debug, Clone, Parser)]
+#[command(name = "gsmcp", version, about)]
+pub struct Cli {
+    /// TCP port to listen on (0 picks a free one).
+    #[arg(long, env = "MCP_PORT", default_value = "8000")]
+    pub port: String,
+    /// Address to bind. Anything but a loopback address needs --allow-remote.
+    #[arg(long, env = "MCP_BIND", default_value = "127.0.0.1")]
+    pub bind: String,
+    /// Allow binding a non-loopback address (the server has no authentication yet).
+    #[arg(
+        long,
+        env = "MCP_ALLOW_REMOTE",
+        action = clap::ArgAction::SetTrue,
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
+    pub allow_remote: bool,
+    /// Most sessions (worker processes) at once, or `none` for no limit.
+    #[arg(long, env = "MCP_MAX_SESSIONS", default_value = "8")]
+    pub max_sessions: String,
+    /// Extra accepted `Host` header values, comma separated (`name` or `name:port`).
+    #[arg(long, env = "MCP_ALLOWED_HOSTS", default_value = "")]
+    pub allowed_hosts: String,
+    /// Extra accepted `Origin` header values, comma separated (`https://name[:port]`).
+    #[arg(long, env = "MCP_ALLOWED_ORIGINS", default_value = "")]
+    pub allowed_origins: String,
+    /// Write the log to this file (appending) instead of standard error.
+    #[arg(long, env = "MCP_LOG_FILE")]
+    pub log_file: Option<PathBuf>,
+    /// Log filter, e.g. `info`, `debug`, `gsmcp_router=debug,info`.
+    #[arg(long = "log", env = "MCP_LOG", default_value = "info")]
+    pub log: String,
+    /// How long a new worker may take to log in (`10s`, `500ms`, `2m`, or seconds).
+    #[arg(long, env = "MCP_HANDSHAKE_TIMEOUT", default_value = "10s")]
+    pub handshake_timeout: String,
+    /// How long a worker may take to exit after being asked before it is killed.
+    #[arg(long, env = "MCP_SHUTDOWN_GRACE", default_value = "3s")]
+    pub shutdown_grace: String,
+    /// How long a client may take to send a complete request (head and body).
+    #[arg(long, env = "MCP_REQUEST_READ_TIMEOUT", default_value = "30s")]
+    pub request_read_timeout: String,
+    /// The worker executable (default: `gsmcp-worker` next to this executable).
+    #[arg(long, env = "MCP_WORKER_BIN")]
+    pub worker_bin: Option<PathBuf>,
+    /// Toolsets to serve, comma separated (default: all).
+    #[arg(long, env = "MCP_TOOLSETS")]
+    pub toolsets: Option<String>,
+    /// Title shown to clients in `serverInfo`.
+    #[arg(long, env = "MCP_TITLE")]
+    pub title: Option<String>,
+    /// File whose text is sent to clients as the server's instructions (at most 32 KB).
+    #[arg(long, env = "MCP_INSTRUCTIONS_FILE")]
+    pub instructions_file: Option<PathBuf>,
+    /// Repository file of the embedded stone, created with the kernel on first use
+    /// (default: `$XDG_DATA_HOME/gsmcp/gsmcp.repository`, `~/.local/share/gsmcp/…`
+    /// when XDG_DATA_HOME is unset). `:memory:` gives every session a fresh,
+    /// unshared in-memory image that is never saved.
+    #[arg(long, env = "MCP_REPOSITORY")]
+    pub repository: Option<PathBuf>,
+    /// A session with no request for this long is released.
+    #[arg(long, env = "MCP_IDLE_TIMEOUT", default_value = "30m")]
+    pub idle_timeout: String,
+    /// A session that never opened a GET stream is released this long after its last request.
+    #[arg(long, env = "MCP_STREAMLESS_IDLE_TIMEOUT", default_value = "60s")]
+    pub streamless_idle_timeout: String,
+    /// How long a session whose GET stream closed may take to open a new one.
+    #[arg(long, env = "MCP_STREAM_GRACE", default_value = "10s")]
+    pub stream_grace: String,
+    /// Release every session this long after it opened, or `none`.
+    #[arg(long, env = "MCP_SESSION_LIFETIME", default_value = "none")]
+    pub session_lifetime: String,
+    /// Longest a request may run before it is interrupted, or `none`.
+    #[arg(long, env = "MCP_REQUEST_TIMEOUT", default_value = "none")]
+    pub request_timeout: String,
+    /// Time between the escalation steps of an interrupted call (soft break,
+    /// hard break, stopping the worker).
+    #[arg(long, env = "MCP_BREAK_GRACE", default_value = "5s")]
+    pub break_grace: String,
+    /// How long the client may take to answer a request of the server (sampling, elicitation, ping).
+    #[arg(long, env = "MCP_CLIENT_REQUEST_TIMEOUT", default_value = "30s")]
+    pub client_request_timeout: String,
+    /// Interval of keep-alive comments on event streams.
+    #[arg(long, env = "MCP_SSE_KEEPALIVE", default_value = "15s")]
+    pub sse_keepalive: String,
+    /// How long one event-stream write may wait for a client that does not read.
+    #[arg(long, env = "MCP_SSE_WRITE_TIMEOUT", default_value = "10s")]
+    pub sse_write_timeout: String,
+    /// Between calls, move a session's view forward when it is this many commits behind, or `none`.
+    #[arg(long, env = "MCP_MAX_COMMITS_BEHIND", default_value = "20")]
+    pub max_commits_behind: String,
+}
+
+/// The validated configuration, passed explicitly to everything that needs it.
+#[derive(Debug)]
+pub struct Config {
+    pub port: u16,
+    pub bind: IpAddr,
+    pub max_sessions: Option<usize>,
+    /// Lower-cased `Host` values: `name` (any port) or `name:port`.
+    pub allowed_hosts: Vec<String>,
+    /// Lower-cased full origins (`scheme://host[:port]`).
+    pub allowed_origins: Vec<String>,
+    /// The open log file, if logging goes to a file.
+    pub log_file: Option<File>,
+    pub log_filter: String,
+    pub handshake_timeout: Duration,
+    pub shutdown_grace: Duration,
+    pub request_read_timeout: Duration,
+    pub worker_bin: PathBuf,
+    pub toolsets: Vec<String>,
+    pub title: Option<String>,
+    pub instructions: Option<String>,
+    pub repository: Option<String>,
+    /// When sessions are probed and released.
+    pub lifetime: crate::lifetime::Policy,
+    pub request_timeout: Option<Duration>,
+    pub break_grace: Duration,
+    pub client_request_timeout: Duration,
+    pub sse_keepalive: Duration,
+    pub sse_write_timeout: Duration,
+    pub max_commits_behind: Option<u64>,
+}
+
+/// Every problem found in the configuration.
+#[derive(Debug, thiserror::Error)]
+#[error("invalid configuration:\n  - {}", .problems.join("\n  - "))]
+pub struct ConfigError {
+    pub problems: Vec<String>,
+}
+
+impl Config {
+    /// A configuration with defaults for everything, for tests of the library.
+    pub fn for_tests(worker_bin: PathBuf) -> Config {
+        Config {
+            port: 0,
+            bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            max_sessions: Some(8),
+            allowed_hosts: Vec::new(),
+            allowed_origins: Vec::new(),
+            log_file: None,
+            log_filter: "info".into(),
+            handshake_timeout: Duration::from_secs(10),
+            shutdown_grace: Duration::from_secs(3),
+            request_read_timeout: Duration::from_secs(30),
+            worker_bin,
+            toolsets: TOOLSETS.iter().map(|s| s.to_string()).collect(),
+            title: None,
+            instructions: None,
+            repository: None,
+            lifetime: crate::lifetime::Policy::new(
+                Duration::from_secs(30 * 60),
+                Duration::from_secs(60),
+                Duration::from_secs(10),
+                None,
+            ),
+            request_timeout: None,
+            break_grace: Duration::from_secs(5),
+            client_request_timeout: Duration::from_secs(30),
+            sse_keepalive: Duration::from_secs(15),
+            sse_write_timeout: Duration::from_secs(10),
+            max_commits_behind: Some(20),
+        }
+    }
+
+    /// Validates the command line, collecting every problem.
+    pub fn from_cli(cli: Cli) -> Result<Config, ConfigError> {
+        let mut problems = Vec::new();
+        let p = &mut problems;
+
+        let port = keep(p, parse_port(&cli.port), 0);
+        let bind = keep(
+            p,
+            parse_bind(&cli.bind, cli.allow_remote),
+            IpAddr::V4(Ipv4Addr::LOCALHOST),
+        );
+        let max_sessions = keep(p, parse_max_sessions(&cli.max_sessions), None);
+
+        let allowed_hosts = split_list(&cli.allowed_hosts);
+        for host in &allowed_hosts {
+            if host.contains('/') || host.contains(char::is_whitespace) {
+                p.push(format!(
+                    "MCP_ALLOWED_HOSTS entry {host:?} is not a host name: use `name` or `name:port`"
+                ));
+            }
+        }
+        let allowed_origins: Vec<String> = split_list(&cli.allowed_origins)
+            .into_iter()
+            .map(|o| o.trim_end_matches('/').to_string())
+            .collect();
+        for origin in &allowed_origins {
+            if !(origin.starts_with("http://") || origin.starts_with("https://")) {
+                p.push(format!(
+                    "MCP_ALLOWED_ORIGINS entry {origin:?} is not an origin: use `http://name[:port]` or `https://name[:port]`"
+                ));
+            }
+        }
+
+        let log_filter = match tracing_subscriber::EnvFilter::try_new(&cli.log) {
+            Ok(_) => cli.log.clone(),
+            Err(e) => {
+                p.push(format!(
+                    "MCP_LOG {:?} is not a log filter ({e}): use e.g. `info`, `debug` or `gsmcp_router=debug,warn`",
+                    cli.log
+                ));
+                "info".into()
+            }
+        };
+
+        let handshake_timeout = keep(
+            p,
+            parse_named_duration("MCP_HANDSHAKE_TIMEOUT", &cli.handshake_timeout, false),
+            Duration::ZERO,
+        );
+        let shutdown_grace = keep(
+            p,
+            parse_named_duration("MCP_SHUTDOWN_GRACE", &cli.shutdown_grace, true),
+            Duration::ZERO,
+        );
+        let request_read_timeout = keep(
+            p,
+            parse_named_duration("MCP_REQUEST_READ_TIMEOUT", &cli.request_read_timeout, false),
+            Duration::ZERO,
+        );
+
+        let worker_bin = match &cli.worker_bin {
+            Some(path) => path.clone(),
+            None => default_worker_bin(),
+        };
+        keep(
+            p,
+            check_executable(&worker_bin, cli.worker_bin.is_some()),
+            (),
+        );
+
+        let all_toolsets = || TOOLSETS.iter().map(|s| s.to_string()).collect();
+        let toolsets = match &cli.toolsets {
+            Some(text) => keep(p, parse_toolsets(text), all_toolsets()),
+            None => all_toolsets(),
+        };
+
+        let title = cli.title.clone().filter(|t| !t.trim().is_empty());
+
+        let instructions = match &cli.instructions_file {
+            Some(path) => keep(p, read_instructions(path), None),
+            None => None,
+        };
+
+        let repository = match &cli.repository {
+            Some(path) if path.as_os_str() == IN_MEMORY => None,
+            Some(path) => keep(p, check_repository(path), None),
+            None => keep(p, default_repository(), None),
+        };
+
+        let nonzero = |p: &mut Vec<String>, name: &str, text: &str| {
+            keep(
+                p,
+                parse_named_duration(name, text, false),
+                Duration::from_secs(1),
+            )
+        };
+        let idle = nonzero(p, "MCP_IDLE_TIMEOUT", &cli.idle_timeout);
+        let streamless = nonzero(
+            p,
+            "MCP_STREAMLESS_IDLE_TIMEOUT",
+            &cli.streamless_idle_timeout,
+        );
+        let stream_grace = nonzero(p, "MCP_STREAM_GRACE", &cli.stream_grace);
+        let session_lifetime = keep(
+            p,
+            parse_optional_duration("MCP_SESSION_LIFETIME", &cli.session_lifetime),
+            None,
+        );
+        let request_timeout = keep(
+            p,
+            parse_optional_duration("MCP_REQUEST_TIMEOUT", &cli.request_timeout),
+            None,
+        );
+        let break_grace = nonzero(p, "MCP_BREAK_GRACE", &cli.break_grace);
+        let client_request_timeout =
+            nonzero(p, "MCP_CLIENT_REQUEST_TIMEOUT", &cli.client_request_timeout);
+        let sse_keepalive = nonzero(p, "MCP_SSE_KEEPALIVE", &cli.sse_keepalive);
+        let sse_write_timeout = nonzero(p, "MCP_SSE_WRITE_TIMEOUT", &cli.sse_write_timeout);
+        let max_commits_behind = keep(p, parse_commits_behind(&cli.max_commits_behind), None);
+
+        let mut log_file = None;
+        if let Some(path) = &cli.log_file {
+            match std::fs::OpenOptions::new().create(true).append(true).open(path) {
+                Ok(f) => log_file = Some(f),
+                Err(e) => problems.push(format!(
+                    "MCP_LOG_FILE {}: cannot open for appending ({e}): create its directory or choose another file",
+                    path.display()
+                )),
+            }
+        }
+
+        if !problems.is_empty() {
+            return Err(ConfigError { problems });
+        }
+        Ok(Config {
+            port,
+            bind,
+            max_sessions,
+            allowed_hosts,
+            allowed_origins,
+            log_file,
+            log_filter,
+            handshake_timeout,
+            shutdown_grace,
+            request_read_timeout,
+            worker_bin,
+            toolsets,
+            title,
+            instructions,
+            repository,
+            lifetime: crate::lifetime::Policy::new(
+                idle,
+                streamless,
+                stream_grace,
+                session_lifetime,
+            ),
+            request_timeout,
+            break_grace,
+            client_request_timeout,
+            sse_keepalive,
+            sse_write_timeout,
+            max_commits_behind,
+        })
+    }
+}
+
+/// A duration, or `none` (also `off`) for no limit.
+fn parse_optional_duration(name: &str, text: &str) -> Result<Option<Duration>, String> {
+    let t = text.trim();
+    if t.eq_ignore_ascii_case("none") || t.eq_ignore_ascii_case("off") {
+        return Ok(None);
+    }
+    parse_named_duration(name, t, false)
+        .map(Some)
+        .map_err(|e| format!("{e}, or `none`"))
+}
+
+fn parse_commits_behind(text: &str) -> Result<Option<u64>, String> {
+    let t = text.trim();
+    if t.eq_ignore_ascii_case("none") || t.eq_ignore_ascii_case("off") {
+        return Ok(None);
+    }
+    match t.parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(Some(n)),
+        _ => Err(format!(
+            "MCP_MAX_COMMITS_BEHIND {text:?} is not a commit count: use a number of at least 1, or `none` to turn view hygiene off"
+        )),
+    }
+}
+
+/// Records a problem and substitutes a placeholder so validation can go on.
+fn keep<T>(problems: &mut Vec<String>, result: Result<T, String>, placeholder: T) -> T {
+    result.unwrap_or_else(|problem| {
+        problems.push(problem);
+        placeholder
+    })
+}
+
+fn split_list(text: &str) -> Vec<String> {
+    text.split(',')
+        .map(|s| s.trim().to_ascii_lowercase())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+fn parse_port(text: &str) -> Result<u16, String> {
+    text.trim().parse::<u16>().map_err(|_| {
+        format!(
+            "MCP_PORT {text:?} is not a port: use a number from 1 to 65535, or 0 for a free port"
+        )
+    })
+}
+
+fn parse_bind(text: &str, allow_remote: bool) -> Result<IpAddr, String> {
+    let trimmed = text.trim().trim_start_matches('[').trim_end_matches(']');
+    let addr: IpAddr = if trimmed.eq_ignore_ascii_case("localhost") {
+        IpAddr::V4(Ipv4Addr::LOCALHOST)
+    } else {
+        trimmed.parse().map_err(|_| {
+            format!("MCP_BIND {text:?} is not an IP address: use e.g. 127.0.0.1 or ::1")
+        })?
+    };
+    if !addr.is_loopback() && !allow_remote {
+        return Err(format!(
+            "MCP_BIND {text:?} is not a loopback address and the server has no authentication: \
+             bind 127.0.0.1, or pass --allow-remote (MCP_ALLOW_REMOTE=1) if you really mean to expose it"
+        ));
+    }
+    Ok(addr)
+}
+
+fn parse_max_sessions(text: &str) -> Result<Option<usize>, String> {
+    let t = text.trim();
+    if t.eq_ignore_ascii_case("none") {
+        return Ok(None);
+    }
+    match t.parse::<usize>() {
+        Ok(0) | Err(_) => Err(format!(
+            "MCP_MAX_SESSIONS {text:?} is not a session count: use a number of at least 1, or `none` for no limit"
+        )),
+        Ok(n) => Ok(Some(n)),
+    }
+}
+
+/// Parses `250ms`, `30s`, `5m`, `1h`, or a plain number of seconds (`1.5`).
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let value: f64 = number.parse().map_err(|_| {
+        "not a duration: use e.g. `250ms`, `30s`, `5m` or plain seconds".to_string()
+    })?;
+    let scale = match unit.trim() {
+        "" | "s" | "sec" | "secs" => 1.0,
+        "ms" => 0.001,
+        "m" | "min" | "mins" => 60.0,
+        "h" => 3600.0,
+        other => {
+            return Err(format!(
+                "unknown unit {other:?}: use `ms`, `s`, `m` or `h` (e.g. `250ms`, `30s`, `5m`)"
+            ))
+        }
+    };
+    let secs = value * scale;
+    if !secs.is_finite() || secs > 86_400.0 * 365.0 {
+        return Err("duration is too long: use at most a year".into());
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+fn parse_named_duration(name: &str, text: &str, allow_zero: bool) -> Result<Duration, String> {
+    match parse_duration(text) {
+        Ok(d) if d.is_zero() && !allow_zero => Err(format!(
+            "{name} {text:?} must be longer than zero: use e.g. `10s`"
+        )),
+        Ok(d) => Ok(d),
+        Err(e) => Err(format!("{name} {text:?}: {e}")),
+    }
+}
+
+fn default_worker_bin() -> PathBuf {
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(|dir| dir.join(WORKER_BIN_NAME)))
+        .unwrap_or_else(|| PathBuf::from(WORKER_BIN_NAME))
+}
+
+fn check_executable(path: &Path, explicit: bool) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    let fix = if explicit {
+        "point MCP_WORKER_BIN at the gsmcp-worker executable"
+    } else {
+        "build it next to gsmcp (`cargo build --release --bins`) or set MCP_WORKER_BIN"
+    };
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() && m.permissions().mode() & 0o111 != 0 => Ok(()),
+        Ok(_) => Err(format!(
+            "worker binary {} is not an executable file: {fix}",
+            path.display()
+        )),
+        Err(e) => Err(format!(
+            "worker binary {} not found ({e}): {fix}",
+            path.display()
+        )),
+    }
+}
+
+fn parse_toolsets(text: &str) -> Result<Vec<String>, String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut unknown = Vec::new();
+    for name in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        match TOOLSETS
+            .iter()
+            .chain(OPT_IN_TOOLSETS)
+            .find(|t| t.eq_ignore_ascii_case(name))
+        {
+            Some(t) if !out.iter().any(|o| o == t) => out.push(t.to_string()),
+            Some(_) => {}
+            None => unknown.push(name.to_string()),
+        }
+    }
+    if !unknown.is_empty() {
+        return Err(format!(
+            "MCP_TOOLSETS names unknown toolset(s) {}: choose from {} (or the opt-in {})",
+            unknown.join(", "),
+            TOOLSETS.join(", "),
+            OPT_IN_TOOLSETS.join(", ")
+        ));
+    }
+    if out.is_empty() {
+        return Err(format!(
+            "MCP_TOOLSETS is empty: name at least one of {}",
+            TOOLSETS.join(", ")
+        ));
+    }
+    Ok(out)
+}
+
+/// The `MCP_REPOSITORY` value that asks for an in-memory image per session.
+pub const IN_MEMORY: &str = ":memory:";
+
+/// The repository used when `MCP_REPOSITORY` is unset: under the XDG data
+/// directory, which is created (the file itself is created by the first worker).
+fn default_repository() -> Result<Option<String>, String> {
+    let base = match std::env::var_os("XDG_DATA_HOME").filter(|v| !v.is_empty()) {
+        Some(dir) => PathBuf::from(dir),
+        None => match std::env::var_os("HOME").filter(|v| !v.is_empty()) {
+            Some(home) => PathBuf::from(home).join(".local").join("share"),
+            None => {
+                return Err(
+                    "MCP_REPOSITORY is unset and so are XDG_DATA_HOME and HOME: \
+                            name a repository file with MCP_REPOSITORY (or :memory:)"
+                        .into(),
+                )
+            }
+        },
+    };
+    let dir = base.join("gsmcp");
+    std::fs::create_dir_all(&dir).map_err(|e| {
+        format!(
+            "cannot create the repository directory {} ({e}): set MCP_REPOSITORY to a writable file",
+            dir.display()
+        )
+    })?;
+    check_repository(&dir.join("gsmcp.repository"))
+}
+
+/// The repository file may not exist yet (the worker creates it), but its
+/// directory must, and an existing path must be a file.
+fn check_repository(path: &Path) -> Result<Option<String>, String> {
+    let shown = path.display();
+    if path.as_os_str().is_empty() {
+        return Err("MCP_REPOSITORY is empty: name a repository file or leave it unset".into());
+    }
+    if path.is_dir() {
+        return Err(format!(
+            "MCP_REPOSITORY {shown} is a directory: name a file in it, e.g. {}",
+            path.join("gsmcp.repository").display()
+        ));
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(format!(
+            "MCP_REPOSITORY {shown}: directory {} does not exist: create it first",
+            dir.display()
+        ));
+    }
+    Ok(Some(path.to_string_lossy().into_owned()))
+}
+
+fn read_instructions(path: &Path) -> Result<Option<String>, String> {
+    let shown = path.display();
+    let meta = std::fs::metadata(path).map_err(|e| {
+        format!("MCP_INSTRUCTIONS_FILE {shown}: cannot read it ({e}): fix the path")
+    })?;
+    if !meta.is_file() {
+        return Err(format!(
+            "MCP_INSTRUCTIONS_FILE {shown} is not a file: point it at a text file"
+        ));
+    }
+    if meta.len() > MAX_INSTRUCTIONS {
+        return Err(format!(
+            "MCP_INSTRUCTIONS_FILE {shown} has {} bytes, more than the {MAX_INSTRUCTIONS} allowed: shorten it",
+            meta.len()
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| {
+        format!("MCP_INSTRUCTIONS_FILE {shown}: cannot read it ({e}): fix the path")
+    })?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        format!("MCP_INSTRUCTIONS_FILE {shown} is not UTF-8 text: save it as UTF-8")
+    })?;
+    Ok(if text.trim().is_empty() {
+        None
+    } else {
+        Some(text)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        let ok = [
+            ("30s", 30_000),
+            ("5m", 300_000),
+            ("250ms", 250),
+            ("12", 12_000),
+            ("1.5", 1_500),
+            ("0", 0),
+            ("2h", 7_200_000),
+        ];
+        for (text, ms) in ok {
+            assert_eq!(
+                parse_duration(text).unwrap(),
+                Duration::from_millis(ms),
+                "{text}"
+            );
+        }
+        for bad in ["", "s", "10x", "-1s", "1e9", "ten"] {
+            assert!(parse_duration(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn toolsets_are_matched_case_insensitively() {
+        assert_eq!(
+            parse_toolsets("execution, SESSION").unwrap(),
+            vec!["Execution", "Session"]
+        );
+        let err = parse_toolsets("Execution,Nope").unwrap_err();
+        assert!(err.contains("Nope") && err.contains("Browsing"), "{err}");
+        assert!(parse_toolsets(" , ").is_err());
+    }
+
+    #[test]
+    fn bind_refuses_remote_without_consent() {
+        assert!(parse_bind("127.0.0.1", false).unwrap().is_loopback());
+        assert!(parse_bind("::1", false).unwrap().is_loopback());
+        assert!(parse_bind("0.0.0.0", false)
+            .unwrap_err()
+            .contains("--allow-remote"));
+        assert!(parse_bind("0.0.0.0", true).is_ok());
+        assert!(parse_bind("nowhere", true).is_err());
+    }
+
+    #[test]
+    fn allow_remote_is_a_flag() {
+        assert!(
+            Cli::try_parse_from(["gsmcp", "--allow-remote"])
+                .unwrap()
+                .allow_remote
+        );
+        assert!(
+            !Cli::try_parse_from(["gsmcp"]).unwrap().allow_remote
+                || std::env::var_os("MCP_ALLOW_REMOTE").is_some()
+        );
+    }
+
+    #[test]
+    fn conformance_toolset_is_opt_in() {
+        assert_eq!(
+            parse_toolsets("execution, conformance").unwrap(),
+            vec!["Execution".to_string(), "Conformance".to_string()]
+        );
+        assert!(!TOOLSETS.contains(&"Conformance"));
+        assert!(parse_toolsets("Gardening")
+            .unwrap_err()
+            .contains("Conformance"));
+    }
+
+    #[test]
+    fn lifetime_knobs() {
+        let table: &[(&str, Result<Option<Duration>, ()>)] = &[
+            ("none", Ok(None)),
+            ("OFF", Ok(None)),
+            ("30s", Ok(Some(Duration::from_secs(30)))),
+            ("2m", Ok(Some(Duration::from_secs(120)))),
+            ("0", Err(())),
+            ("soon", Err(())),
+        ];
+        for (text, expect) in table {
+            let got = parse_optional_duration("MCP_REQUEST_TIMEOUT", text).map_err(|_| ());
+            assert_eq!(&got, expect, "{text}");
+        }
+        assert_eq!(parse_commits_behind("none").unwrap(), None);
+        assert_eq!(parse_commits_behind("20").unwrap(), Some(20));
+        assert!(parse_commits_behind("0").is_err());
+        assert!(parse_commits_behind("-3").is_err());
+        let cli =
+            Cli::try_parse_from(["gsmcp", "--idle-timeout", "4s", "--stream-grace", "1s"]).unwrap();
+        let mut cli = cli;
+        cli.worker_bin = Some(std::env::current_exe().unwrap());
+        cli.port = "0".into();
+        let c = Config::from_cli(cli).unwrap();
+        assert_eq!(c.lifetime.idle, Duration::from_secs(4));
+        assert_eq!(c.lifetime.stream_grace, Duration::from_secs(1));
+    }
+
+    #[test]
+    fn max_sessions_values() {
+        assert_eq!(parse_max_sessions("none").unwrap(), None);
+        assert_eq!(parse_max_sessions("3").unwrap(), Some(3));
+        assert!(parse_max_sessions("0").is_err());
+        assert!(parse_max_sessions("-2").is_err());
+    }
+}

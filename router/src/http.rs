@@ -1,0 +1,872 @@
+//! The HTTP side of MCP's Streamable HTTP transport: the accept loop, one hyper
+//! HTTP/1.1 connection per client socket, and the service for the single
+//! endpoint `/mcp`.
+//!
+//! Every request passes the gates in a fixed order: `Host`/`Origin` (403), path
+//! (404), verb (405), `Accept` (406), declared body size (413, decided before the
+//! body is read), body read under a size limit and a deadline (413/408), JSON-RPC
+//! classification (400), session header and `MCP-Protocol-Version` (400), session
+//! lookup (404). Only then does a message reach a session. This module never
+//! talks to a worker: it hands commands to the session registry and waits for
+//! their answers.
+//!
+//! Status codes: a refusal by a gate is an HTTP error with a JSON-RPC error body
+//! (`id: null`, or no id for 403). Once a request has passed the gates, every
+//! answer is HTTP 200 carrying a JSON-RPC response with the request's id,
+//! including the router's own errors `-32001` with `data.kind` `sessionLimit`,
+//! `workerFailed`/`workerRefused` (initialize) and `sessionGone`.
+//! Notifications and client responses are answered 202 with no body.
+//!
+//! Streams: a request is answered as `application/json` when its reply comes
+//! before anything else, and as `text/event-stream` (priming event, the call's
+//! notifications and server requests, the reply, end) when the client accepts
+//! a stream and a message for it comes first. A request the client cancels gets
+//! no JSON-RPC response: an exchange still waiting is answered 202 with no
+//! body, a stream already open ends without a response. `GET` opens the
+//! session's standalone stream.
+
+use crate::config::Config;
+use crate::jsonrpc::{self, Message};
+use crate::session::{CallEvent, Command, OpenOutcome, Registry, SessionHandle};
+use crate::sse;
+use bytes::Bytes;
+use http_body_util::{combinators::BoxBody, BodyExt, Full, Limited};
+use hyper::body::Incoming;
+use hyper::header::{
+    HeaderMap, HeaderValue, ACCEPT, ALLOW, CACHE_CONTROL, CONNECTION, CONTENT_LENGTH, CONTENT_TYPE,
+    HOST, ORIGIN,
+};
+use hyper::{Method, Request, Response, StatusCode};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use serde_json::Value;
+use std::convert::Infallible;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+use tracing::{debug, info, warn, Instrument};
+
+/// The one endpoint.
+pub const MCP_PATH: &str = "/mcp";
+/// Largest request head (request line and headers).
+pub const MAX_HEAD: usize = 64 * 1024;
+/// Largest request body.
+pub const MAX_BODY: usize = 8 * 1024 * 1024;
+/// The protocol revisions a client may name in `MCP-Protocol-Version`.
+pub const SUPPORTED_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26"];
+
+const SESSION_HEADER: &str = "mcp-session-id";
+const VERSION_HEADER: &str = "mcp-protocol-version";
+
+/// The response body type. Boxed so a streamed (SSE) answer can share it.
+pub type Body = BoxBody<Bytes, Infallible>;
+
+/// What the service needs, shared by every connection.
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub registry: Arc<Registry>,
+    /// The port actually bound (the configured one may be 0).
+    pub port: u16,
+}
+
+/// Accepts connections until `shutdown` is cancelled, then ends every session
+/// and waits (bounded) for connections to finish.
+pub async fn serve(listener: TcpListener, state: Arc<AppState>, shutdown: CancellationToken) {
+    let conns = TaskTracker::new();
+    loop {
+        let accepted = tokio::select! {
+            a = listener.accept() => a,
+            _ = shutdown.cancelled() => break,
+        };
+        match accepted {
+            Ok((stream, peer)) => {
+                if let Err(e) = stream.set_nodelay(true) {
+                    debug!(error = %e, "cannot set TCP_NODELAY");
+                }
+                let state = state.clone();
+                let shutdown = shutdown.clone();
+                conns.spawn(serve_connection(stream, peer, state, shutdown));
+            }
+            Err(e) => {
+                // Typically EMFILE: back off instead of spinning.
+                warn!(error = %e, "accept failed");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    }
+    drop(listener);
+    let grace = state.config.shutdown_grace;
+    info!(
+        sessions = state.registry.len(),
+        "shutting down: ending every session"
+    );
+    let bound = grace + Duration::from_secs(5);
+    if !state.registry.wait_all(bound).await {
+        warn!(?bound, "some sessions did not end in time");
+    }
+    conns.close();
+    if tokio::time::timeout(Duration::from_secs(2), conns.wait())
+        .await
+        .is_err()
+    {
+        debug!("some connections were still open at exit");
+    }
+}
+
+async fn serve_connection(
+    stream: tokio::net::TcpStream,
+    peer: SocketAddr,
+    state: Arc<AppState>,
+    shutdown: CancellationToken,
+) {
+    let read_timeout = state.config.request_read_timeout;
+    let grace = state.config.shutdown_grace;
+    let service = hyper::service::service_fn(move |req| {
+        let state = state.clone();
+        async move { Ok::<_, Infallible>(handle(&state, req).await) }
+    });
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(read_timeout)
+        // Room for a whole head somewhat over the limit, so that the exact
+        // check in `route` answers it after reading all of it (closing with
+        // unread input would reset the connection and lose the 431).
+        .max_buf_size(2 * MAX_HEAD)
+        .keep_alive(true);
+    let conn = builder.serve_connection(TokioIo::new(stream), service);
+    tokio::pin!(conn);
+    tokio::select! {
+        r = conn.as_mut() => {
+            if let Err(e) = r {
+                debug!(%peer, error = %e, "connection ended with an error");
+            }
+        }
+        _ = shutdown.cancelled() => {
+            conn.as_mut().graceful_shutdown();
+            let _ = tokio::time::timeout(grace + Duration::from_secs(5), conn).await;
+        }
+    }
+}
+
+/// Answers one HTTP request.
+pub async fn handle(state: &AppState, req: Request<Incoming>) -> Response<Body> {
+    let span = tracing::debug_span!(
+        "request",
+        http = %req.method(),
+        method = tracing::field::Empty,
+        id = tracing::field::Empty,
+        session = tracing::field::Empty,
+    );
+    async move {
+        let response = route(state, req).await;
+        debug!(status = response.status().as_u16(), "answered");
+        response
+    }
+    .instrument(span)
+    .await
+}
+
+async fn route(state: &AppState, req: Request<Incoming>) -> Response<Body> {
+    // hyper's read buffer bounds memory (heads beyond it get hyper's own 431);
+    // the exact limit is enforced here.
+    if head_size(&req) > MAX_HEAD {
+        let mut r = error_response(
+            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            jsonrpc::TRANSPORT_ERROR,
+            &format!("Request Header Fields Too Large: the request head may have at most {MAX_HEAD} bytes"),
+        );
+        r.headers_mut()
+            .insert(CONNECTION, HeaderValue::from_static("close"));
+        return r;
+    }
+    if let Err(refusal) = check_host_and_origin(req.headers(), &state.config, state.port) {
+        debug!(%refusal, "refused by the Host/Origin check");
+        let body = jsonrpc::error_body(None, jsonrpc::TRANSPORT_ERROR, &refusal, None);
+        return json_response(StatusCode::FORBIDDEN, body);
+    }
+    if req.uri().path() != MCP_PATH {
+        return error_response(
+            StatusCode::NOT_FOUND,
+            jsonrpc::TRANSPORT_ERROR,
+            "Not Found: the MCP endpoint is /mcp",
+        );
+    }
+    match *req.method() {
+        Method::POST => post(state, req).await,
+        Method::GET => get(state, req),
+        Method::DELETE => delete(state, req).await,
+        _ => {
+            let mut r = error_response(
+                StatusCode::METHOD_NOT_ALLOWED,
+                jsonrpc::TRANSPORT_ERROR,
+                "Method Not Allowed: use POST, GET or DELETE",
+            );
+            r.headers_mut()
+                .insert(ALLOW, HeaderValue::from_static("GET, POST, DELETE"));
+            r
+        }
+    }
+}
+
+async fn post(state: &AppState, req: Request<Incoming>) -> Response<Body> {
+    if !accepts_json_or_sse(req.headers()) {
+        return error_response(
+            StatusCode::NOT_ACCEPTABLE,
+            jsonrpc::TRANSPORT_ERROR,
+            "Not Acceptable: the client must accept application/json or text/event-stream",
+        );
+    }
+    if let Some(len) = req.headers().get(CONTENT_LENGTH) {
+        let declared = len.to_str().ok().and_then(|s| s.trim().parse::<u64>().ok());
+        if declared.is_some_and(|n| n > MAX_BODY as u64) {
+            return too_large();
+        }
+    }
+    let (parts, body) = req.into_parts();
+    let read = tokio::time::timeout(
+        state.config.request_read_timeout,
+        Limited::new(body, MAX_BODY).collect(),
+    )
+    .await;
+    let body = match read {
+        Err(_) => {
+            debug!("request body not received in time; dropping the connection");
+            let mut r = error_response(
+                StatusCode::REQUEST_TIMEOUT,
+                jsonrpc::TRANSPORT_ERROR,
+                "Request Timeout: the request body did not arrive in time",
+            );
+            r.headers_mut()
+                .insert(CONNECTION, HeaderValue::from_static("close"));
+            return r;
+        }
+        Ok(Err(e))
+            if e.downcast_ref::<http_body_util::LengthLimitError>()
+                .is_some() =>
+        {
+            return too_large()
+        }
+        Ok(Err(e)) => {
+            debug!(error = %e, "request body could not be read");
+            let mut r = error_response(
+                StatusCode::BAD_REQUEST,
+                jsonrpc::TRANSPORT_ERROR,
+                "Bad Request: the request body could not be read",
+            );
+            r.headers_mut()
+                .insert(CONNECTION, HeaderValue::from_static("close"));
+            return r;
+        }
+        Ok(Ok(collected)) => collected.to_bytes(),
+    };
+
+    let message = match jsonrpc::classify(&body) {
+        Ok(m) => m,
+        Err(e) => return json_response(StatusCode::BAD_REQUEST, e.to_body()),
+    };
+    let span = tracing::Span::current();
+    if let Some(method) = message.method() {
+        span.record("method", method);
+    }
+    if let Message::Request { id, .. } | Message::Response { id } = &message {
+        span.record("id", tracing::field::display(id));
+    }
+    // Safe: classification succeeded, so the body is UTF-8.
+    let text = String::from_utf8_lossy(&body).into_owned();
+    let session = match session_header(&parts.headers) {
+        Ok(s) => s,
+        Err(r) => return r.into_response(),
+    };
+
+    if message.method() == Some("initialize") {
+        let Message::Request { id, .. } = message else {
+            return invalid_request(None, "initialize must be a request (with an id)");
+        };
+        if session.is_some() {
+            return invalid_request(
+                Some(&id),
+                "Invalid Request: initialize must not carry Mcp-Session-Id; the session is already initialized",
+            );
+        }
+        return match state.registry.open(id, text).await {
+            OpenOutcome::Opened { sid, reply } => {
+                span.record("session", &sid[..8]);
+                let mut r = json_response(StatusCode::OK, reply);
+                // The id is 32 hex characters, always a valid header value.
+                if let Ok(v) = HeaderValue::from_str(&sid) {
+                    r.headers_mut().insert(SESSION_HEADER, v);
+                }
+                r
+            }
+            OpenOutcome::Refused { reply } => json_response(StatusCode::OK, reply),
+        };
+    }
+
+    let Some(sid) = session else {
+        return error_response(
+            StatusCode::BAD_REQUEST,
+            jsonrpc::TRANSPORT_ERROR,
+            "Bad Request: Mcp-Session-Id header is required; start a session with initialize",
+        );
+    };
+    if let Err(r) = check_protocol_version(&parts.headers) {
+        return r.into_response();
+    }
+    let Some(handle) = state.registry.lookup(&sid) else {
+        return session_not_found();
+    };
+    span.record("session", handle.sid8.as_str());
+
+    match message {
+        Message::Request { id, method } => {
+            let (events, answers) = mpsc::unbounded_channel();
+            if handle
+                .send(Command::Request {
+                    id: id.clone(),
+                    method,
+                    message: text,
+                    events,
+                })
+                .is_err()
+            {
+                return session_not_found();
+            }
+            let sse = accepts_event_stream(&parts.headers);
+            let only_sse = sse && !accepts_json(&parts.headers);
+            answer_call(state, &handle, id, answers, sse, only_sse).await
+        }
+        Message::Notification { method } => {
+            if handle
+                .send(Command::Notification {
+                    method,
+                    message: text,
+                })
+                .is_err()
+            {
+                return session_not_found();
+            }
+            accepted()
+        }
+        Message::Response { id } => {
+            if handle
+                .send(Command::ClientResponse { id, message: text })
+                .is_err()
+            {
+                return session_not_found();
+            }
+            accepted()
+        }
+    }
+}
+
+/// Answers a request from its call's events: JSON if the reply comes first
+/// (or the client cannot take a stream), else an event stream that carries the
+/// call's messages and then the reply; a client that accepts only event streams
+/// always gets one. A cancelled call gets 202 and no body.
+async fn answer_call(
+    state: &AppState,
+    handle: &SessionHandle,
+    id: Value,
+    mut answers: mpsc::UnboundedReceiver<CallEvent>,
+    sse_ok: bool,
+    only_sse: bool,
+) -> Response<Body> {
+    loop {
+        match answers.recv().await {
+            Some(CallEvent::Reply(reply)) if only_sse => {
+                // The client takes no JSON: the reply alone, as a stream.
+                let (_, feed) = mpsc::unbounded_channel();
+                let config = writer_config(state, handle.next_stream());
+                let body = sse::start(config, Some(sse::Item::Last(reply)), feed, |_| {});
+                return sse_response(body);
+            }
+            Some(CallEvent::Reply(reply)) => return json_response(StatusCode::OK, reply),
+            Some(CallEvent::Cancelled) => return accepted(),
+            Some(CallEvent::Message(first)) if sse_ok => {
+                let (feed_tx, feed) = mpsc::unbounded_channel();
+                let gone = jsonrpc::session_gone(&id, "the session ended without answering");
+                tokio::spawn(async move {
+                    while let Some(event) = answers.recv().await {
+                        let item = match event {
+                            CallEvent::Message(m) => sse::Item::Message(m),
+                            CallEvent::Reply(r) => {
+                                let _ = feed_tx.send(sse::Item::Last(r));
+                                return;
+                            }
+                            CallEvent::Cancelled => return,
+                        };
+                        // A client that left no longer reads; the call still
+                        // runs to its end.
+                        let _ = feed_tx.send(item);
+                    }
+                    let _ = feed_tx.send(sse::Item::Last(gone));
+                });
+                let config = writer_config(state, handle.next_stream());
+                let body = sse::start(config, Some(sse::Item::Message(first)), feed, |_| {});
+                return sse_response(body);
+            }
+            Some(CallEvent::Message(_)) => {
+                debug!("message for the client not delivered: the client accepts no event stream")
+            }
+            None => {
+                return json_response(
+                    StatusCode::OK,
+                    jsonrpc::session_gone(&id, "the session ended without answering"),
+                )
+            }
+        }
+    }
+}
+
+fn writer_config(state: &AppState, stream: u64) -> sse::WriterConfig {
+    sse::WriterConfig {
+        stream,
+        keep_alive: state.config.sse_keepalive,
+        write_timeout: state.config.sse_write_timeout,
+    }
+}
+
+fn sse_response(body: sse::SseBody) -> Response<Body> {
+    Response::builder()
+        .status(StatusCode::OK)
+        .header(CONTENT_TYPE, "text/event-stream")
+        .header(CACHE_CONTROL, "no-cache, no-transform")
+        .header("x-accel-buffering", "no")
+        .body(body.boxed())
+        .unwrap_or_else(|_| internal_error())
+}
+
+/// `GET /mcp`: the session's standalone stream, for messages not tied to a
+/// request. The newest stream supersedes (closes) the previous one.
+fn get(state: &AppState, req: Request<Incoming>) -> Response<Body> {
+    let sid = match require_session(req.headers()) {
+        Ok(sid) => sid,
+        Err(r) => return r.into_response(),
+    };
+    if let Err(r) = check_protocol_version(req.headers()) {
+        return r.into_response();
+    }
+    let Some(handle) = state.registry.lookup(&sid) else {
+        return session_not_found();
+    };
+    tracing::Span::current().record("session", handle.sid8.as_str());
+    if !accepts_event_stream(req.headers()) {
+        return error_response(
+            StatusCode::NOT_ACCEPTABLE,
+            jsonrpc::TRANSPORT_ERROR,
+            "Not Acceptable: GET opens an event stream; the client must accept text/event-stream",
+        );
+    }
+    let stream = handle.next_stream();
+    let (feed_tx, feed) = mpsc::unbounded_channel();
+    if handle
+        .send(Command::OpenStream {
+            stream,
+            feed: feed_tx,
+        })
+        .is_err()
+    {
+        return session_not_found();
+    }
+    let notify = handle.clone();
+    let body = sse::start(writer_config(state, stream), None, feed, move |_| {
+        let _ = notify.send(Command::StreamClosed { stream });
+    });
+    sse_response(body)
+}
+
+async fn delete(state: &AppState, req: Request<Incoming>) -> Response<Body> {
+    let sid = match require_session(req.headers()) {
+        Ok(sid) => sid,
+        Err(r) => return r.into_response(),
+    };
+    if let Err(r) = check_protocol_version(req.headers()) {
+        return r.into_response();
+    }
+    tracing::Span::current().record("session", &sid[..sid.len().min(8)]);
+    if state.registry.delete(&sid).await {
+        Response::builder()
+            .status(StatusCode::OK)
+            .body(empty())
+            .unwrap_or_else(|_| internal_error())
+    } else {
+        session_not_found()
+    }
+}
+
+/// The size of the request head as it was sent (request line and header lines).
+fn head_size<B>(req: &Request<B>) -> usize {
+    let line =
+        req.method().as_str().len() + req.uri().to_string().len() + " HTTP/1.1\r\n".len() + 1;
+    req.headers()
+        .iter()
+        .fold(line + 2, |n, (k, v)| n + k.as_str().len() + v.len() + 4)
+}
+
+/// The session id header: absent (`None`), or a value that could be one of ours.
+/// A refusal decided from the request head: status, JSON-RPC code, message.
+struct Refusal {
+    status: StatusCode,
+    code: i64,
+    message: String,
+}
+
+impl Refusal {
+    fn new(status: StatusCode, code: i64, message: impl Into<String>) -> Refusal {
+        Refusal {
+            status,
+            code,
+            message: message.into(),
+        }
+    }
+
+    fn into_response(self) -> Response<Body> {
+        error_response(self.status, self.code, &self.message)
+    }
+}
+
+fn session_header(headers: &HeaderMap) -> Result<Option<String>, Refusal> {
+    let mut values = headers.get_all(SESSION_HEADER).iter();
+    let Some(value) = values.next() else {
+        return Ok(None);
+    };
+    let text = value.to_str().ok().map(str::trim).filter(|s| {
+        !s.is_empty() && s.len() <= 128 && s.bytes().all(|b| (0x21..=0x7e).contains(&b))
+    });
+    match (text, values.next()) {
+        (Some(t), None) => Ok(Some(t.to_string())),
+        _ => Err(Refusal::new(
+            StatusCode::BAD_REQUEST,
+            jsonrpc::TRANSPORT_ERROR,
+            "Bad Request: malformed Mcp-Session-Id header",
+        )),
+    }
+}
+
+fn require_session(headers: &HeaderMap) -> Result<String, Refusal> {
+    session_header(headers)?.ok_or_else(|| {
+        Refusal::new(
+            StatusCode::BAD_REQUEST,
+            jsonrpc::TRANSPORT_ERROR,
+            "Bad Request: Mcp-Session-Id header is required",
+        )
+    })
+}
+
+/// Absent: accepted (the client speaks 2025-03-26). Present: one of ours.
+fn check_protocol_version(headers: &HeaderMap) -> Result<(), Refusal> {
+    let Some(value) = headers.get(VERSION_HEADER) else {
+        return Ok(());
+    };
+    let text = value.to_str().unwrap_or("").trim();
+    if SUPPORTED_VERSIONS.contains(&text) {
+        return Ok(());
+    }
+    Err(Refusal::new(
+        StatusCode::BAD_REQUEST,
+        jsonrpc::INVALID_REQUEST,
+        format!(
+            "Bad Request: unsupported MCP-Protocol-Version {text:?} (supported: {})",
+            SUPPORTED_VERSIONS.join(", ")
+        ),
+    ))
+}
+
+/// True if `Accept` allows `text/event-stream` (explicitly or by a wildcard).
+fn accepts_event_stream(headers: &HeaderMap) -> bool {
+    accepts_any(headers, &["text/event-stream", "text/*", "*/*"])
+}
+
+/// True if `Accept` is absent or allows `application/json`.
+fn accepts_json(headers: &HeaderMap) -> bool {
+    headers.get(ACCEPT).is_none()
+        || accepts_any(headers, &["application/json", "application/*", "*/*"])
+}
+
+fn accepts_any(headers: &HeaderMap, media_types: &[&str]) -> bool {
+    headers.get_all(ACCEPT).iter().any(|value| {
+        value.to_str().unwrap_or("").split(',').any(|range| {
+            let mut parts = range.split(';');
+            let media = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+            let refused = parts.any(|p| {
+                p.trim()
+                    .to_ascii_lowercase()
+                    .strip_prefix("q=")
+                    .is_some_and(|q| q.trim().parse::<f32>().map(|q| q <= 0.0).unwrap_or(false))
+            });
+            !refused && media_types.contains(&media.as_str())
+        })
+    })
+}
+
+/// True unless `Accept` is present and allows neither JSON nor an event stream.
+fn accepts_json_or_sse(headers: &HeaderMap) -> bool {
+    let mut seen = false;
+    for value in headers.get_all(ACCEPT) {
+        seen = true;
+        let Ok(text) = value.to_str() else { continue };
+        for range in text.split(',') {
+            let mut parts = range.split(';');
+            let media = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+            let refused = parts.any(|p| {
+                let p = p.trim();
+                p.strip_prefix("q=")
+                    .or_else(|| p.strip_prefix("Q="))
+                    .is_some_and(|q| q.trim().parse::<f32>().map(|q| q <= 0.0).unwrap_or(false))
+            });
+            if refused {
+                continue;
+            }
+            if matches!(
+                media.as_str(),
+                "application/json" | "text/event-stream" | "*/*" | "application/*" | "text/*"
+            ) {
+                return true;
+            }
+        }
+    }
+    !seen
+}
+
+/// The DNS-rebinding defence: `Host` must name this server, and `Origin`, when
+/// present, must be a page served from a host that may talk to it.
+pub fn check_host_and_origin(
+    headers: &HeaderMap,
+    config: &Config,
+    port: u16,
+) -> Result<(), String> {
+    let host = headers
+        .get(HOST)
+        .ok_or_else(|| "Forbidden: the Host header is missing".to_string())?
+        .to_str()
+        .map_err(|_| "Forbidden: the Host header is not ASCII".to_string())?
+        .trim()
+        .to_ascii_lowercase();
+    if !host_allowed(&host, config, port) {
+        return Err(format!(
+            "Forbidden: Host {host:?} is not allowed; add it to MCP_ALLOWED_HOSTS if this server should answer to it"
+        ));
+    }
+    if let Some(origin) = headers.get(ORIGIN) {
+        let origin = origin
+            .to_str()
+            .map_err(|_| "Forbidden: the Origin header is not ASCII".to_string())?
+            .trim()
+            .to_ascii_lowercase();
+        if !origin_allowed(&origin, config) {
+            return Err(format!(
+                "Forbidden: Origin {origin:?} is not allowed; add it to MCP_ALLOWED_ORIGINS if pages from it should reach this server"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Splits `name[:port]` / `[v6][:port]`. `None` if the port is not a number.
+fn split_host_port(host: &str) -> Option<(&str, Option<u16>)> {
+    let (name, port) = if host.starts_with('[') {
+        let end = host.find(']')?;
+        let rest = &host[end + 1..];
+        let port = match rest {
+            "" => None,
+            p => Some(p.strip_prefix(':')?),
+        };
+        (&host[..=end], port)
+    } else {
+        match host.rsplit_once(':') {
+            Some((name, port)) => (name, Some(port)),
+            None => (host, None),
+        }
+    };
+    if name.is_empty() {
+        return None;
+    }
+    match port {
+        None => Some((name, None)),
+        Some(p) => p.parse::<u16>().ok().map(|p| (name, Some(p))),
+    }
+}
+
+fn own_names(config: &Config) -> Vec<String> {
+    let mut names = vec![
+        "localhost".to_string(),
+        "127.0.0.1".to_string(),
+        "[::1]".to_string(),
+    ];
+    match config.bind {
+        IpAddr::V4(a) if !a.is_unspecified() => names.push(a.to_string()),
+        IpAddr::V6(a) if !a.is_unspecified() => names.push(format!("[{a}]")),
+        _ => {}
+    }
+    names
+}
+
+fn host_allowed(host: &str, config: &Config, port: u16) -> bool {
+    let Some((name, host_port)) = split_host_port(host) else {
+        return false;
+    };
+    if config.allowed_hosts.iter().any(|h| h == host || h == name) {
+        return true;
+    }
+    own_names(config).iter().any(|n| n == name) && host_port.is_none_or(|p| p == port)
+}
+
+fn origin_allowed(origin: &str, config: &Config) -> bool {
+    if config.allowed_origins.iter().any(|o| o == origin) {
+        return true;
+    }
+    let Some(authority) = origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"))
+    else {
+        return false;
+    };
+    let Some((name, _)) = split_host_port(authority) else {
+        return false;
+    };
+    own_names(config).iter().any(|n| n == name)
+        || config
+            .allowed_hosts
+            .iter()
+            .any(|h| split_host_port(h).is_some_and(|(allowed, _)| allowed == name))
+}
+
+fn empty() -> Body {
+    Full::new(Bytes::new()).boxed()
+}
+
+fn json_response(status: StatusCode, body: String) -> Response<Body> {
+    Response::builder()
+        .status(status)
+        .header(CONTENT_TYPE, "application/json")
+        .body(Full::new(Bytes::from(body)).boxed())
+        .unwrap_or_else(|_| internal_error())
+}
+
+fn error_response(status: StatusCode, code: i64, message: &str) -> Response<Body> {
+    json_response(
+        status,
+        jsonrpc::error_body(Some(&Value::Null), code, message, None),
+    )
+}
+
+fn invalid_request(id: Option<&Value>, message: &str) -> Response<Body> {
+    let id = id.cloned().unwrap_or(Value::Null);
+    json_response(
+        StatusCode::BAD_REQUEST,
+        jsonrpc::error_body(Some(&id), jsonrpc::INVALID_REQUEST, message, None),
+    )
+}
+
+fn session_not_found() -> Response<Body> {
+    error_response(
+        StatusCode::NOT_FOUND,
+        jsonrpc::SESSION_ERROR,
+        "Session not found: it ended or never existed; start a new one with initialize",
+    )
+}
+
+fn too_large() -> Response<Body> {
+    let mut r = error_response(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        jsonrpc::TRANSPORT_ERROR,
+        &format!("Payload Too Large: a request body may have at most {MAX_BODY} bytes"),
+    );
+    r.headers_mut()
+        .insert(CONNECTION, HeaderValue::from_static("close"));
+    r
+}
+
+fn accepted() -> Response<Body> {
+    let mut r = Response::new(empty());
+    *r.status_mut() = StatusCode::ACCEPTED;
+    r
+}
+
+fn internal_error() -> Response<Body> {
+    let mut r = Response::new(empty());
+    *r.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn config() -> Config {
+        let mut c = Config::for_tests(PathBuf::from("/nonexistent"));
+        c.allowed_hosts = vec!["mcp.example.com".into(), "other.example:9000".into()];
+        c.allowed_origins = vec!["https://app.example.org".into()];
+        c
+    }
+
+    #[test]
+    fn hosts() {
+        let c = config();
+        let table = [
+            ("localhost", true),
+            ("localhost:8123", true),
+            ("localhost:9999", false),
+            ("127.0.0.1:8123", true),
+            ("[::1]:8123", true),
+            ("[::1]", true),
+            ("evil.example.com", false),
+            ("evil.example.com:8123", false),
+            ("mcp.example.com:443", true),
+            ("other.example:9000", true),
+            ("other.example:9001", false),
+            ("localhost:", false),
+            ("localhost:abc", false),
+            ("", false),
+        ];
+        for (host, ok) in table {
+            assert_eq!(host_allowed(host, &c, 8123), ok, "{host}");
+        }
+    }
+
+    #[test]
+    fn origins() {
+        let c = config();
+        let table = [
+            ("http://localhost:3000", true),
+            ("https://127.0.0.1", true),
+            ("http://[::1]:6274", true),
+            ("http://evil.example.com", false),
+            ("null", false),
+            ("file://", false),
+            ("https://app.example.org", true),
+            ("https://mcp.example.com", true),
+            ("http://localhost.evil.com", false),
+        ];
+        for (origin, ok) in table {
+            assert_eq!(origin_allowed(origin, &c), ok, "{origin}");
+        }
+    }
+
+    #[test]
+    fn accept_header() {
+        let table: &[(&[&str], bool)] = &[
+            (&[], true),
+            (&["application/json"], true),
+            (&["application/json, text/event-stream"], true),
+            (&["text/event-stream"], true),
+            (&["*/*"], true),
+            (&["text/html"], false),
+            (&["text/html", "application/json;q=0.5"], true),
+            (&["application/json;q=0"], false),
+            (&["image/png, text/plain;q=0.1"], false),
+        ];
+        for (values, ok) in table {
+            let mut h = HeaderMap::new();
+            for v in *values {
+                h.append(ACCEPT, HeaderValue::from_str(v).unwrap());
+            }
+            assert_eq!(accepts_json_or_sse(&h), *ok, "{values:?}");
+        }
+    }
+}

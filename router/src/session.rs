@@ -1,0 +1,1356 @@
+//! Sessions: the session-id -> session map, the session slots (`maxSessions`),
+//! and one actor task per session that owns its worker and its FIFO queue of
+//! calls.
+//!
+//! The actor is the only code that talks to a session's worker. It sends one
+//! request at a time and queues the rest in arrival order; it never blocks on the
+//! worker (frames go through channels to the supervisor's pumps), so a slow or
+//! dead worker costs only its own session. Every request handed to an actor gets
+//! exactly one answer: the worker's reply, or a `sessionGone` error when the
+//! worker dies, the session is deleted or the router shuts down; a timeout
+//! error when the call ran past its deadline; or no response at all (the
+//! [`CallEvent::Cancelled`] end) when the client cancelled it.
+//!
+//! The actor also owns, for its session: the standalone (GET) stream's feed;
+//! the table of outstanding server->client requests, whose ids it rewrites into
+//! the router's namespace (`gsmcp-<n>`) and back, answering the worker with an
+//! error when the client stays silent; the conversion of `Progress` and `Log`
+//! frames into `notifications/progress` (echoing the request's progress token,
+//! never decreasing) and `notifications/message` (filtered by the level of
+//! `logging/setLevel`, which the router answers itself); the escalation of an
+//! interrupted call (Cancel, soft break, hard break, stopping the worker); view
+//! hygiene (`Refresh` between calls); and the maintenance pass that feeds the
+//! [`crate::lifetime`] policy and sends its liveness probes. This module knows
+//! JSON-RPC envelopes but not HTTP.
+
+use crate::config::Config;
+use crate::jsonrpc;
+use crate::lifetime::{self, Lifetime};
+use crate::sse;
+use crate::supervisor::{self, describe_exit, frame_name, Worker};
+use gsmcp_ipc::{Backend, Hello, ToRouter, ToWorker, PROTOCOL_VERSION};
+use serde_json::{json, Value};
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+use tracing::{debug, error, info, warn, Instrument};
+
+/// The protocol revision assumed when a client sends no `MCP-Protocol-Version`.
+pub const DEFAULT_PROTOCOL_VERSION: &str = "2025-03-26";
+
+/// What a call produces, in order: zero or more messages for the client, then
+/// exactly one end (a reply, or nothing when the client cancelled the call).
+#[derive(Debug, Clone, PartialEq)]
+pub enum CallEvent {
+    /// A JSON-RPC message from the server to the client related to this call
+    /// (`notifications/progress`, `notifications/message`, a server request),
+    /// ready to write.
+    Message(String),
+    /// The complete JSON-RPC response; the last event of a call.
+    Reply(String),
+    /// The client cancelled the request: it gets no response; the last event.
+    Cancelled,
+}
+
+/// Where a call's events go.
+pub type CallSink = mpsc::UnboundedSender<CallEvent>;
+
+/// What the HTTP side asks of a session.
+#[derive(Debug)]
+pub enum Command {
+    /// A request: answered through `events` with exactly one final event.
+    Request {
+        id: Value,
+        method: String,
+        message: String,
+        events: CallSink,
+    },
+    /// A notification: forwarded in order, never answered.
+    Notification { method: String, message: String },
+    /// The client's answer to a server request: mapped back and forwarded at once.
+    ClientResponse { id: Value, message: String },
+    /// A standalone (GET) stream opened; it supersedes the previous one.
+    OpenStream {
+        stream: u64,
+        feed: mpsc::UnboundedSender<sse::Item>,
+    },
+    /// A standalone stream ended (client gone, stalled or superseded).
+    StreamClosed { stream: u64 },
+    /// End the session; `done` fires when the worker is gone.
+    Delete { done: oneshot::Sender<()> },
+}
+
+/// A mapped session, as the HTTP side sees it.
+#[derive(Debug, Clone)]
+pub struct SessionHandle {
+    tx: mpsc::UnboundedSender<Command>,
+    pub sid8: String,
+    pub protocol_version: String,
+    streams: Arc<AtomicU64>,
+}
+
+impl SessionHandle {
+    /// Hands a command to the session's actor. `Err` means the session ended.
+    pub fn send(&self, command: Command) -> Result<(), Command> {
+        self.tx.send(command).map_err(|e| e.0)
+    }
+
+    /// A new stream number, unique within the session; it prefixes the
+    /// stream's event ids.
+    pub fn next_stream(&self) -> u64 {
+        self.streams.fetch_add(1, Ordering::Relaxed)
+    }
+}
+
+/// The answer to an `initialize`.
+#[derive(Debug)]
+pub enum OpenOutcome {
+    /// A session exists; `reply` is the worker's `initialize` result.
+    Opened { sid: String, reply: String },
+    /// No session; `reply` is a JSON-RPC error response.
+    Refused { reply: String },
+}
+
+/// Counts sessions against `maxSessions`; a [`Slot`] is held from the moment an
+/// `initialize` is accepted until the session's worker is gone.
+#[derive(Debug)]
+struct Slots {
+    in_use: Mutex<usize>,
+    max: Option<usize>,
+}
+
+struct Slot(Arc<Slots>);
+
+impl Slots {
+    fn try_acquire(self: &Arc<Self>) -> Option<Slot> {
+        let mut in_use = self.in_use.lock().unwrap_or_else(|e| e.into_inner());
+        if self.max.is_some_and(|max| *in_use >= max) {
+            return None;
+        }
+        *in_use += 1;
+        Some(Slot(self.clone()))
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut in_use = self.0.in_use.lock().unwrap_or_else(|e| e.into_inner());
+        *in_use = in_use.saturating_sub(1);
+    }
+}
+
+/// The session map and everything shared by the session actors.
+pub struct Registry {
+    sessions: Mutex<HashMap<String, SessionHandle>>,
+    slots: Arc<Slots>,
+    config: Arc<Config>,
+    port: u16,
+    tracker: TaskTracker,
+    shutdown: CancellationToken,
+}
+
+impl Registry {
+    pub fn new(config: Arc<Config>, port: u16, shutdown: CancellationToken) -> Arc<Registry> {
+        Arc::new(Registry {
+            sessions: Mutex::new(HashMap::new()),
+            slots: Arc::new(Slots {
+                in_use: Mutex::new(0),
+                max: config.max_sessions,
+            }),
+            config,
+            port,
+            tracker: TaskTracker::new(),
+            shutdown,
+        })
+    }
+
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, SessionHandle>> {
+        self.sessions.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The session with this id, if it is mapped.
+    pub fn lookup(&self, sid: &str) -> Option<SessionHandle> {
+        self.map().get(sid).cloned()
+    }
+
+    /// Number of mapped sessions.
+    pub fn len(&self) -> usize {
+        self.map().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn unmap(&self, sid: &str) -> Option<SessionHandle> {
+        self.map().remove(sid)
+    }
+
+    /// Opens a session for an `initialize` request: takes a slot, starts a
+    /// worker, forwards the request and waits for its answer.
+    pub async fn open(self: &Arc<Self>, id: Value, message: String) -> OpenOutcome {
+        if self.shutdown.is_cancelled() {
+            return OpenOutcome::Refused {
+                reply: jsonrpc::error_body(
+                    Some(&id),
+                    jsonrpc::SESSION_ERROR,
+                    "the server is shutting down",
+                    Some(json!({ "kind": "shuttingDown" })),
+                ),
+            };
+        }
+        let Some(slot) = self.slots.try_acquire() else {
+            let max = self.slots.max.unwrap_or(0);
+            info!(max, "initialize refused: session limit reached");
+            return OpenOutcome::Refused {
+                reply: jsonrpc::error_body(
+                    Some(&id),
+                    jsonrpc::SESSION_ERROR,
+                    &format!(
+                        "the server already has {max} sessions (MCP_MAX_SESSIONS); end one with DELETE or try later"
+                    ),
+                    Some(json!({ "kind": "sessionLimit", "maxSessions": max })),
+                ),
+            };
+        };
+        let sid = match new_session_id() {
+            Ok(sid) => sid,
+            Err(e) => {
+                error!(error = %e, "the operating system's random number generator failed");
+                return OpenOutcome::Refused {
+                    reply: jsonrpc::error_body(
+                        Some(&id),
+                        jsonrpc::INTERNAL_ERROR,
+                        "cannot create a session id: the system's random number generator failed",
+                        None,
+                    ),
+                };
+            }
+        };
+        let sid8 = sid[..8].to_string();
+        let (tx, rx) = mpsc::unbounded_channel();
+        let (init_tx, init_rx) = oneshot::channel();
+        // A root span: the session outlives the request that opened it.
+        let span = tracing::info_span!(parent: None, "session", session.id = %sid8, worker.pid = tracing::field::Empty);
+        let registry = self.clone();
+        let init = Init {
+            id: id.clone(),
+            message,
+            reply: init_tx,
+        };
+        self.tracker.spawn(
+            async move {
+                run_session(registry, sid, slot, tx, rx, init).await;
+            }
+            .instrument(span),
+        );
+        match init_rx.await {
+            Ok(outcome) => outcome,
+            Err(_) => OpenOutcome::Refused {
+                reply: jsonrpc::error_body(
+                    Some(&id),
+                    jsonrpc::SESSION_ERROR,
+                    "the session ended while it was being opened",
+                    Some(json!({ "kind": "sessionGone" })),
+                ),
+            },
+        }
+    }
+
+    /// Ends a session: unmaps it at once (so later requests get 404), asks its
+    /// worker to exit and waits until it is gone. False if the id is not mapped.
+    pub async fn delete(&self, sid: &str) -> bool {
+        let Some(handle) = self.unmap(sid) else {
+            return false;
+        };
+        let (done, gone) = oneshot::channel();
+        if handle.send(Command::Delete { done }).is_ok() {
+            let _ = gone.await;
+        }
+        true
+    }
+
+    /// Waits (at most `bound`) for every session actor to finish after the
+    /// shutdown token was cancelled. False if some did not finish in time.
+    pub async fn wait_all(&self, bound: Duration) -> bool {
+        self.tracker.close();
+        tokio::time::timeout(bound, self.tracker.wait())
+            .await
+            .is_ok()
+    }
+}
+
+/// 128 bits from the OS CSPRNG, as 32 lower-case hex characters.
+pub fn new_session_id() -> Result<String, getrandom::Error> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes)?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+struct Init {
+    id: Value,
+    message: String,
+    reply: oneshot::Sender<OpenOutcome>,
+}
+
+fn refuse(init: Init, code: i64, message: &str, kind: &str) {
+    let reply = jsonrpc::error_body(Some(&init.id), code, message, Some(json!({ "kind": kind })));
+    let _ = init.reply.send(OpenOutcome::Refused { reply });
+}
+
+async fn run_session(
+    registry: Arc<Registry>,
+    sid: String,
+    slot: Slot,
+    tx: mpsc::UnboundedSender<Command>,
+    rx: mpsc::UnboundedReceiver<Command>,
+    init: Init,
+) {
+    // The slot is given back before the client hears that the session failed or
+    // ended, so its next initialize can take it.
+    let config = registry.config.clone();
+    let sid8 = sid[..8].to_string();
+    let mut worker = match supervisor::spawn(&config.worker_bin, registry.port, &sid8) {
+        Ok(w) => w,
+        Err(e) => {
+            error!(error = %e, "cannot start a worker");
+            drop(slot);
+            return refuse(
+                init,
+                jsonrpc::SESSION_ERROR,
+                &format!("cannot start a session: {e}"),
+                e.kind(),
+            );
+        }
+    };
+    tracing::Span::current().record("worker.pid", worker.guard.pid());
+    debug!("worker started");
+
+    let hello = Hello {
+        protocol: PROTOCOL_VERSION,
+        session_id: sid.clone(),
+        port: registry.port,
+        backend: Backend::Embedded {
+            repository: config.repository.clone(),
+            user: "DataCurator".into(),
+            password: "swordfish".into(),
+        },
+        toolsets: config.toolsets.clone(),
+        options: Vec::new(),
+        server_name: "gsmcp".into(),
+        server_version: env!("CARGO_PKG_VERSION").into(),
+        title: config.title.clone(),
+        instructions: config.instructions.clone(),
+        log_filter: config.log_filter.clone(),
+    };
+    let handshake = tokio::select! {
+        r = supervisor::handshake(&mut worker, hello, config.handshake_timeout) => r,
+        _ = registry.shutdown.cancelled() => Err(supervisor::SpawnError::Unexpected("router shutting down".into())),
+    };
+    if let Err(e) = handshake {
+        worker.guard.kill();
+        let status = reap(&mut worker, Duration::from_secs(5)).await;
+        let tail = stderr_tail(&worker).await;
+        warn!(error = %e, status = %status, stderr = %tail, "worker failed to start");
+        drop(slot);
+        return refuse(
+            init,
+            jsonrpc::SESSION_ERROR,
+            &format!("cannot start a session: {e}"),
+            e.kind(),
+        );
+    }
+
+    // The worker answers `initialize` itself (it negotiates the revision).
+    let Init { id, message, reply } = init;
+    let mut actor = Actor {
+        registry: registry.clone(),
+        sid: sid.clone(),
+        worker,
+        queue: VecDeque::new(),
+        in_flight: None,
+        next_call_id: 1,
+        slot: Some(slot),
+        standalone: None,
+        outstanding: HashMap::new(),
+        next_out: 1,
+        lifetime: Lifetime::new(config.lifetime.clone(), Instant::now().into_std()),
+        log_level: DEFAULT_LOG_LEVEL,
+        commits_behind: 0,
+    };
+    let answer = actor.initialize(message, config.handshake_timeout).await;
+    let answer = match answer {
+        Ok(text) if !jsonrpc::is_error_response(&text) => text,
+        Ok(text) => {
+            debug!("worker answered initialize with an error");
+            actor.stop("initialize failed").await;
+            let _ = reply.send(OpenOutcome::Refused { reply: text });
+            return;
+        }
+        Err(why) => {
+            actor.worker.guard.kill();
+            let status = actor.finish_dead().await;
+            actor.slot = None;
+            warn!(reason = %why, status = %status.0, stderr = %status.1, "worker failed during initialize");
+            let _ = reply.send(OpenOutcome::Refused {
+                reply: jsonrpc::error_body(
+                    Some(&id),
+                    jsonrpc::SESSION_ERROR,
+                    &format!("cannot start a session: {why}"),
+                    Some(json!({ "kind": "workerFailed" })),
+                ),
+            });
+            return;
+        }
+    };
+    let version =
+        jsonrpc::negotiated_version(&answer).unwrap_or_else(|| DEFAULT_PROTOCOL_VERSION.into());
+    registry.map().insert(
+        sid.clone(),
+        SessionHandle {
+            tx,
+            sid8,
+            protocol_version: version.clone(),
+            streams: Arc::new(AtomicU64::new(1)),
+        },
+    );
+    if reply
+        .send(OpenOutcome::Opened {
+            sid: sid.clone(),
+            reply: answer,
+        })
+        .is_err()
+    {
+        debug!("client went away during initialize; closing the session");
+        registry.unmap(&sid);
+        actor.stop("client went away during initialize").await;
+        return;
+    }
+    info!(protocol_version = %version, sessions = registry.len(), "session opened");
+    actor.serve(rx).await;
+}
+
+async fn reap(worker: &mut Worker, bound: Duration) -> String {
+    match tokio::time::timeout(bound, worker.guard.wait()).await {
+        Ok(Ok(status)) => describe_exit(&status),
+        Ok(Err(e)) => format!("unknown ({e})"),
+        Err(_) => {
+            worker.guard.kill();
+            match worker.guard.wait().await {
+                Ok(status) => describe_exit(&status),
+                Err(e) => format!("unknown ({e})"),
+            }
+        }
+    }
+}
+
+async fn stderr_tail(worker: &Worker) -> String {
+    // Give the stderr pump a moment to drain what the worker wrote last.
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    worker.stderr.lock().map(|t| t.text()).unwrap_or_default()
+}
+
+/// The syslog levels of `notifications/message`, least severe first.
+pub const LOG_LEVELS: &[&str] = &[
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
+/// The level below which log messages are not sent until the client sets one.
+const DEFAULT_LOG_LEVEL: usize = 1;
+
+fn log_level_index(level: &str) -> Option<usize> {
+    LOG_LEVELS
+        .iter()
+        .position(|l| l.eq_ignore_ascii_case(level))
+}
+
+/// A request or notification waiting for its turn.
+struct Queued {
+    /// The JSON-RPC id; `None` for a notification.
+    id: Option<Value>,
+    message: String,
+    events: Option<CallSink>,
+    progress_token: Option<Value>,
+}
+
+/// Why a running call is being interrupted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Interrupt {
+    Deadline,
+    Cancelled,
+}
+
+/// How far the interruption of a call has gone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    /// `Cancel` sent; a soft break follows after the grace.
+    CancelSent,
+    SoftBreak,
+    HardBreak,
+}
+
+impl Stage {
+    fn name(self) -> &'static str {
+        match self {
+            Stage::CancelSent => "cancel",
+            Stage::SoftBreak => "softBreak",
+            Stage::HardBreak => "hardBreak",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Escalation {
+    why: Interrupt,
+    stage: Stage,
+    /// When the next step is taken.
+    next: Instant,
+}
+
+/// The request the worker is running.
+struct InFlight {
+    call_id: u64,
+    id: Value,
+    events: CallSink,
+    progress_token: Option<Value>,
+    last_progress: Option<f64>,
+    deadline: Option<Instant>,
+    escalation: Option<Escalation>,
+}
+
+impl InFlight {
+    /// When the actor must next act on this call.
+    fn wake_at(&self) -> Option<Instant> {
+        match self.escalation {
+            Some(e) => Some(e.next),
+            None => self.deadline,
+        }
+    }
+
+    /// The final event for the worker's `reply`, given how the call ended.
+    fn final_event(&self, reply: String) -> CallEvent {
+        match self.escalation {
+            None => CallEvent::Reply(reply),
+            Some(e) if e.why == Interrupt::Cancelled => CallEvent::Cancelled,
+            Some(e) => CallEvent::Reply(timeout_error(&self.id, e.stage.name())),
+        }
+    }
+
+    /// The final event when the worker is gone.
+    fn gone_event(&self, why: &str) -> CallEvent {
+        match self.escalation {
+            Some(e) if e.why == Interrupt::Cancelled => CallEvent::Cancelled,
+            _ => CallEvent::Reply(jsonrpc::session_gone(&self.id, why)),
+        }
+    }
+}
+
+fn timeout_error(id: &Value, stage: &str) -> String {
+    jsonrpc::error_body(
+        Some(id),
+        jsonrpc::SESSION_ERROR,
+        "the request ran past its deadline (MCP_REQUEST_TIMEOUT) and was interrupted",
+        Some(json!({ "kind": "timeout", "stage": stage })),
+    )
+}
+
+/// A request of the server to the client that is waiting for its answer.
+enum Outstanding {
+    /// Sent by the worker; answered back to it with its own id.
+    Worker {
+        original_id: Value,
+        expires: Instant,
+    },
+    /// The router's liveness probe.
+    Probe { token: u64, expires: Instant },
+}
+
+struct Actor {
+    registry: Arc<Registry>,
+    sid: String,
+    worker: Worker,
+    queue: VecDeque<Queued>,
+    in_flight: Option<InFlight>,
+    next_call_id: u64,
+    /// Held until the worker is reaped.
+    slot: Option<Slot>,
+    /// The standalone (GET) stream: its number and its writer's feed.
+    standalone: Option<(u64, mpsc::UnboundedSender<sse::Item>)>,
+    /// Server requests by the id the router gave them (`gsmcp-<n>`).
+    outstanding: HashMap<String, Outstanding>,
+    next_out: u64,
+    lifetime: Lifetime,
+    /// Index into [`LOG_LEVELS`]: messages below it are not sent.
+    log_level: usize,
+    /// The worker's last report of how far its view is behind.
+    commits_behind: u64,
+}
+
+enum Wake {
+    Command(Option<Command>),
+    Frame(Option<Result<ToRouter, gsmcp_ipc::IpcError>>),
+    Exited(String),
+    Shutdown,
+    Maintenance,
+    Escalate,
+}
+
+/// What the serve loop does after handling a wake.
+enum Next {
+    Continue,
+    Release(&'static str),
+    /// The worker was stopped or died; the session is over.
+    Ended,
+}
+
+impl Actor {
+    /// Forwards the `initialize` request and waits for its reply.
+    async fn initialize(&mut self, message: String, timeout: Duration) -> Result<String, String> {
+        let call_id = self.take_call_id();
+        if self
+            .worker
+            .to_worker
+            .send(ToWorker::Call { call_id, message })
+            .is_err()
+        {
+            return Err("worker socket closed".into());
+        }
+        let deadline = Instant::now() + timeout;
+        loop {
+            let frame = tokio::select! {
+                f = self.worker.from_worker.recv() => f,
+                _ = tokio::time::sleep_until(deadline) => return Err(format!("no answer to initialize within {timeout:?}")),
+                _ = self.registry.shutdown.cancelled() => return Err("router shutting down".into()),
+            };
+            match frame {
+                Some(Ok(ToRouter::Reply {
+                    call_id: c,
+                    message,
+                })) if c == call_id => return Ok(message),
+                Some(Ok(ToRouter::Log { level, text, .. })) => debug!(%level, %text, "worker log"),
+                Some(Ok(ToRouter::ViewStatus { commits_behind, .. })) => {
+                    self.commits_behind = commits_behind
+                }
+                Some(Ok(ToRouter::Progress { .. } | ToRouter::Outbound { .. })) => {}
+                Some(Ok(other)) => {
+                    return Err(format!(
+                        "unexpected {} frame during initialize",
+                        frame_name(&other)
+                    ))
+                }
+                Some(Err(e)) => return Err(format!("worker socket: {e}")),
+                None => return Err("worker socket closed".into()),
+            }
+        }
+    }
+
+    fn take_call_id(&mut self) -> u64 {
+        let id = self.next_call_id;
+        self.next_call_id += 1;
+        id
+    }
+
+    /// How often the lifetime policy is checked: often enough that the
+    /// shortest timer fires within a tenth of itself, at most once a second.
+    fn maintenance_period(&self) -> Duration {
+        let p = self.lifetime.policy();
+        let shortest = p
+            .stream_grace
+            .min(p.streamless_idle)
+            .min(p.probe_timeout)
+            .min(self.registry.config.client_request_timeout);
+        (shortest / 10).clamp(Duration::from_millis(50), Duration::from_secs(1))
+    }
+
+    async fn serve(mut self, mut rx: mpsc::UnboundedReceiver<Command>) {
+        let period = self.maintenance_period();
+        let mut planned = Instant::now() + period;
+        let mut wall = SystemTime::now();
+        let mut mono = Instant::now();
+        let far = Instant::now() + Duration::from_secs(86_400 * 365);
+        loop {
+            let escalate_at = self.in_flight.as_ref().and_then(InFlight::wake_at);
+            let wake = tokio::select! {
+                cmd = rx.recv() => Wake::Command(cmd),
+                frame = self.worker.from_worker.recv() => Wake::Frame(frame),
+                status = self.worker.guard.wait() => Wake::Exited(match status {
+                    Ok(s) => describe_exit(&s),
+                    Err(e) => format!("unknown ({e})"),
+                }),
+                _ = self.registry.shutdown.cancelled() => Wake::Shutdown,
+                _ = tokio::time::sleep_until(planned) => Wake::Maintenance,
+                _ = tokio::time::sleep_until(escalate_at.unwrap_or(far)), if escalate_at.is_some() => Wake::Escalate,
+            };
+            let next = match wake {
+                Wake::Command(Some(Command::Delete { done })) => {
+                    self.stop("session deleted").await;
+                    let _ = done.send(());
+                    return;
+                }
+                Wake::Command(Some(command)) => {
+                    self.on_command(command);
+                    Next::Continue
+                }
+                Wake::Command(None) => Next::Release("session released"),
+                Wake::Frame(Some(Ok(frame))) => match self.on_frame(frame) {
+                    Ok(()) => Next::Continue,
+                    Err(violation) => {
+                        error!(%violation, "worker broke the frame protocol; ending the session");
+                        self.worker.guard.kill();
+                        self.gone("worker broke the frame protocol").await;
+                        Next::Ended
+                    }
+                },
+                Wake::Frame(Some(Err(e))) => {
+                    let why = format!("worker socket failed: {e}");
+                    if !matches!(e, gsmcp_ipc::IpcError::Closed | gsmcp_ipc::IpcError::Io(_)) {
+                        error!(error = %e, "undecodable frame from the worker; ending the session");
+                        self.worker.guard.kill();
+                    }
+                    self.gone(&why).await;
+                    Next::Ended
+                }
+                Wake::Frame(None) => {
+                    self.gone("worker socket closed").await;
+                    Next::Ended
+                }
+                Wake::Exited(status) => {
+                    self.gone(&format!("worker exited ({status})")).await;
+                    Next::Ended
+                }
+                Wake::Shutdown => Next::Release("server shutting down"),
+                Wake::Escalate => self.escalate().await,
+                Wake::Maintenance => {
+                    let now = Instant::now();
+                    let now_wall = SystemTime::now();
+                    // Late: past the planned time on the monotonic clock, or
+                    // wall-clock time that passed while the monotonic clock
+                    // stood still (a suspended host).
+                    let mono_late = now.saturating_duration_since(planned);
+                    let wall_gap = now_wall
+                        .duration_since(wall)
+                        .unwrap_or_default()
+                        .saturating_sub(now.saturating_duration_since(mono));
+                    wall = now_wall;
+                    mono = now;
+                    planned = now + period;
+                    self.maintenance(now, mono_late.max(wall_gap))
+                }
+            };
+            match next {
+                Next::Continue => {}
+                Next::Release(why) => {
+                    self.stop(why).await;
+                    return;
+                }
+                Next::Ended => return,
+            }
+        }
+    }
+
+    fn on_command(&mut self, command: Command) {
+        let now = Instant::now();
+        match command {
+            Command::Request {
+                id,
+                method,
+                message,
+                events,
+            } => {
+                self.lifetime.activity(now.into_std());
+                if method == "logging/setLevel" {
+                    let reply = self.set_log_level(&id, &message);
+                    let _ = events.send(CallEvent::Reply(reply));
+                    return;
+                }
+                debug!(%method, queued = self.queue.len(), "request queued");
+                let progress_token = jsonrpc::progress_token(&message);
+                self.queue.push_back(Queued {
+                    id: Some(id),
+                    message,
+                    events: Some(events),
+                    progress_token,
+                });
+                self.pump();
+            }
+            Command::Notification { method, message } => {
+                self.lifetime.activity(now.into_std());
+                if method == "notifications/cancelled" {
+                    self.cancel(message);
+                } else {
+                    self.queue.push_back(Queued {
+                        id: None,
+                        message,
+                        events: None,
+                        progress_token: None,
+                    });
+                    self.pump();
+                }
+            }
+            Command::ClientResponse { id, message } => self.client_response(id, message),
+            Command::OpenStream { stream, feed } => {
+                debug!(stream, "standalone stream opened");
+                // Dropping the previous feed ends the superseded stream.
+                self.standalone = Some((stream, feed));
+                self.lifetime.stream_opened(stream);
+            }
+            Command::StreamClosed { stream } => {
+                if self.standalone.as_ref().is_some_and(|(s, _)| *s == stream) {
+                    debug!(stream, "standalone stream closed");
+                    self.standalone = None;
+                }
+                self.lifetime.stream_closed(stream, now.into_std());
+            }
+            // The serve loop ends the session itself on Delete; it never gets here.
+            Command::Delete { done } => drop(done),
+        }
+    }
+
+    /// `logging/setLevel` is answered by the router: it is the router that
+    /// filters the session's log messages.
+    fn set_log_level(&mut self, id: &Value, message: &str) -> String {
+        let level = serde_json::from_str::<Value>(message).ok().and_then(|v| {
+            v.get("params")?
+                .get("level")?
+                .as_str()
+                .and_then(log_level_index)
+        });
+        match level {
+            Some(level) => {
+                self.log_level = level;
+                json!({ "jsonrpc": "2.0", "id": id, "result": {} }).to_string()
+            }
+            None => jsonrpc::error_body(
+                Some(id),
+                jsonrpc::INVALID_PARAMS,
+                &format!("params.level must be one of {}", LOG_LEVELS.join(", ")),
+                None,
+            ),
+        }
+    }
+
+    /// Sends queued messages until a request is in flight or the queue is
+    /// empty. Between calls, a view too far behind is refreshed first.
+    fn pump(&mut self) {
+        while self.in_flight.is_none() {
+            self.maybe_refresh();
+            let Some(next) = self.queue.pop_front() else {
+                return;
+            };
+            let call_id = self.take_call_id();
+            // A failed send means the worker's socket is closing; the reader
+            // reports that next and the request is answered as `sessionGone`.
+            let _ = self.worker.to_worker.send(ToWorker::Call {
+                call_id,
+                message: next.message,
+            });
+            if let (Some(id), Some(events)) = (next.id, next.events) {
+                self.in_flight = Some(InFlight {
+                    call_id,
+                    id,
+                    events,
+                    progress_token: next.progress_token,
+                    last_progress: None,
+                    deadline: self
+                        .registry
+                        .config
+                        .request_timeout
+                        .map(|t| Instant::now() + t),
+                    escalation: None,
+                });
+            }
+        }
+    }
+
+    /// View hygiene: only between calls, never while one is in flight.
+    fn maybe_refresh(&mut self) {
+        let Some(max) = self.registry.config.max_commits_behind else {
+            return;
+        };
+        if self.in_flight.is_none() && self.commits_behind >= max {
+            debug!(
+                commits_behind = self.commits_behind,
+                "view too far behind; refreshing"
+            );
+            let _ = self.worker.to_worker.send(ToWorker::Refresh);
+            self.commits_behind = 0;
+        }
+    }
+
+    /// `notifications/cancelled`: a running request is interrupted through the
+    /// worker (then escalated like a deadline); a queued one is dropped. Neither
+    /// gets a JSON-RPC response.
+    fn cancel(&mut self, message: String) {
+        let Some(target) = jsonrpc::cancelled_request_id(&message) else {
+            debug!("malformed cancellation ignored");
+            return;
+        };
+        let grace = self.registry.config.break_grace;
+        if let Some(running) = &mut self.in_flight {
+            if running.id == target {
+                if running.escalation.is_some() {
+                    return;
+                }
+                debug!(call_id = running.call_id, "cancelling the running call");
+                let _ = self.worker.to_worker.send(ToWorker::Cancel {
+                    call_id: running.call_id,
+                });
+                running.escalation = Some(Escalation {
+                    why: Interrupt::Cancelled,
+                    stage: Stage::CancelSent,
+                    next: Instant::now() + grace,
+                });
+                return;
+            }
+        }
+        if let Some(pos) = self
+            .queue
+            .iter()
+            .position(|q| q.id.as_ref() == Some(&target))
+        {
+            if let Some(q) = self.queue.remove(pos) {
+                debug!("queued request cancelled before it ran");
+                if let Some(events) = q.events {
+                    let _ = events.send(CallEvent::Cancelled);
+                }
+            }
+            return;
+        }
+        debug!("cancellation of an unknown or finished request ignored");
+    }
+
+    /// The running call's deadline or escalation step is due.
+    async fn escalate(&mut self) -> Next {
+        let grace = self.registry.config.break_grace;
+        let now = Instant::now();
+        let Some(f) = &mut self.in_flight else {
+            return Next::Continue;
+        };
+        let step = match f.escalation {
+            None => Some(Escalation {
+                why: Interrupt::Deadline,
+                stage: Stage::SoftBreak,
+                next: now + grace,
+            }),
+            Some(e) if e.next > now => return Next::Continue,
+            Some(e) => match e.stage {
+                Stage::CancelSent => Some(Escalation {
+                    stage: Stage::SoftBreak,
+                    next: now + grace,
+                    ..e
+                }),
+                Stage::SoftBreak => Some(Escalation {
+                    stage: Stage::HardBreak,
+                    next: now + grace,
+                    ..e
+                }),
+                Stage::HardBreak => None,
+            },
+        };
+        match step {
+            Some(e) => {
+                if f.escalation.is_none() && f.deadline.is_some_and(|d| d > now) {
+                    return Next::Continue;
+                }
+                let hard = e.stage == Stage::HardBreak;
+                info!(call_id = f.call_id, reason = ?e.why, hard, "interrupting the running call");
+                let _ = self.worker.to_worker.send(ToWorker::Break { hard });
+                f.escalation = Some(e);
+                Next::Continue
+            }
+            None => {
+                warn!(
+                    call_id = f.call_id,
+                    "the call survived a hard break; stopping the worker"
+                );
+                if let Some(f) = self.in_flight.take() {
+                    let event = match f.escalation {
+                        Some(e) if e.why == Interrupt::Cancelled => CallEvent::Cancelled,
+                        _ => CallEvent::Reply(timeout_error(&f.id, "stopped")),
+                    };
+                    let _ = f.events.send(event);
+                }
+                self.worker.guard.kill();
+                self.gone("the worker was stopped: a call did not end after a hard break")
+                    .await;
+                Next::Ended
+            }
+        }
+    }
+
+    fn maintenance(&mut self, now: Instant, late: Duration) -> Next {
+        if late >= self.lifetime.policy().suspend_threshold {
+            info!(
+                ?late,
+                "maintenance ran very late (host suspended?); forgiving idle time"
+            );
+        }
+        self.expire_server_requests(now);
+        let busy = self.in_flight.is_some();
+        match self.lifetime.pass(now.into_std(), late, busy) {
+            lifetime::Action::Nothing => Next::Continue,
+            lifetime::Action::Probe { stream } => {
+                self.probe(stream, now);
+                Next::Continue
+            }
+            lifetime::Action::Release(why) => {
+                info!(reason = why.describe(), "releasing the session");
+                Next::Release(why.describe())
+            }
+        }
+    }
+
+    /// Writes a `ping` to the standalone stream to learn whether the client is still there.
+    fn probe(&mut self, stream: u64, now: Instant) {
+        let Some((current, feed)) = &self.standalone else {
+            return;
+        };
+        if *current != stream {
+            return;
+        }
+        let token = self.next_out;
+        self.next_out += 1;
+        let id = format!("gsmcp-{token}");
+        let ping = json!({ "jsonrpc": "2.0", "id": id, "method": "ping" }).to_string();
+        if feed.send(sse::Item::Message(ping)).is_err() {
+            self.standalone = None;
+            self.lifetime.stream_closed(stream, now.into_std());
+            return;
+        }
+        debug!(stream, %id, "liveness probe sent");
+        self.lifetime.probe_sent(token, stream, now.into_std());
+        let expires = now + self.lifetime.policy().probe_timeout * 2;
+        self.outstanding
+            .insert(id, Outstanding::Probe { token, expires });
+    }
+
+    /// Server requests the client did not answer in time are answered to the
+    /// worker with an error, so the waiting tool can go on.
+    fn expire_server_requests(&mut self, now: Instant) {
+        let expired: Vec<String> = self
+            .outstanding
+            .iter()
+            .filter(|(_, o)| match o {
+                Outstanding::Worker { expires, .. } | Outstanding::Probe { expires, .. } => {
+                    *expires <= now
+                }
+            })
+            .map(|(k, _)| k.clone())
+            .collect();
+        for key in expired {
+            if let Some(Outstanding::Worker { original_id, .. }) = self.outstanding.remove(&key) {
+                let timeout = self.registry.config.client_request_timeout;
+                debug!(%key, "server request unanswered; answering the worker with an error");
+                let message = jsonrpc::error_body(
+                    Some(&original_id),
+                    jsonrpc::SESSION_ERROR,
+                    &format!("the client did not answer within {timeout:?}"),
+                    Some(json!({ "kind": "timeout" })),
+                );
+                let _ = self
+                    .worker
+                    .to_worker
+                    .send(ToWorker::ClientResponse { message });
+            }
+        }
+    }
+
+    /// The client answered a server request: a probe, or a worker's request
+    /// whose own id is put back before it is forwarded.
+    fn client_response(&mut self, id: Value, message: String) {
+        self.lifetime.activity(Instant::now().into_std());
+        let key = match &id {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        match self.outstanding.remove(&key) {
+            Some(Outstanding::Probe { token, .. }) => {
+                let proved = self.lifetime.probe_answered(token);
+                debug!(%key, proved, "liveness probe answered");
+            }
+            Some(Outstanding::Worker { original_id, .. }) => {
+                let message = match serde_json::from_str::<Value>(&message) {
+                    Ok(mut v) => {
+                        v["id"] = original_id;
+                        v.to_string()
+                    }
+                    Err(_) => return,
+                };
+                let _ = self
+                    .worker
+                    .to_worker
+                    .send(ToWorker::ClientResponse { message });
+            }
+            None => debug!(%key, "response to an unknown or expired server request dropped"),
+        }
+    }
+
+    /// Sends a message for the client: on the running call's stream when it is
+    /// related to that call, else on the standalone stream. False if no stream
+    /// could take it.
+    fn deliver(&mut self, call_id: Option<u64>, text: String) -> bool {
+        if let (Some(f), Some(c)) = (&self.in_flight, call_id) {
+            if f.call_id == c {
+                return f.events.send(CallEvent::Message(text)).is_ok();
+            }
+        }
+        match &self.standalone {
+            Some((_, feed)) => feed.send(sse::Item::Message(text)).is_ok(),
+            None => {
+                debug!(
+                    ?call_id,
+                    "message for the client dropped: no stream is open"
+                );
+                false
+            }
+        }
+    }
+
+    /// An `Outbound` frame: a server request gets an id of the router's own
+    /// namespace and waits in the table of outstanding requests.
+    fn outbound(&mut self, call_id: Option<u64>, message: String) -> Result<(), String> {
+        let mut value: Value = serde_json::from_str(&message)
+            .map_err(|e| format!("Outbound frame is not JSON: {e}"))?;
+        if value.get("method").and_then(Value::as_str).is_none() {
+            return Err("Outbound frame is not a request or notification".into());
+        }
+        let Some(original_id) = value.get("id").cloned() else {
+            self.deliver(call_id, message);
+            return Ok(());
+        };
+        let key = format!("gsmcp-{}", self.next_out);
+        self.next_out += 1;
+        value["id"] = Value::String(key.clone());
+        if self.deliver(call_id, value.to_string()) {
+            let expires = Instant::now() + self.registry.config.client_request_timeout;
+            self.outstanding.insert(
+                key,
+                Outstanding::Worker {
+                    original_id,
+                    expires,
+                },
+            );
+        } else {
+            let message = jsonrpc::error_body(
+                Some(&original_id),
+                jsonrpc::SESSION_ERROR,
+                "the client has no open stream to receive this request",
+                Some(json!({ "kind": "noStream" })),
+            );
+            let _ = self
+                .worker
+                .to_worker
+                .send(ToWorker::ClientResponse { message });
+        }
+        Ok(())
+    }
+
+    /// Routes one frame. `Err` is a protocol violation that ends the session.
+    fn on_frame(&mut self, frame: ToRouter) -> Result<(), String> {
+        match frame {
+            ToRouter::Reply { call_id, message } => match self.in_flight.take() {
+                Some(f) if f.call_id == call_id => {
+                    let _ = f.events.send(f.final_event(message));
+                    self.lifetime.activity(Instant::now().into_std());
+                    self.pump();
+                    Ok(())
+                }
+                other => {
+                    self.in_flight = other;
+                    Err(format!("reply to call {call_id}, which is not running"))
+                }
+            },
+            ToRouter::Progress {
+                call_id,
+                progress,
+                total,
+                message,
+            } => {
+                let Some(f) = self.in_flight.as_mut().filter(|f| f.call_id == call_id) else {
+                    debug!(call_id, "progress without a running call dropped");
+                    return Ok(());
+                };
+                let Some(token) = f.progress_token.clone() else {
+                    return Ok(());
+                };
+                if !progress.is_finite() || f.last_progress.is_some_and(|last| progress < last) {
+                    debug!(progress, "decreasing progress dropped");
+                    return Ok(());
+                }
+                f.last_progress = Some(progress);
+                let mut params = json!({ "progressToken": token, "progress": progress });
+                if let Some(total) = total.filter(|t| t.is_finite()) {
+                    params["total"] = json!(total);
+                }
+                if let Some(message) = message {
+                    params["message"] = json!(message);
+                }
+                let note = json!({ "jsonrpc": "2.0", "method": "notifications/progress", "params": params });
+                self.deliver(Some(call_id), note.to_string());
+                Ok(())
+            }
+            ToRouter::Log {
+                call_id,
+                level,
+                text,
+            } => {
+                match call_id {
+                    Some(_) => {
+                        let index = log_level_index(&level).unwrap_or(DEFAULT_LOG_LEVEL);
+                        if index >= self.log_level {
+                            let note = json!({
+                                "jsonrpc": "2.0",
+                                "method": "notifications/message",
+                                "params": { "level": LOG_LEVELS[index], "logger": "gsmcp", "data": text },
+                            });
+                            self.deliver(call_id, note.to_string());
+                        }
+                    }
+                    None => info!(target: "gsmcp_worker", %level, "{text}"),
+                }
+                Ok(())
+            }
+            ToRouter::Outbound { call_id, message } => self.outbound(call_id, message),
+            ToRouter::ViewStatus {
+                commits_behind,
+                needs_commit,
+            } => {
+                debug!(commits_behind, needs_commit, "view status");
+                self.commits_behind = commits_behind;
+                self.maybe_refresh();
+                Ok(())
+            }
+            other @ (ToRouter::Ready(_) | ToRouter::Failed { .. }) => {
+                Err(format!("{} frame after the handshake", frame_name(&other)))
+            }
+        }
+    }
+
+    /// Answers every waiting request with `sessionGone`.
+    fn answer_all_gone(&mut self, why: &str) {
+        if let Some(f) = self.in_flight.take() {
+            let _ = f.events.send(f.gone_event(why));
+        }
+        let queued: Vec<Queued> = self.queue.drain(..).collect();
+        for q in queued {
+            if let (Some(id), Some(events)) = (q.id, q.events) {
+                let _ = events.send(CallEvent::Reply(jsonrpc::session_gone(&id, why)));
+            }
+        }
+    }
+
+    /// The worker died or its socket closed: unmap, answer everything waiting,
+    /// reap and log why.
+    async fn gone(&mut self, why: &str) {
+        self.registry.unmap(&self.sid);
+        self.standalone = None;
+        // Reap first (a dead worker is reaped at once; a hung one is killed after
+        // the grace period) so the slot is free when the clients hear of it.
+        let (status, tail) = self.finish_dead().await;
+        self.slot = None;
+        self.answer_all_gone(why);
+        warn!(reason = %why, status = %status, stderr = %tail, "worker gone; session ended");
+    }
+
+    /// Makes sure a dying worker is dead and reaped; returns its status and stderr tail.
+    async fn finish_dead(&mut self) -> (String, String) {
+        let bound = self
+            .registry
+            .config
+            .shutdown_grace
+            .max(Duration::from_millis(500));
+        let status = reap(&mut self.worker, bound).await;
+        (status, stderr_tail(&self.worker).await)
+    }
+
+    /// Graceful end: unmap, refuse what is queued, ask the worker to exit, let it
+    /// finish the running call within the grace period, then kill and reap.
+    async fn stop(&mut self, why: &str) {
+        self.registry.unmap(&self.sid);
+        self.standalone = None;
+        let queued: Vec<Queued> = self.queue.drain(..).collect();
+        for q in queued {
+            if let (Some(id), Some(events)) = (q.id, q.events) {
+                let _ = events.send(CallEvent::Reply(jsonrpc::session_gone(&id, why)));
+            }
+        }
+        let _ = self.worker.to_worker.send(ToWorker::Shutdown);
+        let grace = self.registry.config.shutdown_grace;
+        let deadline = Instant::now() + grace;
+        let mut socket_open = true;
+        let status = loop {
+            tokio::select! {
+                frame = self.worker.from_worker.recv(), if socket_open => match frame {
+                    Some(Ok(ToRouter::Reply { call_id, message })) => {
+                        if let Some(f) = self.in_flight.take_if(|f| f.call_id == call_id) {
+                            let _ = f.events.send(f.final_event(message));
+                        }
+                    }
+                    Some(Ok(_)) => {}
+                    Some(Err(_)) | None => socket_open = false,
+                },
+                status = self.worker.guard.wait() => break match status {
+                    Ok(s) => describe_exit(&s),
+                    Err(e) => format!("unknown ({e})"),
+                },
+                _ = tokio::time::sleep_until(deadline) => {
+                    warn!(?grace, "worker did not exit within the shutdown grace period; killing it");
+                    self.worker.guard.kill();
+                    break match self.worker.guard.wait().await {
+                        Ok(s) => describe_exit(&s),
+                        Err(e) => format!("unknown ({e})"),
+                    };
+                }
+            }
+        };
+        self.slot = None;
+        self.answer_all_gone(why);
+        info!(reason = %why, status = %status, sessions = self.registry.len(), "session closed");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn session_ids_are_32_hex_and_distinct() {
+        let a = new_session_id().unwrap();
+        let b = new_session_id().unwrap();
+        assert_eq!(a.len(), 32);
+        assert!(a
+            .chars()
+            .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn slots_count_and_release() {
+        let slots = Arc::new(Slots {
+            in_use: Mutex::new(0),
+            max: Some(2),
+        });
+        let a = slots.try_acquire().expect("first");
+        let _b = slots.try_acquire().expect("second");
+        assert!(slots.try_acquire().is_none());
+        drop(a);
+        assert!(slots.try_acquire().is_some());
+        let unlimited = Arc::new(Slots {
+            in_use: Mutex::new(0),
+            max: None,
+        });
+        let held: Vec<_> = (0..100).map(|_| unlimited.try_acquire().unwrap()).collect();
+        assert_eq!(held.len(), 100);
+    }
+}

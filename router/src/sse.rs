@@ -1,0 +1,256 @@
+//! Server-Sent Events: the response body that carries an event stream, the
+//! wire format of events, and the writer task that feeds one stream.
+//!
+//! A stream is fed by exactly one writer task. The writer writes the priming
+//! event, then each message it is handed, and keep-alive comments while nothing
+//! else is sent. Every write waits at most `write_timeout` for the client to
+//! take it, so a client that stops reading costs one stalled task for that
+//! long, never the session. The writer ends when its feed closes (call done,
+//! stream superseded), when a write times out, or when hyper drops the body
+//! (the client went away); it then reports the end through `on_close`.
+//! This module knows SSE framing and nothing of sessions or JSON-RPC.
+
+use bytes::Bytes;
+use hyper::body::{Body, Frame, SizeHint};
+use std::convert::Infallible;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// How many events may wait between the writer and hyper.
+const BODY_BUFFER: usize = 4;
+
+/// A streamed response body fed from a channel.
+pub struct SseBody {
+    rx: mpsc::Receiver<Bytes>,
+}
+
+impl Body for SseBody {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        self.rx.poll_recv(cx).map(|o| o.map(|b| Ok(Frame::data(b))))
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        SizeHint::default()
+    }
+}
+
+/// What a writer is handed.
+#[derive(Debug)]
+pub enum Item {
+    /// A JSON-RPC message to write as an event.
+    Message(String),
+    /// The last message of the stream (a POST's response): write it and end.
+    Last(String),
+}
+
+/// One SSE event with an id and JSON data.
+pub fn event(id: &str, data: &str) -> Bytes {
+    // JSON text from serde never contains a raw newline, but a worker's text
+    // might; each line must be its own `data:` field.
+    let mut out = format!("id: {id}\nevent: message\n");
+    for line in data.split('\n') {
+        out.push_str("data: ");
+        out.push_str(line.trim_end_matches('\r'));
+        out.push('\n');
+    }
+    out.push('\n');
+    Bytes::from(out)
+}
+
+/// The priming event: an id and empty data, so the client has an id to resume from.
+pub fn priming(id: &str) -> Bytes {
+    Bytes::from(format!("id: {id}\ndata: \n\n"))
+}
+
+/// A keep-alive comment, ignored by clients.
+pub fn keep_alive() -> Bytes {
+    Bytes::from_static(b": keep-alive\n\n")
+}
+
+/// How one stream is written.
+#[derive(Debug, Clone, Copy)]
+pub struct WriterConfig {
+    /// The session-unique stream number, the prefix of every event id.
+    pub stream: u64,
+    pub keep_alive: Duration,
+    pub write_timeout: Duration,
+}
+
+/// Why a stream ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum End {
+    /// Its feed closed or the last message was written.
+    Finished,
+    /// The client went away (hyper dropped the body).
+    ClientGone,
+    /// The client did not take a write within the write timeout.
+    Stalled,
+}
+
+/// Creates a body and starts its writer. `first` is written right after the
+/// priming event. `on_close` runs once when the writer ends.
+pub fn start(
+    config: WriterConfig,
+    first: Option<Item>,
+    feed: mpsc::UnboundedReceiver<Item>,
+    on_close: impl FnOnce(End) + Send + 'static,
+) -> SseBody {
+    let (tx, rx) = mpsc::channel(BODY_BUFFER);
+    tokio::spawn(async move {
+        let end = write_all(config, first, feed, tx).await;
+        tracing::debug!(stream = config.stream, ?end, "event stream ended");
+        on_close(end);
+    });
+    SseBody { rx }
+}
+
+async fn put(tx: &mpsc::Sender<Bytes>, bytes: Bytes, timeout: Duration) -> Result<(), End> {
+    match tokio::time::timeout(timeout, tx.send(bytes)).await {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(_)) => Err(End::ClientGone),
+        Err(_) => Err(End::Stalled),
+    }
+}
+
+async fn write_all(
+    config: WriterConfig,
+    first: Option<Item>,
+    mut feed: mpsc::UnboundedReceiver<Item>,
+    tx: mpsc::Sender<Bytes>,
+) -> End {
+    let mut seq = 0u64;
+    let mut next_id = || {
+        let id = format!("{}-{seq}", config.stream);
+        seq += 1;
+        id
+    };
+    let timeout = config.write_timeout;
+    if let Err(e) = put(&tx, priming(&next_id()), timeout).await {
+        return e;
+    }
+    let mut pending = first;
+    let mut tick = tokio::time::interval_at(
+        tokio::time::Instant::now() + config.keep_alive,
+        config.keep_alive,
+    );
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        let item = match pending.take() {
+            Some(item) => item,
+            None => tokio::select! {
+                item = feed.recv() => match item {
+                    Some(item) => item,
+                    None => return End::Finished,
+                },
+                _ = tick.tick() => {
+                    if let Err(e) = put(&tx, keep_alive(), timeout).await {
+                        return e;
+                    }
+                    continue;
+                }
+                _ = tx.closed() => return End::ClientGone,
+            },
+        };
+        let (text, last) = match item {
+            Item::Message(t) => (t, false),
+            Item::Last(t) => (t, true),
+        };
+        if let Err(e) = put(&tx, event(&next_id(), &text), timeout).await {
+            return e;
+        }
+        tick.reset();
+        if last {
+            return End::Finished;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http_body_util::BodyExt;
+
+    #[test]
+    fn event_format() {
+        assert_eq!(
+            &event("3-1", "{\"a\":1}")[..],
+            b"id: 3-1\nevent: message\ndata: {\"a\":1}\n\n"
+        );
+        assert_eq!(
+            &event("1-2", "a\nb")[..],
+            b"id: 1-2\nevent: message\ndata: a\ndata: b\n\n"
+        );
+        assert_eq!(&priming("0-0")[..], b"id: 0-0\ndata: \n\n");
+    }
+
+    #[tokio::test]
+    async fn writes_priming_messages_and_ends_after_the_last() {
+        let (feed_tx, feed) = mpsc::unbounded_channel();
+        let (end_tx, end_rx) = tokio::sync::oneshot::channel();
+        let cfg = WriterConfig {
+            stream: 5,
+            keep_alive: Duration::from_secs(60),
+            write_timeout: Duration::from_secs(5),
+        };
+        let body = start(cfg, Some(Item::Message("m0".into())), feed, move |e| {
+            let _ = end_tx.send(e);
+        });
+        feed_tx.send(Item::Message("m1".into())).unwrap();
+        feed_tx.send(Item::Last("r".into())).unwrap();
+        let all = body.collect().await.unwrap().to_bytes();
+        let text = String::from_utf8(all.to_vec()).unwrap();
+        assert_eq!(
+            text,
+            "id: 5-0\ndata: \n\nid: 5-1\nevent: message\ndata: m0\n\nid: 5-2\nevent: message\ndata: m1\n\nid: 5-3\nevent: message\ndata: r\n\n"
+        );
+        assert_eq!(end_rx.await.unwrap(), End::Finished);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_reader_that_stops_is_dropped_after_the_write_timeout() {
+        let (feed_tx, feed) = mpsc::unbounded_channel();
+        let (end_tx, end_rx) = tokio::sync::oneshot::channel();
+        let cfg = WriterConfig {
+            stream: 1,
+            keep_alive: Duration::from_secs(1),
+            write_timeout: Duration::from_secs(2),
+        };
+        let body = start(cfg, None, feed, move |e| {
+            let _ = end_tx.send(e);
+        });
+        for i in 0..20 {
+            let _ = feed_tx.send(Item::Message(format!("m{i}")));
+        }
+        // Nobody polls the body: the buffer fills and a write times out.
+        assert_eq!(end_rx.await.unwrap(), End::Stalled);
+        drop(body);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn keep_alive_comments_and_client_gone() {
+        let (_feed_tx, feed) = mpsc::unbounded_channel();
+        let (end_tx, end_rx) = tokio::sync::oneshot::channel();
+        let cfg = WriterConfig {
+            stream: 2,
+            keep_alive: Duration::from_secs(15),
+            write_timeout: Duration::from_secs(5),
+        };
+        let mut body = start(cfg, None, feed, move |e| {
+            let _ = end_tx.send(e);
+        });
+        let f = body.frame().await.unwrap().unwrap().into_data().unwrap();
+        assert_eq!(&f[..], b"id: 2-0\ndata: \n\n");
+        let f = body.frame().await.unwrap().unwrap().into_data().unwrap();
+        assert_eq!(&f[..], b": keep-alive\n\n");
+        drop(body);
+        assert_eq!(end_rx.await.unwrap(), End::ClientGone);
+    }
+}

@@ -1,0 +1,350 @@
+//! Worker processes: starting one (socketpair as fd 3, own process group,
+//! parent-death signal), the handshake, the frame pumps between the socket and
+//! the session, killing and reaping, and the tail of the worker's stderr.
+//!
+//! A [`WorkerGuard`] owns each child: dropping it kills the child's whole process
+//! group and makes sure the child is reaped, so no path leaves an orphan or a
+//! zombie. This module knows nothing about HTTP or JSON-RPC and never interprets
+//! the messages it carries.
+
+use gsmcp_ipc::{read_frame_async, write_frame_async, Hello, IpcError, Ready, ToRouter, ToWorker};
+use std::collections::VecDeque;
+use std::os::fd::AsRawFd;
+use std::os::unix::net::UnixStream as StdUnixStream;
+use std::path::Path;
+use std::process::{ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::io::AsyncReadExt;
+use tokio::process::{Child, Command};
+use tokio::sync::mpsc;
+use tracing::Instrument;
+
+/// How much of a worker's stderr the router keeps for its log.
+pub const STDERR_TAIL: usize = 4096;
+
+/// The file descriptor number the worker finds its socket on.
+pub const IPC_FD: i32 = 3;
+
+/// Why a worker could not be started or did not become ready.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SpawnError {
+    #[error("cannot create the worker socket: {0}")]
+    Socket(std::io::Error),
+    #[error("cannot start the worker {path}: {source}")]
+    Exec {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("worker did not answer the handshake within {0:?}")]
+    HandshakeTimeout(Duration),
+    #[error("worker refused to start ({kind}): {message}")]
+    Refused { kind: String, message: String },
+    #[error("worker closed its socket during the handshake: {0}")]
+    Closed(IpcError),
+    #[error("worker answered the handshake with an unexpected frame: {0}")]
+    Unexpected(String),
+    #[error("worker speaks frame protocol {theirs}, the router speaks {ours}")]
+    Protocol { theirs: u32, ours: u32 },
+}
+
+impl SpawnError {
+    /// The `data.kind` a client sees for this failure.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            SpawnError::Refused { .. } => "workerRefused",
+            _ => "workerFailed",
+        }
+    }
+}
+
+/// The kept end of a worker's stderr.
+#[derive(Debug, Default)]
+pub struct StderrTail {
+    bytes: VecDeque<u8>,
+}
+
+impl StderrTail {
+    fn push(&mut self, chunk: &[u8]) {
+        self.bytes.extend(chunk);
+        let excess = self.bytes.len().saturating_sub(STDERR_TAIL);
+        self.bytes.drain(..excess);
+    }
+
+    /// The kept text, lossily decoded.
+    pub fn text(&self) -> String {
+        let (a, b) = self.bytes.as_slices();
+        let mut all = Vec::with_capacity(a.len() + b.len());
+        all.extend_from_slice(a);
+        all.extend_from_slice(b);
+        String::from_utf8_lossy(&all).trim_end().to_string()
+    }
+}
+
+/// Owns one child process. Dropping it kills the child's process group (if the
+/// child was not reaped yet) and reaps the child.
+#[derive(Debug)]
+pub struct WorkerGuard {
+    child: Option<Child>,
+    /// Process id, which is also the process group id (the child calls setpgid(0, 0)).
+    pid: u32,
+}
+
+impl WorkerGuard {
+    pub fn pid(&self) -> u32 {
+        self.pid
+    }
+
+    /// Sends SIGKILL to the worker's process group, unless it was already reaped
+    /// (then the pid may belong to someone else).
+    pub fn kill(&mut self) {
+        if let Some(child) = &mut self.child {
+            if child.id().is_some() {
+                kill_group(self.pid);
+            }
+        }
+    }
+
+    /// Waits for the worker to exit and reaps it. Cancel-safe.
+    pub async fn wait(&mut self) -> std::io::Result<ExitStatus> {
+        match &mut self.child {
+            Some(child) => child.wait().await,
+            None => Err(std::io::Error::other("worker already released")),
+        }
+    }
+
+    /// The exit status if the worker has exited (reaping it).
+    pub fn try_wait(&mut self) -> Option<ExitStatus> {
+        self.child
+            .as_mut()
+            .and_then(|c| c.try_wait().ok().flatten())
+    }
+}
+
+impl Drop for WorkerGuard {
+    fn drop(&mut self) {
+        let Some(mut child) = self.child.take() else {
+            return;
+        };
+        if matches!(child.try_wait(), Ok(Some(_))) {
+            return;
+        }
+        kill_group(self.pid);
+        // Reap: on the runtime if there is one, else synchronously (SIGKILL makes
+        // this quick).
+        match tokio::runtime::Handle::try_current() {
+            Ok(handle) => {
+                handle.spawn(async move {
+                    let _ = child.wait().await;
+                });
+            }
+            Err(_) => {
+                // SAFETY: plain waitpid on our own child's pid, which is not yet reaped.
+                unsafe {
+                    libc::waitpid(self.pid as i32, std::ptr::null_mut(), 0);
+                }
+            }
+        }
+    }
+}
+
+fn kill_group(pid: u32) {
+    use nix::sys::signal::{killpg, Signal};
+    use nix::unistd::Pid;
+    let _ = killpg(Pid::from_raw(pid as i32), Signal::SIGKILL);
+}
+
+/// A started worker: its guard, the frame channels and the stderr tail.
+pub struct Worker {
+    pub guard: WorkerGuard,
+    /// Frames to the worker; a writer task owns the socket's write half.
+    pub to_worker: mpsc::UnboundedSender<ToWorker>,
+    /// Frames from the worker; a reader task owns the read half. The last item
+    /// before the channel closes is the reason the socket ended.
+    pub from_worker: mpsc::Receiver<Result<ToRouter, IpcError>>,
+    pub stderr: Arc<Mutex<StderrTail>>,
+}
+
+/// Starts a worker process: argv `[port, sid8]`, the socket as fd 3.
+///
+/// Must be called on a runtime worker thread, never from `spawn_blocking`: the
+/// parent-death signal fires when the *thread* that forked exits, and runtime
+/// worker threads live as long as the router.
+pub fn spawn(bin: &Path, port: u16, sid8: &str) -> Result<Worker, SpawnError> {
+    let (ours, theirs) = StdUnixStream::pair().map_err(SpawnError::Socket)?;
+    let their_fd = theirs.as_raw_fd();
+    let parent = std::process::id() as i32;
+
+    let mut cmd = Command::new(bin);
+    cmd.arg(port.to_string())
+        .arg(sid8)
+        .env("GSMCP_IPC_FD", IPC_FD.to_string())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(false);
+    // SAFETY: the closure runs in the forked child before exec and calls only
+    // async-signal-safe functions (dup2, fcntl, setpgid, prctl, getppid).
+    unsafe {
+        cmd.pre_exec(move || {
+            if their_fd == IPC_FD {
+                // Already in place: just let it survive exec.
+                let flags = libc::fcntl(IPC_FD, libc::F_GETFD);
+                if flags < 0 || libc::fcntl(IPC_FD, libc::F_SETFD, flags & !libc::FD_CLOEXEC) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            } else if libc::dup2(their_fd, IPC_FD) < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            if libc::setpgid(0, 0) < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL)
+                .map_err(std::io::Error::from)?;
+            // The router may have died between fork and prctl.
+            if libc::getppid() != parent {
+                return Err(std::io::Error::other("router exited during worker start"));
+            }
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn().map_err(|source| SpawnError::Exec {
+        path: bin.display().to_string(),
+        source,
+    })?;
+    drop(theirs);
+    let pid = child.id().unwrap_or(0);
+    let stderr_pipe = child.stderr.take();
+    let guard = WorkerGuard {
+        child: Some(child),
+        pid,
+    };
+
+    ours.set_nonblocking(true).map_err(SpawnError::Socket)?;
+    let stream = tokio::net::UnixStream::from_std(ours).map_err(SpawnError::Socket)?;
+    let (mut read_half, mut write_half) = stream.into_split();
+
+    let (to_worker, mut outbox) = mpsc::unbounded_channel::<ToWorker>();
+    tokio::spawn(async move {
+        while let Some(frame) = outbox.recv().await {
+            if let Err(e) = write_frame_async(&mut write_half, &frame).await {
+                tracing::debug!(error = %e, "worker socket closed for writing");
+                break;
+            }
+        }
+    });
+
+    let (inbox, from_worker) = mpsc::channel(64);
+    tokio::spawn(async move {
+        loop {
+            let frame = read_frame_async::<ToRouter, _>(&mut read_half).await;
+            let end = frame.is_err();
+            if inbox.send(frame).await.is_err() || end {
+                break;
+            }
+        }
+    });
+
+    let stderr = Arc::new(Mutex::new(StderrTail::default()));
+    if let Some(mut pipe) = stderr_pipe {
+        let tail = stderr.clone();
+        let span = tracing::Span::current();
+        tokio::spawn(
+            async move {
+                let mut buf = [0u8; 2048];
+                loop {
+                    match pipe.read(&mut buf).await {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => {
+                            let chunk = &buf[..n];
+                            for line in String::from_utf8_lossy(chunk).lines() {
+                                tracing::debug!(target: "gsmcp_worker", "{line}");
+                            }
+                            if let Ok(mut t) = tail.lock() {
+                                t.push(chunk);
+                            }
+                        }
+                    }
+                }
+            }
+            .instrument(span),
+        );
+    }
+
+    Ok(Worker {
+        guard,
+        to_worker,
+        from_worker,
+        stderr,
+    })
+}
+
+/// Sends `hello` and waits for `Ready` (or `Failed`) within `timeout`.
+pub async fn handshake(
+    worker: &mut Worker,
+    hello: Hello,
+    timeout: Duration,
+) -> Result<Ready, SpawnError> {
+    let ours = hello.protocol;
+    if worker.to_worker.send(ToWorker::Hello(hello)).is_err() {
+        return Err(SpawnError::Closed(IpcError::Closed));
+    }
+    let first = tokio::time::timeout(timeout, worker.from_worker.recv())
+        .await
+        .map_err(|_| SpawnError::HandshakeTimeout(timeout))?;
+    match first {
+        Some(Ok(ToRouter::Ready(ready))) if ready.protocol == ours => Ok(ready),
+        Some(Ok(ToRouter::Ready(ready))) => Err(SpawnError::Protocol {
+            theirs: ready.protocol,
+            ours,
+        }),
+        Some(Ok(ToRouter::Failed { kind, message })) => Err(SpawnError::Refused { kind, message }),
+        Some(Ok(other)) => Err(SpawnError::Unexpected(frame_name(&other).into())),
+        Some(Err(e)) => Err(SpawnError::Closed(e)),
+        None => Err(SpawnError::Closed(IpcError::Closed)),
+    }
+}
+
+/// A short name of a frame for logs (never its contents).
+pub fn frame_name(frame: &ToRouter) -> &'static str {
+    match frame {
+        ToRouter::Ready(_) => "Ready",
+        ToRouter::Failed { .. } => "Failed",
+        ToRouter::Reply { .. } => "Reply",
+        ToRouter::Progress { .. } => "Progress",
+        ToRouter::Log { .. } => "Log",
+        ToRouter::Outbound { .. } => "Outbound",
+        ToRouter::ViewStatus { .. } => "ViewStatus",
+    }
+}
+
+/// Describes an exit status for logs: `exit code 3` or `killed by SIGKILL`.
+pub fn describe_exit(status: &ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    if let Some(code) = status.code() {
+        format!("exit code {code}")
+    } else if let Some(sig) = status.signal() {
+        match nix::sys::signal::Signal::try_from(sig) {
+            Ok(s) => format!("killed by {s}"),
+            Err(_) => format!("killed by signal {sig}"),
+        }
+    } else {
+        "unknown status".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stderr_tail_keeps_the_end() {
+        let mut tail = StderrTail::default();
+        tail.push(&vec![b'a'; STDERR_TAIL]);
+        tail.push(b"the end\n");
+        let text = tail.text();
+        assert_eq!(text.len(), STDERR_TAIL - 1);
+        assert!(text.ends_with("the end"));
+    }
+}

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Builds gsmcp if needed and starts it in the background on MCP_PORT (default 8000),
+# serving the embedded stone's repository (MCP_REPOSITORY, default under
+# XDG_DATA_HOME; ":memory:" for an unsaved image per session). Every MCP_*
+# variable of `gsmcp --help` is passed on.
+# Prints the URL, the pid, the log file and how to stop it; fails with the log's
+# tail if the server does not come up.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PORT="${MCP_PORT:-8000}"
+STATE_DIR="${XDG_STATE_HOME:-$HOME/.local/state}/gsmcp"
+LOG_FILE="${MCP_LOG_FILE:-$STATE_DIR/gsmcp-$PORT.log}"
+START_TIMEOUT="${GSMCP_START_TIMEOUT:-30}"
+REPOSITORY="${MCP_REPOSITORY:-${XDG_DATA_HOME:-$HOME/.local/share}/gsmcp/gsmcp.repository}"
+TARGET_DIR="${CARGO_TARGET_DIR:-target}"
+BIN="$TARGET_DIR/release/gsmcp"
+
+if ! [[ "$PORT" =~ ^[0-9]+$ ]] || (( PORT > 65535 )); then
+  echo "run-server.sh: MCP_PORT=$PORT is not a port number (0-65535)" >&2
+  exit 2
+fi
+
+if command -v cargo >/dev/null 2>&1; then
+  # A no-op when the binaries are up to date; the output only matters on failure.
+  [[ -x "$BIN" ]] || echo "building gsmcp (release; the first build takes a few minutes)..."
+  if ! build_log="$(cargo build --release --bins 2>&1)"; then
+    printf '%s\n' "$build_log" | tail -n 40 >&2
+    echo "run-server.sh: the build failed (above)" >&2
+    exit 1
+  fi
+elif [[ ! -x "$BIN" || ! -x "$TARGET_DIR/release/gsmcp-worker" ]]; then
+  echo "run-server.sh: $BIN is not built and cargo is not installed; install a Rust toolchain (rustup) first" >&2
+  exit 2
+fi
+
+mkdir -p "$(dirname "$LOG_FILE")"
+OUT_FILE="$(mktemp "${TMPDIR:-/tmp}/gsmcp-$PORT.XXXXXX")"
+trap 'rm -f "$OUT_FILE"' EXIT
+
+# The server logs to the file itself; its stderr (start-up errors) goes there too.
+# The repository file is created, with the kernel, by the first session that logs in.
+[[ "$REPOSITORY" == ":memory:" ]] || mkdir -p "$(dirname "$REPOSITORY")"
+export MCP_PORT="$PORT" MCP_LOG_FILE="$LOG_FILE" MCP_REPOSITORY="$REPOSITORY"
+if command -v setsid >/dev/null 2>&1; then
+  setsid "$BIN" </dev/null >"$OUT_FILE" 2>>"$LOG_FILE" &
+else
+  nohup "$BIN" </dev/null >"$OUT_FILE" 2>>"$LOG_FILE" &
+fi
+PID=$!
+
+URL=""
+deadline=$((SECONDS + START_TIMEOUT))
+while (( SECONDS < deadline )); do
+  if URL="$(sed -n 's/^gsmcp listening on //p' "$OUT_FILE")" && [[ -n "$URL" ]]; then
+    break
+  fi
+  if ! kill -0 "$PID" 2>/dev/null; then
+    break
+  fi
+  sleep 0.1
+done
+
+if [[ -z "$URL" ]]; then
+  if kill -0 "$PID" 2>/dev/null; then
+    echo "run-server.sh: gsmcp (pid $PID) did not start listening within ${START_TIMEOUT}s; stopping it" >&2
+    kill -TERM "$PID" 2>/dev/null || true
+  else
+    wait "$PID" 2>/dev/null || true
+    echo "run-server.sh: gsmcp did not start. The end of $LOG_FILE:" >&2
+  fi
+  tail -n 20 "$LOG_FILE" | sed 's/^/  /' >&2
+  exit 1
+fi
+
+ACTUAL_PORT="${URL##*:}"
+ACTUAL_PORT="${ACTUAL_PORT%%/*}"
+cat <<INFO
+gsmcp is running.
+  URL:   $URL
+  pid:   $PID
+  log:   $LOG_FILE
+  repository: $REPOSITORY
+  stop:  ./stop-server.sh $ACTUAL_PORT
+Add it to an MCP client, for example:
+  claude mcp add --transport http gemstone $URL
+INFO
