@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The project's whole test suite:
+#  1. builds every binary;
+#  2. runs real MCP clients against a real gsmcp: the official conformance suite
+#     (@modelcontextprotocol/conformance, active scenarios), the Python SDK client
+#     and the TypeScript SDK client (installed by tests/clients/install.sh into
+#     tests/clients/.deps from the npm registry and PyPI);
+#  3. runs every crate's tests: unit tests, the Smalltalk-level topaz scripts, and
+#     the end-to-end tests that start the real router and its worker processes on
+#     free loopback ports.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "run-tests.sh: cargo is not installed; install a Rust toolchain (rustup) first" >&2
+  exit 2
+fi
+
+# The end-to-end tests and the clients start target/debug/gsmcp and gsmcp-worker.
+cargo build --locked --workspace --bins
+target="${CARGO_TARGET_DIR:-target}"
+
+echo "== real MCP clients against target/debug/gsmcp"
+tests/clients/run-all.sh "$target/debug/gsmcp"
+
+echo "== cargo test"
+cargo test --locked --workspace --no-fail-fast

@@ -1,0 +1,350 @@
+//! Session lifetime, deadlines and cancellation through the real router, with
+//! the scripted fake worker behind it: streamless release, stream-loss grace
+//! with and without reattach, liveness probes answered, unanswered and made
+//! stale by a stream handover, deadline escalation (soft break, hard break,
+//! stopping the worker), cancellation of a running call, and a client that
+//! disconnects mid-call. The two figures of the design (stream close to worker
+//! gone; cancel to call ended) are printed, never asserted.
+
+use gsmcp_tests::harness_proc::{children_of, Proc};
+use gsmcp_tests::{request_body, wait_until, Server, SseConn};
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+const BOUND: Duration = Duration::from_secs(30);
+
+fn fake_server(env: &[(&str, &str)]) -> Server {
+    let mut b = Server::builder().worker(env!("CARGO_BIN_EXE_fake-worker"));
+    for (k, v) in env {
+        b = b.env(*k, *v);
+    }
+    b.start()
+}
+
+fn call(id: i64, tool: &str, args: Value) -> String {
+    request_body(id, "tools/call", json!({ "name": tool, "arguments": args }))
+}
+
+/// The live fake worker of session `sid`, a child of the router.
+fn worker(server: &Server, sid: &str) -> Option<Proc> {
+    children_of(server.pid()).into_iter().find(|p| {
+        !p.is_zombie()
+            && p.argv.first().is_some_and(|a| a.ends_with("fake-worker"))
+            && p.argv.get(2).map(String::as_str) == Some(&sid[..8])
+    })
+}
+
+fn gone(server: &Server, sid: &str) -> bool {
+    worker(server, sid).is_none()
+}
+
+fn ping_status(server: &Server, sid: &str) -> u16 {
+    server
+        .post_in(sid, &request_body(77, "ping", json!({})))
+        .status
+}
+
+fn cpu_ticks(pid: i32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    Some(fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?)
+}
+
+/// Waits until the worker spends CPU time: its busy loop is running.
+fn wait_busy(server: &Server, sid: &str) {
+    let pid = worker(server, sid).expect("worker").pid;
+    let before = cpu_ticks(pid).unwrap_or(0);
+    assert!(wait_until(BOUND, || cpu_ticks(pid).is_some_and(|t| t >= before + 2)));
+}
+
+#[test]
+fn a_session_that_never_opens_a_stream_is_released() {
+    let server = fake_server(&[("MCP_STREAMLESS_IDLE_TIMEOUT", "1s")]);
+    let s = server.open_session();
+    assert!(worker(&server, &s.id).is_some());
+    assert!(
+        wait_until(BOUND, || gone(&server, &s.id)),
+        "worker still there"
+    );
+    assert_eq!(ping_status(&server, &s.id), 404);
+    assert!(
+        server.log().contains("no stream opened and idle"),
+        "{}",
+        server.log()
+    );
+}
+
+#[test]
+fn a_lost_stream_releases_the_session_after_the_grace_unless_reopened() {
+    let server = fake_server(&[
+        ("MCP_STREAM_GRACE", "1s"),
+        ("MCP_STREAMLESS_IDLE_TIMEOUT", "1s"),
+    ]);
+    // Reattached within the grace: the session lives on past it.
+    let s = server.open_session();
+    let mut stream = SseConn::get(&server, &s.id);
+    stream.next_event().expect("priming");
+    stream.close();
+    let mut again = SseConn::get(&server, &s.id);
+    again.next_event().expect("priming");
+    std::thread::sleep(Duration::from_millis(2500));
+    assert_eq!(
+        ping_status(&server, &s.id),
+        200,
+        "reattached session must live"
+    );
+
+    // Not reattached: released.
+    let t = server.open_session();
+    let mut stream = SseConn::get(&server, &t.id);
+    stream.next_event().expect("priming");
+    let closed = Instant::now();
+    stream.close();
+    assert!(wait_until(BOUND, || gone(&server, &t.id)));
+    let figure = closed.elapsed();
+    assert_eq!(ping_status(&server, &t.id), 404);
+    assert!(
+        server.log().contains("stream closed and not reopened"),
+        "{}",
+        server.log()
+    );
+    println!("FIGURE stream closed -> worker gone: {figure:?} (grace 1s)");
+    drop(again);
+}
+
+/// Reads the next liveness probe from a stream.
+fn next_probe(stream: &mut SseConn) -> String {
+    loop {
+        let m = stream
+            .next_message()
+            .expect("a probe before the stream ends");
+        if m["method"] == json!("ping") {
+            return m["id"].as_str().expect("probe id").to_string();
+        }
+    }
+}
+
+fn answer(server: &Server, sid: &str, id: &str) {
+    let r = server.post_in(
+        sid,
+        &json!({ "jsonrpc": "2.0", "id": id, "result": {} }).to_string(),
+    );
+    assert_eq!(r.status, 202, "{}", r.text());
+}
+
+#[test]
+fn probes_answered_unanswered_and_stale_after_a_handover() {
+    // Idle 8 s: the probe goes out at 6 s and may take 1 s — room enough for
+    // the test to answer it on a loaded machine.
+    let env = [("MCP_IDLE_TIMEOUT", "8s")];
+
+    // Unanswered: released early, by the probe.
+    let server = fake_server(&env);
+    let s = server.open_session();
+    let mut stream = SseConn::get(&server, &s.id);
+    let probe = next_probe(&mut stream);
+    assert!(probe.starts_with("gsmcp-"), "{probe}");
+    assert!(wait_until(BOUND, || gone(&server, &s.id)));
+    assert_eq!(
+        stream.next_event(),
+        None,
+        "the stream ends with the session"
+    );
+    assert!(
+        server.log().contains("liveness probe unanswered"),
+        "{}",
+        server.log()
+    );
+
+    // Answered: alive until the idle timeout itself.
+    let server = fake_server(&env);
+    let s = server.open_session();
+    let mut stream = SseConn::get(&server, &s.id);
+    let probe = next_probe(&mut stream);
+    answer(&server, &s.id, &probe);
+    assert!(wait_until(BOUND, || gone(&server, &s.id)));
+    let log = server.log();
+    assert!(log.contains("reason=idle timeout"), "{log}");
+    assert!(!log.contains("liveness probe unanswered"), "{log}");
+
+    // Handover: the probe written to the superseded stream proves nothing; a
+    // new one goes to the new stream.
+    let server = fake_server(&env);
+    let s = server.open_session();
+    let mut first = SseConn::get(&server, &s.id);
+    let stale = next_probe(&mut first);
+    let mut second = SseConn::get(&server, &s.id);
+    answer(&server, &s.id, &stale);
+    let fresh = next_probe(&mut second);
+    assert_ne!(fresh, stale);
+    answer(&server, &s.id, &fresh);
+    assert!(wait_until(BOUND, || gone(&server, &s.id)));
+    let log = server.log();
+    assert!(log.contains("reason=idle timeout"), "{log}");
+}
+
+/// A call's answer: JSON (`Some(body)`), or 202 with no body (`None`).
+fn answer_of(mut conn: SseConn) -> Option<Value> {
+    match conn.status {
+        200 if conn.is_stream() => conn.rest().iter().rev().find_map(|e| e.json()),
+        200 => Some(conn.json_body()),
+        202 => None,
+        other => panic!("unexpected status {other}"),
+    }
+}
+
+#[test]
+fn deadlines_escalate_soft_hard_then_stop() {
+    let env = [
+        ("MCP_REQUEST_TIMEOUT", "300ms"),
+        ("MCP_BREAK_GRACE", "300ms"),
+    ];
+    // (tool, arguments, stage reached, session usable afterwards)
+    let table = [
+        ("busy", json!({}), "softBreak", true),
+        ("busy", json!({ "soft": "ignore" }), "hardBreak", true),
+        (
+            "busy",
+            json!({ "soft": "ignore", "hard": "ignore" }),
+            "stopped",
+            false,
+        ),
+        ("sleep", json!({ "ms": 60000 }), "stopped", false),
+    ];
+    for (tool, args, stage, usable) in table {
+        let server = fake_server(&env);
+        let s = server.open_session();
+        let body = answer_of(SseConn::post(&server, &s.id, &call(3, tool, args.clone())))
+            .expect("a deadline gets an answer");
+        assert_eq!(body["id"], json!(3), "{tool} {args}: {body}");
+        assert_eq!(body["error"]["code"], json!(-32001), "{body}");
+        assert_eq!(body["error"]["data"]["kind"], json!("timeout"), "{body}");
+        assert_eq!(
+            body["error"]["data"]["stage"],
+            json!(stage),
+            "{tool} {args}: {body}"
+        );
+        if usable {
+            assert_eq!(ping_status(&server, &s.id), 200, "{tool} {args}");
+        } else {
+            assert!(wait_until(BOUND, || gone(&server, &s.id)));
+            assert_eq!(ping_status(&server, &s.id), 404, "{tool} {args}");
+        }
+    }
+}
+
+fn cancel(server: &Server, sid: &str, id: i64) {
+    let body = json!({ "jsonrpc": "2.0", "method": "notifications/cancelled", "params": { "requestId": id, "reason": "test" } });
+    let r = server.post_in(sid, &body.to_string());
+    assert_eq!(r.status, 202, "{}", r.text());
+}
+
+#[test]
+fn cancelling_a_running_call_ends_it_without_a_response() {
+    let server = fake_server(&[("MCP_BREAK_GRACE", "300ms")]);
+    let s = server.open_session();
+    // (arguments, the call still ends although the worker ignores the Cancel)
+    let table = [json!({}), json!({ "cancel": "ignore" })];
+    for (i, args) in table.iter().enumerate() {
+        let id = 20 + i as i64;
+        std::thread::scope(|scope| {
+            let call = scope.spawn(|| {
+                let conn = SseConn::post(&server, &s.id, &call(id, "busy", args.clone()));
+                (answer_of(conn), Instant::now())
+            });
+            wait_busy(&server, &s.id);
+            // A queued request behind it is dropped by its own cancellation.
+            let queued = scope.spawn(|| {
+                answer_of(SseConn::post(
+                    &server,
+                    &s.id,
+                    &request_body(id + 100, "ping", json!({})),
+                ))
+            });
+            std::thread::sleep(Duration::from_millis(100));
+            cancel(&server, &s.id, id + 100);
+            assert_eq!(
+                queued.join().unwrap(),
+                None,
+                "a cancelled queued request gets no response"
+            );
+            let sent = Instant::now();
+            cancel(&server, &s.id, id);
+            let (answer, ended) = call.join().unwrap();
+            assert_eq!(answer, None, "{args}: the cancelled call gets no response");
+            println!(
+                "FIGURE notifications/cancelled -> call ended ({args}): {:?}",
+                ended - sent
+            );
+        });
+        assert_eq!(ping_status(&server, &s.id), 200, "the session goes on");
+    }
+    // Cancelling something unknown or finished is ignored.
+    cancel(&server, &s.id, 12345);
+    assert_eq!(ping_status(&server, &s.id), 200);
+}
+
+#[test]
+fn a_client_that_disconnects_mid_call_leaves_the_session_working() {
+    let server = fake_server(&[]);
+    let s = server.open_session();
+    let conn = {
+        let mut c = server.connect();
+        c.send(&gsmcp_tests::harness_http::format_request(
+            "POST",
+            "/mcp",
+            &[
+                ("Host", &server.host()),
+                ("Content-Type", "application/json"),
+                ("Accept", "application/json, text/event-stream"),
+                ("Mcp-Session-Id", &s.id),
+            ],
+            call(1, "sleep", json!({ "ms": 300 })).as_bytes(),
+        ));
+        c
+    };
+    drop(conn);
+    // The call still runs to its end; the next request is answered after it.
+    assert_eq!(ping_status(&server, &s.id), 200);
+    assert_eq!(
+        children_of(server.pid()).len(),
+        1,
+        "one worker, nothing leaked"
+    );
+    let r = server.request("DELETE", "/mcp", &[("Mcp-Session-Id", &s.id)], b"");
+    assert_eq!(r.status, 200);
+    assert!(wait_until(BOUND, || children_of(server.pid()).is_empty()));
+}
+
+#[test]
+fn a_client_that_leaves_an_open_event_stream_costs_nothing_after_the_call() {
+    let server = fake_server(&[("MCP_CLIENT_REQUEST_TIMEOUT", "300ms")]);
+    let s = server.open_session();
+    let mut conn = SseConn::post(&server, &s.id, &call(1, "sample", json!({})));
+    let request = conn.next_message().expect("the sampling request");
+    assert_eq!(request["method"], json!("sampling/createMessage"));
+    conn.close();
+    // The request times out for the worker, the call ends, the session goes on.
+    assert_eq!(ping_status(&server, &s.id), 200);
+    assert_eq!(children_of(server.pid()).len(), 1);
+}
+
+#[test]
+fn cancelling_a_call_whose_stream_is_open_ends_the_stream_without_a_response() {
+    let server = fake_server(&[("MCP_BREAK_GRACE", "200ms")]);
+    let s = server.open_session();
+    let mut conn = SseConn::post(&server, &s.id, &call(1, "sample", json!({})));
+    conn.next_message().expect("the sampling request");
+    cancel(&server, &s.id, 1);
+    // The fake worker's sampling wait ignores Cancel and both breaks, so the
+    // escalation ends with the worker stopped; the stream still carries no
+    // response for the cancelled id.
+    let rest = conn.rest();
+    assert!(
+        rest.iter()
+            .all(|e| e.json().is_none_or(|m| m.get("id") != Some(&json!(1)))),
+        "{rest:?}"
+    );
+    assert!(wait_until(BOUND, || gone(&server, &s.id)));
+    assert_eq!(ping_status(&server, &s.id), 404);
+}

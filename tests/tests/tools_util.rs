@@ -1,0 +1,58 @@
+//! Shared helpers of the `tools_*` end-to-end tests (included by each with
+//! `#[path]`): calling a tool over the real router and reading its result.
+//! Compiled alone it is an empty test crate.
+
+#![allow(dead_code)]
+
+#[path = "../src/mcp.rs"]
+pub mod mcp;
+
+use serde_json::Value;
+
+/// A tool's `CallToolResult` on success (`isError: false`), or a panic naming it.
+pub async fn ok(s: &mut mcp::Session, tool: &str, args: Value) -> Value {
+    let a = s.call(tool, args.clone()).await;
+    assert_eq!(a.status, 200, "{tool} {args}: {a:?}");
+    let r = a.result().clone();
+    assert_eq!(r["isError"], false, "{tool} {args} failed: {r}");
+    r
+}
+
+/// A tool's failure: answers `structuredContent.error` (kind, message, ...).
+pub async fn fails(s: &mut mcp::Session, tool: &str, args: Value) -> Value {
+    let a = s.call(tool, args.clone()).await;
+    assert_eq!(a.status, 200, "{tool} {args}: {a:?}");
+    let r = a.result().clone();
+    assert_eq!(r["isError"], true, "{tool} {args} should fail: {r}");
+    r["structuredContent"]["error"].clone()
+}
+
+/// The text of a result's first content item.
+pub fn text(r: &Value) -> &str {
+    r["content"][0]["text"].as_str().unwrap_or("")
+}
+
+/// The text of every content item of a result, joined by newlines.
+pub fn all_text(r: &Value) -> String {
+    r["content"]
+        .as_array()
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(|i| i["text"].as_str())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .unwrap_or_default()
+}
+
+/// Evaluates `code` with execute_code and answers the printString.
+pub async fn eval(s: &mut mcp::Session, code: &str) -> String {
+    let r = s.execute(code).await;
+    assert_eq!(r["isError"], false, "{code}: {r}");
+    text(&r).to_string()
+}
+
+/// Text that breaks naive quoting: quotes, `%`, newlines, backslashes,
+/// non-ASCII and an astral character.
+pub const NASTY: &str = "it's \"q\" 100% a\\b\nline2 ünï 😀 {{x}}";
