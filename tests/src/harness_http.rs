@@ -41,6 +41,23 @@ impl HttpResponse {
             .unwrap_or_else(|e| panic!("body is not JSON ({e}): {:?}", self.text()))
     }
 
+    /// The last JSON-RPC message of a POST answer, whether it came as a JSON
+    /// body or as an event stream (where the reply follows any notifications).
+    pub fn final_message(&self) -> Value {
+        if self.header("content-type") != Some("text/event-stream") {
+            return self.json();
+        }
+        let text = self.text();
+        let data = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("data:"))
+            .map(str::trim)
+            .rfind(|d| !d.is_empty())
+            .unwrap_or_else(|| panic!("no message in {text}"))
+            .to_string();
+        serde_json::from_str(&data).expect("JSON data")
+    }
+
     /// `error.code` of a JSON-RPC error body.
     pub fn rpc_error_code(&self) -> Option<i64> {
         self.json().get("error")?.get("code")?.as_i64()

@@ -10,19 +10,7 @@ use serde_json::{json, Value};
 fn answer(server: &Server, sid: &str, id: i64, method: &str, params: Value) -> Value {
     let r = server.post_in(sid, &request_body(id, method, params));
     assert_eq!(r.status, 200, "{method}: {}", r.text());
-    if r.header("content-type") == Some("text/event-stream") {
-        let text = r.text();
-        let data = text
-            .lines()
-            .filter_map(|l| l.strip_prefix("data:"))
-            .map(str::trim)
-            .rfind(|d| !d.is_empty())
-            .unwrap_or_else(|| panic!("no message in {text}"))
-            .to_string();
-        serde_json::from_str(&data).expect("JSON data")
-    } else {
-        r.json()
-    }
+    r.final_message()
 }
 
 /// Decodes standard base64 (the test's own decoder, independent of the server's encoder).

@@ -169,19 +169,7 @@ fn a_tool_asks_the_client_and_uses_its_answer() {
 /// The one JSON-RPC message of a POST answer, whether sent as JSON or as a stream.
 fn single_answer(r: gsmcp_tests::HttpResponse) -> Value {
     assert_eq!(r.status, 200, "{}", r.text());
-    if r.header("content-type") == Some("text/event-stream") {
-        let text = r.text();
-        let data = text
-            .lines()
-            .filter_map(|l| l.strip_prefix("data:"))
-            .map(str::trim)
-            .rfind(|d| !d.is_empty())
-            .unwrap_or_else(|| panic!("no message in {text}"))
-            .to_string();
-        serde_json::from_str(&data).expect("JSON data")
-    } else {
-        r.json()
-    }
+    r.final_message()
 }
 
 fn call(server: &Server, sid: &str, id: i64, tool: &str, args: Value) -> Value {

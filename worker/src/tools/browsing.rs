@@ -8,20 +8,14 @@
 //! (the blind-write guardrail of the Mutation tools consults it).
 
 use super::{
-    check_error, escaper, section, Annotations, Context, ErrorKind, Tool, ToolError, ToolOutput,
-    Toolset,
+    check_error, escaper, section, Context, ErrorKind, Tool, ToolError, ToolOutput, Toolset,
+    READ_ONLY,
 };
 use crate::quote::symbol_literal;
 use crate::schema::{Param, ParamType};
 use serde_json::{json, Value};
 
 const SOURCE: &str = include_str!("../../../smalltalk/tools/browsing.st");
-
-const READ_ONLY: Annotations = Annotations {
-    read_only: true,
-    destructive: false,
-    idempotent: true,
-};
 
 const CLASS: Param = Param {
     name: "className",

@@ -6,23 +6,14 @@
 //! commit, never move the view and install nothing.
 
 use super::{
-    check_error, escaper, page_header, section, window, Annotations, Context, ErrorKind, Tool,
-    ToolError, ToolOutput, Toolset,
+    check_error, escaper, page_header, section, window, Context, ErrorKind, Tool, ToolError,
+    ToolOutput, Toolset, DEFAULT_LIMIT, READ_ONLY,
 };
 use crate::quote::symbol_literal;
 use crate::schema::{Param, ParamType};
 use serde_json::{json, Value};
 
 const SOURCE: &str = include_str!("../../../smalltalk/tools/listing.st");
-
-/// How many items a list tool answers when the call names no `limit`.
-pub const DEFAULT_LIMIT: usize = 200;
-
-const READ_ONLY: Annotations = Annotations {
-    read_only: true,
-    destructive: false,
-    idempotent: true,
-};
 
 pub const LIMIT: Param = Param {
     name: "limit",

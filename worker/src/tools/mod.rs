@@ -91,6 +91,16 @@ pub struct Annotations {
     pub idempotent: bool,
 }
 
+/// The annotations of a tool that only reads the repository.
+pub const READ_ONLY: Annotations = Annotations {
+    read_only: true,
+    destructive: false,
+    idempotent: true,
+};
+
+/// How many items a list-shaped tool answers when the call names no `limit`.
+pub const DEFAULT_LIMIT: usize = 200;
+
 /// What went wrong in a tool, as the client sees it (`structuredContent.error.kind`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorKind {

@@ -12,23 +12,14 @@
 
 use super::listing::{no_dictionary, LIMIT, OFFSET};
 use super::{
-    check_error, escaper, page_header, section, window, Annotations, Context, ErrorKind, Page,
-    Tool, ToolError, ToolOutput, Toolset,
+    check_error, escaper, page_header, section, window, Context, ErrorKind, Page, Tool, ToolError,
+    ToolOutput, Toolset, DEFAULT_LIMIT, READ_ONLY,
 };
 use crate::quote::{string_literal, symbol_literal};
 use crate::schema::{Param, ParamType};
 use serde_json::{json, Value};
 
 const SOURCE: &str = include_str!("../../../smalltalk/tools/search.st");
-
-/// How many hits a search answers when the call names no `limit`.
-pub const DEFAULT_LIMIT: usize = 200;
-
-const READ_ONLY: Annotations = Annotations {
-    read_only: true,
-    destructive: false,
-    idempotent: true,
-};
 
 const SELECTOR: Param = Param {
     name: "selector",

@@ -11,22 +11,13 @@
 use super::listing::{LIMIT, OFFSET};
 use super::{
     check_error, escaper, page_header, section, window, Annotations, Context, ErrorKind, Tool,
-    ToolError, ToolOutput, Toolset,
+    ToolError, ToolOutput, Toolset, DEFAULT_LIMIT, READ_ONLY,
 };
 use crate::quote::symbol_literal;
 use crate::schema::{Param, ParamType};
 use serde_json::{json, Value};
 
 const SOURCE: &str = include_str!("../../../smalltalk/tools/testing.st");
-
-/// How many test classes `list_test_classes` answers when no `limit` is named.
-pub const DEFAULT_LIMIT: usize = 200;
-
-const READ_ONLY: Annotations = Annotations {
-    read_only: true,
-    destructive: false,
-    idempotent: true,
-};
 
 /// Running tests executes repository code, which may change objects.
 const RUNS_CODE: Annotations = Annotations {
