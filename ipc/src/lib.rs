@@ -7,11 +7,15 @@
 //! peer cannot make the other side reserve gigabytes. The set of frames is closed:
 //! a body that does not decode to one of them is an error, never a silent skip.
 //!
+//! [`toolsets`] is the other half of the contract: the toolsets and the options
+//! each declares, which the router validates and the worker obeys.
+//!
 //! This crate knows nothing about HTTP or Smalltalk. MCP messages cross it as JSON
 //! text, untouched; only the router and the worker interpret them.
 
 pub mod codec;
 pub mod frames;
+pub mod toolsets;
 
 pub use codec::{decode_body, encode_frame, read_frame, write_frame, IpcError, MAX_FRAME_LEN};
 #[cfg(feature = "tokio")]

@@ -82,9 +82,13 @@ pub struct Cli {
     /// The worker executable (default: `gsmcp-worker` next to this executable).
     #[arg(long, env = "MCP_WORKER_BIN")]
     pub worker_bin: Option<PathBuf>,
-    /// Toolsets to serve, comma separated (default: all).
+    /// Toolsets to serve, separated by commas or spaces (default: all).
     #[arg(long, env = "MCP_TOOLSETS")]
     pub toolsets: Option<String>,
+    /// Options of the served toolsets, `Toolset.option=value` separated by commas or
+    /// spaces (e.g. `Execution.maxResultChars=20000,Search.defaultLimit=100`).
+    #[arg(long, env = "MCP_TOOLSET_OPTIONS", default_value = "")]
+    pub toolset_options: String,
     /// Title shown to clients in `serverInfo`.
     #[arg(long, env = "MCP_TITLE")]
     pub title: Option<String>,
@@ -148,6 +152,9 @@ pub struct Config {
     pub request_read_timeout: Duration,
     pub worker_bin: PathBuf,
     pub toolsets: Vec<String>,
+    /// Validated `Toolset.option=value` pairs for the served toolsets, in
+    /// canonical spelling (see `gsmcp_ipc::toolsets`).
+    pub toolset_options: Vec<(String, String)>,
     pub title: Option<String>,
     pub instructions: Option<String>,
     pub repository: Option<String>,
@@ -184,6 +191,7 @@ impl Config {
             request_read_timeout: Duration::from_secs(30),
             worker_bin,
             toolsets: TOOLSETS.iter().map(|s| s.to_string()).collect(),
+            toolset_options: Vec::new(),
             title: None,
             instructions: None,
             repository: None,
@@ -277,6 +285,14 @@ impl Config {
             Some(text) => keep(p, parse_toolsets(text), all_toolsets()),
             None => all_toolsets(),
         };
+        let toolset_options =
+            match gsmcp_ipc::toolsets::parse_options(&cli.toolset_options, &toolsets) {
+                Ok(pairs) => pairs,
+                Err(found) => {
+                    p.extend(found);
+                    Vec::new()
+                }
+            };
 
         let title = cli.title.clone().filter(|t| !t.trim().is_empty());
 
@@ -349,6 +365,7 @@ impl Config {
             request_read_timeout,
             worker_bin,
             toolsets,
+            toolset_options,
             title,
             instructions,
             repository,
@@ -514,7 +531,10 @@ fn check_executable(path: &Path, explicit: bool) -> Result<(), String> {
 fn parse_toolsets(text: &str) -> Result<Vec<String>, String> {
     let mut out: Vec<String> = Vec::new();
     let mut unknown = Vec::new();
-    for name in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+    for name in text
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|s| !s.is_empty())
+    {
         match TOOLSETS
             .iter()
             .chain(OPT_IN_TOOLSETS)
@@ -686,6 +706,44 @@ mod tests {
             !Cli::try_parse_from(["gsmcp"]).unwrap().allow_remote
                 || std::env::var_os("MCP_ALLOW_REMOTE").is_some()
         );
+    }
+
+    #[test]
+    fn toolset_names_agree_with_the_shared_declarations() {
+        let declared: Vec<&str> = gsmcp_ipc::toolsets::default_toolsets().collect();
+        assert_eq!(declared, TOOLSETS);
+        let opt_in: Vec<&str> = gsmcp_ipc::toolsets::TOOLSETS
+            .iter()
+            .filter(|t| t.opt_in)
+            .map(|t| t.name)
+            .collect();
+        assert_eq!(opt_in, OPT_IN_TOOLSETS);
+        assert_eq!(
+            parse_toolsets("Search Testing,  execution").unwrap(),
+            vec!["Search", "Testing", "Execution"]
+        );
+    }
+
+    #[test]
+    fn toolset_options_are_checked_against_the_served_toolsets() {
+        let config = |toolsets: Option<&str>, options: &str| {
+            let mut cli = Cli::try_parse_from(["gsmcp"]).unwrap();
+            cli.worker_bin = Some(std::env::current_exe().unwrap());
+            cli.port = "0".into();
+            cli.repository = Some(IN_MEMORY.into());
+            cli.toolsets = toolsets.map(String::from);
+            cli.toolset_options = options.into();
+            Config::from_cli(cli)
+        };
+        let c = config(None, "Search.defaultLimit=100").unwrap();
+        assert_eq!(
+            c.toolset_options,
+            vec![("Search.defaultLimit".to_string(), "100".to_string())]
+        );
+        let e = config(Some("Execution"), "Search.defaultLimit=100").unwrap_err();
+        assert!(e.to_string().contains("does not serve"), "{e}");
+        let e = config(Some("Nope"), "Execution.maxResultChars=x").unwrap_err();
+        assert!(e.to_string().contains("MCP_TOOLSETS"), "{e}");
     }
 
     #[test]

@@ -341,7 +341,7 @@ async fn run_session(
             password: "swordfish".into(),
         },
         toolsets: config.toolsets.clone(),
-        options: Vec::new(),
+        options: config.toolset_options.clone(),
         server_name: "gsmcp".into(),
         server_version: env!("CARGO_PKG_VERSION").into(),
         title: config.title.clone(),

@@ -30,3 +30,4 @@ mod prims;
 mod value;
 
 pub use api::{ErrorKind, Interrupter, Session, StError};
+pub use persist::TransactionMark;

@@ -10,7 +10,7 @@
 //! session is not `Send`); only its [`Breaker`] crosses threads.
 
 use gsmcp_ipc::Backend;
-use gsmcp_smalltalk::{Interrupter, Session, StError};
+use gsmcp_smalltalk::{Interrupter, Session, StError, TransactionMark};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -54,6 +54,10 @@ pub trait Login {
     /// How many commits the session's view is behind the newest one; `None`
     /// when the stone has no shared repository (an in-memory image).
     fn commits_behind(&self) -> Option<u64>;
+    /// The session's view and abort count now, so a caller can tell whether an
+    /// evaluation moved the view or discarded the session's changes; `None`
+    /// when the stone has no shared repository.
+    fn transaction_mark(&self) -> Option<TransactionMark>;
     /// Ends the login, releasing its view. Uncommitted changes are lost.
     fn logout(self: Box<Self>);
 }
@@ -117,6 +121,9 @@ impl Login for Embedded {
     }
     fn commits_behind(&self) -> Option<u64> {
         self.behind.as_ref().and_then(|read| read())
+    }
+    fn transaction_mark(&self) -> Option<TransactionMark> {
+        self.session.transaction_mark()
     }
     fn logout(self: Box<Self>) {
         if let Err(e) = self.session.logout() {

@@ -24,7 +24,7 @@
 use crate::backend::{self, Breaker, Login, LoginError};
 use crate::mcp::{self, code, RpcError, ServerInfo};
 use crate::notify::{FrameSink, Interruption, Link};
-use crate::tools::{Registry, UnknownToolset};
+use crate::tools::{ConfigError, Registry};
 use gsmcp_ipc::{
     read_frame, write_frame, Hello, IpcError, Ready, ToRouter, ToWorker, PROTOCOL_VERSION,
 };
@@ -52,7 +52,7 @@ pub enum ServeError {
     #[error("the router speaks frame protocol {got}, this worker speaks {PROTOCOL_VERSION}")]
     Protocol { got: u32 },
     #[error(transparent)]
-    Toolsets(#[from] UnknownToolset),
+    Toolsets(#[from] ConfigError),
     #[error(transparent)]
     Login(#[from] LoginError),
     #[error("unexpected frame from the router: {0}")]
@@ -168,7 +168,7 @@ pub fn serve(stream: UnixStream, hello: Hello) -> Result<(), ServeError> {
         failed("protocol", err.to_string());
         return Err(err);
     }
-    let registry = match Registry::new(&hello.toolsets) {
+    let registry = match Registry::new(&hello.toolsets, &hello.options) {
         Ok(r) => r,
         Err(e) => {
             failed("config", e.to_string());

@@ -112,6 +112,15 @@ pub struct RepoState {
     /// Methods loaded at login whose code is compiled on first use, by method object.
     pending: FxHashMap<Oop, PendingMethod>,
     warnings: Vec<String>,
+    /// How many times this session has aborted (see [`Session::transaction_mark`]).
+    aborts: u64,
+}
+
+/// A session's view and abort count at one moment ([`Session::transaction_mark`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TransactionMark {
+    pub view: u64,
+    pub aborts: u64,
 }
 
 /// The bootstrap classes and shared objects by name, as repository OOPs.
@@ -437,6 +446,7 @@ impl Session {
                 transaction_error,
                 pending,
                 warnings,
+                aborts: 0,
             }));
             Ok(())
         })??;
@@ -488,6 +498,20 @@ impl Session {
             Some(r) => r.store.logout().map_err(store_err),
             None => Ok(()),
         }
+    }
+
+    /// Where this session's transaction stands: its view (the commit it reads
+    /// at) and how many times it has aborted. Comparing two marks tells a caller
+    /// whether code it ran moved the view (`System commitTransaction`,
+    /// `continueTransaction`, `abortTransaction`) and whether it discarded the
+    /// session's changes (an abort, even one that left the view where it was).
+    /// `None` in memory, where there is no view to move.
+    pub fn transaction_mark(&self) -> Option<TransactionMark> {
+        let repo = self.vm_ref().repo.as_ref()?;
+        Some(TransactionMark {
+            view: repo.store.view(),
+            aborts: repo.aborts,
+        })
     }
 
     /// A thread-safe reader of how many commits this session's view is behind
@@ -722,6 +746,7 @@ impl Vm {
     pub(crate) fn repo_abort(&mut self) -> Result<(), PersistError> {
         let changed = self.repo_state().store.abort()?;
         self.repo_state().conflicts = None;
+        self.repo_state().aborts += 1;
         self.refresh(changed.oops(), true)
     }
 

@@ -1,22 +1,27 @@
 //! The Execution toolset: `execute_code`, the one tool whose argument is Smalltalk
 //! code run as given.
 //!
-//! The answer is the result's printString, capped at [`RESULT_CAP`] characters so
-//! one call cannot flood the client; the cap is reported, never silent. A request
-//! carrying a progress token hears progress at the start and at the end.
+//! The answer is the result's printString, capped at the toolset's
+//! `maxResultChars` option ([`RESULT_CAP`] unless the deployment sets it) so one
+//! call cannot flood the client; the cap is reported, never silent. A request
+//! carrying a progress token hears progress at the start and at the end. Code
+//! that moves the session's view (`System abortTransaction`, ...) is noticed by
+//! the registry, which updates the blind-write ledger as the Session tools do.
 
 use super::{from_st_error, Annotations, Context, Tool, ToolError, ToolOutput, Toolset};
 use crate::schema::{Param, ParamType};
 use serde_json::json;
 
-/// The most characters of a printString `execute_code` answers.
+/// The most characters of a printString `execute_code` answers when the
+/// deployment does not set `Execution.maxResultChars`.
 pub const RESULT_CAP: usize = 50_000;
 
 pub static TOOLS: [Tool; 1] = [Tool {
     name: "execute_code",
     title: "Execute Smalltalk code",
     description: "Evaluates GemStone Smalltalk code in this session and answers the printString of \
-its result (at most 50,000 characters). The code runs in the session's own transaction: changes \
+its result (at most 50,000 characters unless the server sets another cap; a longer result is cut \
+and says how much was dropped). The code runs in the session's own transaction: changes \
 it makes are visible to later calls of this session but are committed only by the commit tool \
 and discarded by abort. A compile error or an unhandled Smalltalk error is answered as a tool \
 error carrying GemStone's error number, class and message text.",
@@ -38,7 +43,8 @@ fn execute_code(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let printed = cx.login.evaluate_print_string(code);
     let _ = cx.notify.progress(1.0, Some(1.0), Some("evaluated"));
     let printed = printed.map_err(|e| from_st_error(&e))?;
-    let (text, dropped) = cap(printed, RESULT_CAP);
+    let limit = cx.count_option("maxResultChars").unwrap_or(RESULT_CAP);
+    let (text, dropped) = cap(printed, limit);
     let structured = json!({
         "result": text,
         "truncated": dropped > 0,

@@ -15,6 +15,11 @@
 //! ([`Context::page`], [`page_header`], [`window`]), the session's blind-write
 //! [`Ledger`] (kept by the [`Registry`], which serves one session), and the
 //! `[session]` line every result gets while the session holds uncommitted changes.
+//!
+//! A toolset's options (`MCP_TOOLSET_OPTIONS`) are declared in
+//! [`gsmcp_ipc::toolsets`], the table the router validated them against; the
+//! registry resolves the pairs the router sent and hands them to every handler
+//! as [`Context::options`].
 
 pub mod browsing;
 pub mod conformance;
@@ -28,6 +33,8 @@ pub mod testing;
 use crate::backend::Login;
 use crate::notify::Notifier;
 use crate::schema::{self, Param};
+pub use gsmcp_ipc::toolsets::{Options, OptionsError};
+use gsmcp_smalltalk::TransactionMark;
 use serde_json::{json, Map, Value};
 use std::cell::RefCell;
 use std::collections::HashSet;
@@ -98,8 +105,9 @@ pub const READ_ONLY: Annotations = Annotations {
     idempotent: true,
 };
 
-/// How many items a list-shaped tool answers when the call names no `limit`.
-pub const DEFAULT_LIMIT: usize = 200;
+/// How many items a list-shaped tool answers when the call names no `limit`
+/// and its toolset's `defaultLimit` option is not set.
+pub const DEFAULT_LIMIT: usize = gsmcp_ipc::toolsets::DEFAULT_LIMIT as usize;
 
 /// What went wrong in a tool, as the client sees it (`structuredContent.error.kind`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,6 +167,10 @@ pub struct Context<'a> {
     pub notify: &'a Notifier,
     /// What this session has read or written (the blind-write guardrail).
     pub ledger: &'a mut Ledger,
+    /// The deployment's toolset options (defaults where none was set).
+    pub options: &'a Options,
+    /// The toolset of the tool being called (whose options apply).
+    pub toolset: Toolset,
 }
 
 /// The session's blind-write ledgers: the class definitions and methods this
@@ -212,6 +224,18 @@ impl Ledger {
         self.classes = self.written_classes.clone();
         self.methods = self.written_methods.clone();
     }
+    /// Applies what happened to the session's transaction between two marks:
+    /// an abort (even one that left the view in place) discarded the session's
+    /// own changes, so everything is forgotten; any other move of the view
+    /// (commit, continue) forgets what was only read.
+    pub fn follow(&mut self, before: TransactionMark, after: TransactionMark) {
+        if after.aborts != before.aborts {
+            self.forget_all();
+        } else if after.view != before.view {
+            self.forget_reads();
+        }
+    }
+
     /// Forgets everything: the session's own changes were discarded (abort).
     pub fn forget_all(&mut self) {
         self.classes.clear();
@@ -235,9 +259,25 @@ impl<'a> Context<'a> {
             .unwrap_or(false)
     }
 
-    /// The `limit`/`offset` window of a list-shaped tool (`limit` defaults to
-    /// `default_limit`); a negative value is `invalidParams`.
+    /// A count option of the called tool's toolset: `Some(n)`, or `None` when
+    /// it is `none` (no limit) or the toolset does not declare it.
+    pub fn count_option(&self, option: &str) -> Option<usize> {
+        self.options
+            .count(self.toolset.name(), option)
+            .map(|n| n.min(usize::MAX as u64) as usize)
+    }
+
+    /// A flag option of the called tool's toolset (`default` if undeclared).
+    pub fn flag_option(&self, option: &str, default: bool) -> bool {
+        self.options.flag(self.toolset.name(), option, default)
+    }
+
+    /// The `limit`/`offset` window of a list-shaped tool; a negative value is
+    /// `invalidParams`. `limit` defaults to the toolset's `defaultLimit` option
+    /// when it declares one, else to `default_limit`; a limit above the
+    /// toolset's `maxLimit` is `invalidParams`.
     pub fn page(&self, default_limit: usize) -> Result<Page, ToolError> {
+        let default_limit = self.count_option("defaultLimit").unwrap_or(default_limit);
         let read = |name: &str, default: usize| -> Result<usize, ToolError> {
             match self.args.get(name) {
                 None => Ok(default),
@@ -257,10 +297,24 @@ impl<'a> Context<'a> {
                     }),
             }
         };
-        Ok(Page {
+        let page = Page {
             limit: read("limit", default_limit)?,
             offset: read("offset", 0)?,
-        })
+        };
+        if let Some(max) = self.count_option("maxLimit") {
+            if page.limit > max {
+                return Err(ToolError::new(
+                    ErrorKind::InvalidParams,
+                    format!(
+                        "argument 'limit' is {}, above this server's maximum of {max} \
+                         ({}.maxLimit): ask for at most {max} and page on with offset",
+                        page.limit,
+                        self.toolset.name()
+                    ),
+                ));
+            }
+        }
+        Ok(page)
     }
 
     /// Runs one tool expression: `source` with its `{{name}}` holes filled by
@@ -463,11 +517,14 @@ pub fn all_tools() -> impl Iterator<Item = &'static Tool> {
 /// the default set.
 pub const CONFORMANCE: &str = "Conformance";
 
-/// Why a registry could not be built from the configured toolset names.
+/// Why a registry could not be built from the configured toolsets and options.
 #[derive(Debug, thiserror::Error)]
-#[error("unknown toolset {name:?} (known: Browsing, Execution, Listing, Mutation, Search, Session, Testing, and the opt-in Conformance)")]
-pub struct UnknownToolset {
-    pub name: String,
+#[non_exhaustive]
+pub enum ConfigError {
+    #[error("unknown toolset {name:?} (known: Browsing, Execution, Listing, Mutation, Search, Session, Testing, and the opt-in Conformance)")]
+    UnknownToolset { name: String },
+    #[error("toolset options: {0}")]
+    Options(#[from] OptionsError),
 }
 
 /// The tools one session serves.
@@ -478,12 +535,14 @@ pub struct Registry {
     conformance: bool,
     /// The session's blind-write ledgers (one registry serves one session).
     ledger: RefCell<Ledger>,
+    options: Options,
 }
 
 impl Registry {
     /// The tools of the named toolsets; an empty list means every toolset
-    /// (except the opt-in Conformance, served only when named).
-    pub fn new(toolsets: &[String]) -> Result<Registry, UnknownToolset> {
+    /// (except the opt-in Conformance, served only when named). `options` are
+    /// the `Toolset.option=value` pairs the router validated.
+    pub fn new(toolsets: &[String], options: &[(String, String)]) -> Result<Registry, ConfigError> {
         let mut wanted = Vec::new();
         let mut conformance = false;
         for name in toolsets {
@@ -491,7 +550,8 @@ impl Registry {
                 conformance = true;
                 continue;
             }
-            let set = Toolset::parse(name).ok_or_else(|| UnknownToolset { name: name.clone() })?;
+            let set = Toolset::parse(name)
+                .ok_or_else(|| ConfigError::UnknownToolset { name: name.clone() })?;
             wanted.push(set);
         }
         let every = toolsets.is_empty();
@@ -502,6 +562,7 @@ impl Registry {
             tools,
             conformance,
             ledger: RefCell::new(Ledger::default()),
+            options: Options::from_pairs(options)?,
         })
     }
 
@@ -545,6 +606,7 @@ impl Registry {
         notify: &Notifier,
     ) -> Value {
         let mut ledger = self.ledger.borrow_mut();
+        let before = login.transaction_mark();
         let outcome = match schema::validate(tool.params, args) {
             Err(message) => Err(ToolError::new(ErrorKind::InvalidParams, message)),
             Ok(()) => (tool.handler)(&mut Context {
@@ -552,8 +614,16 @@ impl Registry {
                 args,
                 notify,
                 ledger: &mut ledger,
+                options: &self.options,
+                toolset: tool.toolset,
             }),
         };
+        // Code the tool ran (execute_code's, a test's) may have moved the view or
+        // aborted; the ledger follows the same rule as the Session tools, whether
+        // or not the call succeeded.
+        if let (Some(before), Some(after)) = (before, login.transaction_mark()) {
+            ledger.follow(before, after);
+        }
         match outcome {
             Ok(out) => json!({
                 "content": [{"type": "text", "text": out.text}],
@@ -687,6 +757,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn toolsets_agree_with_the_shared_declarations() {
+        let declared: Vec<&str> = gsmcp_ipc::toolsets::default_toolsets().collect();
+        let ours: Vec<&str> = Toolset::ALL.iter().map(|t| t.name()).collect();
+        assert_eq!(declared, ours);
+        assert!(gsmcp_ipc::toolsets::toolset(CONFORMANCE).is_some_and(|t| t.opt_in));
+        let bad = Registry::new(&[], &[("Execution.maxResultChars".into(), "1".into())]);
+        assert!(matches!(bad, Err(ConfigError::Options(_))));
+    }
+
+    #[test]
     fn toolset_names_parse_ignoring_case() {
         for set in Toolset::ALL {
             assert_eq!(Toolset::parse(set.name()), Some(set));
@@ -701,17 +781,17 @@ mod tests {
     fn registry_serves_only_named_toolsets() {
         let names = |r: &Registry| -> Vec<&str> { r.tools.iter().map(|t| t.name).collect() };
         let every: Vec<&str> = all_tools().map(|t| t.name).collect();
-        assert_eq!(names(&Registry::new(&[]).unwrap()), every);
+        assert_eq!(names(&Registry::new(&[], &[]).unwrap()), every);
         assert_eq!(
-            names(&Registry::new(&["execution".into()]).unwrap()),
+            names(&Registry::new(&["execution".into()], &[]).unwrap()),
             ["execute_code"]
         );
         assert_eq!(
-            names(&Registry::new(&["Session".into()]).unwrap()),
+            names(&Registry::new(&["Session".into()], &[]).unwrap()),
             ["abort", "commit", "refresh", "status"]
         );
         assert_eq!(
-            names(&Registry::new(&["Listing".into()]).unwrap()),
+            names(&Registry::new(&["Listing".into()], &[]).unwrap()),
             [
                 "list_all_classes",
                 "list_classes",
@@ -720,7 +800,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            names(&Registry::new(&["Browsing".into()]).unwrap()),
+            names(&Registry::new(&["Browsing".into()], &[]).unwrap()),
             [
                 "describe_class",
                 "export_class_source",
@@ -731,7 +811,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            names(&Registry::new(&["search".into()]).unwrap()),
+            names(&Registry::new(&["search".into()], &[]).unwrap()),
             [
                 "find_implementors",
                 "find_references_to",
@@ -740,11 +820,11 @@ mod tests {
             ]
         );
         for set in Toolset::ALL {
-            let r = Registry::new(&[set.name().to_string()]).unwrap();
+            let r = Registry::new(&[set.name().to_string()], &[]).unwrap();
             assert!(r.tools.iter().all(|t| t.toolset == set), "{set}");
         }
         assert_eq!(
-            names(&Registry::new(&["Testing".into()]).unwrap()),
+            names(&Registry::new(&["Testing".into()], &[]).unwrap()),
             [
                 "list_test_classes",
                 "run_test_class",
@@ -753,15 +833,15 @@ mod tests {
                 "describe_test_failure"
             ]
         );
-        let only_fixtures = Registry::new(&["conformance".into()]).unwrap();
+        let only_fixtures = Registry::new(&["conformance".into()], &[]).unwrap();
         assert!(names(&only_fixtures).is_empty() && only_fixtures.conformance());
         assert!(only_fixtures.fixture("test_simple_text").is_some());
-        assert!(!Registry::new(&[]).unwrap().conformance());
-        assert!(Registry::new(&[])
+        assert!(!Registry::new(&[], &[]).unwrap().conformance());
+        assert!(Registry::new(&[], &[])
             .unwrap()
             .fixture("test_simple_text")
             .is_none());
-        let err = Registry::new(&["Session".into(), "Bogus".into()])
+        let err = Registry::new(&["Session".into(), "Bogus".into()], &[])
             .err()
             .expect("Bogus is refused");
         assert!(err.to_string().contains("\"Bogus\""), "{err}");
@@ -967,7 +1047,7 @@ mod tests {
 
     #[test]
     fn ledgers_record_what_was_seen() {
-        let r = Registry::new(&[]).unwrap();
+        let r = Registry::new(&[], &[]).unwrap();
         assert!(!r.has_seen_class("Foo"));
         r.ledger.borrow_mut().saw_class("Foo");
         r.ledger.borrow_mut().saw_method("Foo", true, "bar");
@@ -980,6 +1060,26 @@ mod tests {
         assert!(r.has_seen_method("Foo", false, "mine"));
         r.ledger.borrow_mut().forget_all();
         assert!(!r.has_seen_method("Foo", false, "mine"));
+    }
+
+    #[test]
+    fn ledgers_follow_transaction_marks() {
+        let mark = |view, aborts| TransactionMark { view, aborts };
+        // (before, after, read kept, written kept)
+        let table = [
+            (mark(5, 0), mark(5, 0), true, true),
+            (mark(5, 0), mark(7, 0), false, true),
+            (mark(5, 0), mark(5, 1), false, false),
+            (mark(5, 2), mark(9, 3), false, false),
+        ];
+        for (before, after, read, written) in table {
+            let mut l = Ledger::default();
+            l.saw_class("Read");
+            l.wrote_class("Mine");
+            l.follow(before, after);
+            assert_eq!(l.has_seen_class("Read"), read, "{before:?} -> {after:?}");
+            assert_eq!(l.has_seen_class("Mine"), written, "{before:?} -> {after:?}");
+        }
     }
 
     #[test]

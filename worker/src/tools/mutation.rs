@@ -224,6 +224,28 @@ commit.",
 /// The dictionaries no tool removes: the kernel's and the user's default.
 const KEPT_DICTIONARIES: [&str; 2] = ["Globals", "UserGlobals"];
 
+/// Whether this deployment leaves kernel classes alone (`Mutation.kernelGuard`).
+fn kernel_guard(cx: &Context<'_>) -> String {
+    bool_literal(cx.flag_option("kernelGuard", true))
+}
+
+/// Whether this deployment refuses blind overwrites (`Mutation.blindWriteGuard`).
+fn blind_write_guard(cx: &Context<'_>) -> bool {
+    cx.flag_option("blindWriteGuard", true)
+}
+
+/// The refusal for a change to a kernel class while `Mutation.kernelGuard` is on.
+fn refused_kernel(class: &str) -> ToolError {
+    ToolError::new(
+        ErrorKind::Refused,
+        format!(
+            "refused: {class} is a kernel class (bound in Globals under its own name), and this \
+server does not change kernel classes (the Mutation.kernelGuard option); put the behaviour in a \
+class of your own, e.g. a subclass, or ask the operator to turn the guard off"
+        ),
+    )
+}
+
 fn refused_unseen_class(class: &str) -> ToolError {
     ToolError::new(
         ErrorKind::Refused,
@@ -472,9 +494,10 @@ fn compile_method(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let meta = cx.bool_arg("meta");
     let category = cx.str_arg("category").unwrap_or("as yet unclassified");
     let selector = selector_of(source);
-    let may_overwrite = selector
-        .as_deref()
-        .is_some_and(|s| cx.ledger.has_seen_method(class, meta, s));
+    let may_overwrite = !blind_write_guard(cx)
+        || selector
+            .as_deref()
+            .is_some_and(|s| cx.ledger.has_seen_method(class, meta, s));
     let answer = cx.run_json(
         &section(SOURCE, "compile_method"),
         &[
@@ -491,6 +514,7 @@ fn compile_method(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
             ("mayOverwrite", bool_literal(may_overwrite)),
             ("source", string_literal(source)),
             ("category", string_literal(category)),
+            ("kernelGuard", kernel_guard(cx)),
         ],
     )?;
     let side = if meta { " class" } else { "" };
@@ -533,6 +557,7 @@ fn compile_method(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
             d.insert("errors".into(), Value::Array(errors));
             return Err(err);
         }
+        Some("kernel") => return Err(refused_kernel(class)),
         Some("unseen") => {
             let sel = selector.unwrap_or_default();
             return Err(ToolError::new(
@@ -570,8 +595,12 @@ fn delete_method(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
             ("className", symbol_literal(class)),
             ("selector", symbol_literal(selector)),
             ("meta", bool_literal(meta)),
+            ("kernelGuard", kernel_guard(cx)),
         ],
     )?;
+    if answer["error"] == "kernel" {
+        return Err(refused_kernel(class));
+    }
     check_error(answer, |kind| match kind {
         "noMethod" => (
             ErrorKind::NotFound,
@@ -592,8 +621,15 @@ fn delete_class(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let class = cx.str_arg("className").unwrap_or_default();
     let answer = cx.run_json(
         &section(SOURCE, "delete_class"),
-        &[("escaper", escaper()), ("className", symbol_literal(class))],
+        &[
+            ("escaper", escaper()),
+            ("className", symbol_literal(class)),
+            ("kernelGuard", kernel_guard(cx)),
+        ],
     )?;
+    if answer["error"] == "kernel" {
+        return Err(refused_kernel(class));
+    }
     if answer["error"] == "hasSubclasses" {
         let subs: Vec<&str> = answer["subclasses"]
             .as_array()
@@ -618,14 +654,20 @@ fn delete_class(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
 fn set_class_comment(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let class = cx.str_arg("className").unwrap_or_default();
     let comment = cx.str_arg("comment").unwrap_or_default();
-    if !cx.ledger.has_seen_class(class) {
+    if blind_write_guard(cx) && !cx.ledger.has_seen_class(class) {
         let exists = cx.run_json(
             &section(SOURCE, "class_exists"),
-            &[("className", symbol_literal(class))],
+            &[
+                ("className", symbol_literal(class)),
+                ("kernelGuard", kernel_guard(cx)),
+            ],
         )?;
         if exists["exists"] != true {
             let (k, m) = no_class(class);
             return Err(ToolError::new(k, m));
+        }
+        if exists["kernel"] == true {
+            return Err(refused_kernel(class));
         }
         return Err(refused_unseen_class(class));
     }
@@ -634,8 +676,12 @@ fn set_class_comment(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
         &[
             ("className", symbol_literal(class)),
             ("comment", string_literal(comment)),
+            ("kernelGuard", kernel_guard(cx)),
         ],
     )?;
+    if answer["error"] == "kernel" {
+        return Err(refused_kernel(class));
+    }
     check_error(answer, |_| no_class(class))?;
     cx.ledger.wrote_class(class);
     Ok(ToolOutput {
@@ -656,11 +702,17 @@ fn compile_class_definition(cx: &mut Context<'_>) -> Result<ToolOutput, ToolErro
         check_identifiers(cx, arg)?;
     }
     check_options(cx)?;
-    if !cx.ledger.has_seen_class(class) {
+    if blind_write_guard(cx) && !cx.ledger.has_seen_class(class) {
         let exists = cx.run_json(
             &section(SOURCE, "class_exists"),
-            &[("className", symbol_literal(class))],
+            &[
+                ("className", symbol_literal(class)),
+                ("kernelGuard", kernel_guard(cx)),
+            ],
         )?;
+        if exists["kernel"] == true {
+            return Err(refused_kernel(class));
+        }
         if exists["error"] == "notClass" {
             return Err(ToolError::new(
                 ErrorKind::Refused,
@@ -687,10 +739,24 @@ fn compile_class_definition(cx: &mut Context<'_>) -> Result<ToolOutput, ToolErro
         ("poolDictionaries", symbol_array(cx, "poolDictionaries")),
         ("options", symbol_array(cx, "options")),
         ("recompile", bool_literal(recompile)),
+        ("kernelGuard", kernel_guard(cx)),
     ];
     let answer = cx.run_json(&section(SOURCE, "compile_class_definition"), &fills)?;
     if let Some(kind) = answer["error"].as_str() {
         let name = answer["name"].as_str().unwrap_or("");
+        if kind == "kernel" {
+            let dictionary_named = cx.str_arg("dictionary").unwrap_or("");
+            return Err(if dictionary_named == "Globals" {
+                ToolError::new(
+                    ErrorKind::Refused,
+                    "refused: Globals is the kernel's dictionary, and this server does not add \
+classes to it (the Mutation.kernelGuard option); define the class in UserGlobals or a dictionary \
+of your own",
+                )
+            } else {
+                refused_kernel(class)
+            });
+        }
         let (k, m) = match kind {
             "notClass" => (
                 ErrorKind::Refused,

@@ -85,8 +85,9 @@ answers passed, failure or error, with the exception class and message. Nothing 
     Tool {
         name: "list_failing_tests",
         title: "List the failing tests",
-        description: "Runs the tests of the named classes (default: every test class) and lists \
-the failing and erroring ones as Class>>selector with their message. Nothing is committed.",
+        description: "Runs the tests of the named classes (default: every test class, up to the \
+server's limit of classes per call, 100 unless configured) and lists the failing and erroring \
+ones as Class>>selector with their message. Nothing is committed.",
         toolset: Toolset::Testing,
         params: &[CLASS_NAMES],
         annotations: RUNS_CODE,
@@ -96,8 +97,9 @@ the failing and erroring ones as Class>>selector with their message. Nothing is 
         name: "describe_test_failure",
         title: "Describe a test failure",
         description: "Re-runs one test in isolation and describes how it ended: the exception \
-class, its messageText and description, and the phase it was raised in (setUp, the test method \
-or tearDown; the stone keeps no signalling stack to name a deeper method). Nothing is committed.",
+class, its messageText and description, the phase it was raised in (setUp, the test method or \
+tearDown) and, where the stone reports the signalling stack, the method that raised it and the \
+calls from the test method down to it, with line numbers. Nothing is committed.",
         toolset: Toolset::Testing,
         params: &[CLASS, SELECTOR],
         annotations: RUNS_CODE,
@@ -152,6 +154,17 @@ fn selectors(cx: &mut Context<'_>, class: &str) -> Result<Vec<String>, ToolError
 
 /// Runs one selector (or all, with `None`) of `class`: one result per test.
 fn run(cx: &mut Context<'_>, class: &str, selector: Option<&str>) -> Result<Vec<Value>, ToolError> {
+    run_with(cx, class, selector, false)
+}
+
+/// [`run`], answering also each defect's `stack` report when `with_stack`
+/// and the stone's exceptions answer `stackReport`.
+fn run_with(
+    cx: &mut Context<'_>,
+    class: &str,
+    selector: Option<&str>,
+    with_stack: bool,
+) -> Result<Vec<Value>, ToolError> {
     let answer = cx.run_json(
         &section(SOURCE, "run_tests"),
         &[
@@ -161,6 +174,7 @@ fn run(cx: &mut Context<'_>, class: &str, selector: Option<&str>) -> Result<Vec<
                 "selector",
                 selector.map_or_else(|| "nil".to_string(), symbol_literal),
             ),
+            ("withStack", with_stack.to_string()),
         ],
     )?;
     let answer = check_error(answer, |k| class_error(k, class, selector))?;
@@ -282,11 +296,96 @@ fn run_test_method(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     })
 }
 
+/// One frame of a `stackReport` line: `Receiver (Owner) >> selector @ip line N`
+/// (the owner shown only when it is not the receiver's class).
+#[derive(Debug, Clone, PartialEq)]
+struct Frame {
+    text: String,
+    receiver: String,
+    owner: String,
+    selector: String,
+    line: Option<u64>,
+}
+
+fn parse_frame(text: &str) -> Option<Frame> {
+    let (left, right) = text.split_once(" >> ")?;
+    let left = left.trim();
+    let (receiver, owner) = match left.split_once(" (") {
+        Some((r, o)) => (r.trim(), o.trim_end_matches(')').trim()),
+        None => (left, left),
+    };
+    let mut words = right.split_whitespace();
+    let selector = words.next()?.to_string();
+    let rest: Vec<&str> = words.collect();
+    let line = rest
+        .iter()
+        .position(|w| *w == "line")
+        .and_then(|i| rest.get(i + 1))
+        .and_then(|n| n.parse().ok());
+    Some(Frame {
+        text: text.trim().to_string(),
+        receiver: receiver.to_string(),
+        owner: owner.to_string(),
+        selector,
+        line,
+    })
+}
+
+/// Whether a frame is the exception or SUnit machinery that signals on a
+/// method's behalf (`signal`, `assert:`, `fail`...), not the raising method.
+fn is_machinery(f: &Frame) -> bool {
+    let owner = f.owner.trim_end_matches(" class");
+    matches!(owner, "TestCase" | "TestAsserter" | "TestResult")
+        || owner.ends_with("Exception")
+        || owner.ends_with("Error")
+        || owner.ends_with("Failure")
+        || owner.ends_with("Notification")
+        || owner == "ExceptionSet"
+}
+
+/// The frames of a `stackReport` (lines innermost first) that belong to the
+/// test: from the raising method (below the exception and SUnit machinery
+/// that signalled for it) out to the test's own `anchor` method (the test
+/// selector, `setUp` or `tearDown` of a receiver of class `class`), dropping the
+/// SUnit and kernel frames that called it. Empty when no such frame is found.
+fn test_frames(report: &str, class: &str, anchor: &str) -> Vec<Frame> {
+    let frames: Vec<Frame> = report.lines().filter_map(parse_frame).collect();
+    let Some(end) = frames
+        .iter()
+        .position(|f| f.receiver == class && f.selector == anchor)
+    else {
+        return Vec::new();
+    };
+    let start = frames[..end]
+        .iter()
+        .position(|f| !is_machinery(f))
+        .unwrap_or(end);
+    frames[start..=end].to_vec()
+}
+
 fn describe_test_failure(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let class = cx.str_arg("className").unwrap_or_default();
     let selector = cx.str_arg("selector").unwrap_or_default();
-    let results = run(cx, class, Some(selector))?;
-    let r = results.into_iter().next().unwrap_or(Value::Null);
+    let results = run_with(cx, class, Some(selector), true)?;
+    let mut r = results.into_iter().next().unwrap_or(Value::Null);
+    let frames = match (r["stack"].as_str(), r["phase"].as_str()) {
+        (Some(report), Some(phase)) => {
+            let anchor = if phase == "test" { selector } else { phase };
+            test_frames(report, class, anchor)
+        }
+        _ => Vec::new(),
+    };
+    if !frames.is_empty() {
+        r["frames"] = json!(frames
+            .iter()
+            .map(|f| json!({
+                "frame": f.text,
+                "class": f.owner,
+                "selector": f.selector,
+                "line": f.line,
+            }))
+            .collect::<Vec<_>>());
+    }
     let text = if r["outcome"] == "passed" {
         format!("{class}>>#{selector} passed when re-run alone; there is no failure to describe")
     } else {
@@ -296,13 +395,20 @@ fn describe_test_failure(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> 
             _ => format!("in the test method {class}>>#{selector} (or a method it called)"),
         };
         let null = |v: &Value| v.as_str().map_or("(none)".to_string(), String::from);
-        format!(
+        let mut text = format!(
             "{class}>>#{selector}: {}\nexception class: {}\nmessage text: {}\ndescription: {}\nraised {phase}",
             r["outcome"].as_str().unwrap_or(""),
             null(&r["exceptionClass"]),
             null(&r["messageText"]),
             null(&r["description"]),
-        )
+        );
+        if let Some((raiser, callers)) = frames.split_first() {
+            text.push_str(&format!("\nraised in {}", raiser.text));
+            for f in callers {
+                text.push_str(&format!("\n  called from {}", f.text));
+            }
+        }
+        text
     };
     Ok(ToolOutput {
         text,
@@ -311,12 +417,27 @@ fn describe_test_failure(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> 
 }
 
 fn list_failing_tests(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
-    let names: Vec<String> = match cx.args.get("classNames").and_then(Value::as_array) {
-        Some(a) => a
-            .iter()
-            .filter_map(Value::as_str)
-            .map(String::from)
-            .collect(),
+    let max_classes = cx.count_option("maxTestClasses");
+    let named = cx.args.get("classNames").and_then(Value::as_array);
+    let mut names: Vec<String> = match named {
+        Some(a) => {
+            let names: Vec<String> = a
+                .iter()
+                .filter_map(Value::as_str)
+                .map(String::from)
+                .collect();
+            if let Some(max) = max_classes.filter(|max| names.len() > *max) {
+                return Err(ToolError::new(
+                    ErrorKind::InvalidParams,
+                    format!(
+                        "argument 'classNames' names {} classes, more than the {max} this server \
+runs in one call (Testing.maxTestClasses); split them over several calls",
+                        names.len()
+                    ),
+                ));
+            }
+            names
+        }
         None => {
             let answer = cx.run_json(
                 &section(SOURCE, "list_test_classes"),
@@ -334,6 +455,10 @@ fn list_failing_tests(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
             n
         }
     };
+    let found = names.len();
+    if let Some(max) = max_classes {
+        names.truncate(max);
+    }
     let mut failing = Vec::new();
     let mut run_count = 0;
     let mut lines = Vec::new();
@@ -352,6 +477,13 @@ fn list_failing_tests(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
         failing.len(),
         names.len()
     );
+    if found > names.len() {
+        text.push_str(&format!(
+            "\nonly the first {} of {found} test classes (by name) were run, the most this server \
+runs in one call (Testing.maxTestClasses); pass classNames to run the others",
+            names.len()
+        ));
+    }
     for l in lines {
         text.push('\n');
         text.push_str(&l);
@@ -360,6 +492,7 @@ fn list_failing_tests(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
         text,
         structured: json!({
             "classes": names.len(),
+            "classesFound": found,
             "run": run_count,
             "failing": failing,
         }),
@@ -371,7 +504,57 @@ mod tests {
     use super::*;
 
     /// The holes this module fills.
-    const HOLES: &[&str] = &["escaper", "className", "selector"];
+    const HOLES: &[&str] = &["escaper", "className", "selector", "withStack"];
+
+    #[test]
+    fn stack_reports_are_trimmed_to_the_test() {
+        let report = "ZeroDivide (AbstractException) >> signal @2 line 3
+SmallInteger (Number) >> _errorDivideByZero @4 line 2
+SmallInteger >> / @3 line 5
+Helper >> boom @2 line 3
+CalcTest >> testDivide @3 line 4
+CalcTest (TestCase) >> performTest @1 line 1
+Executed code @5 line 9";
+        let frames = test_frames(report, "CalcTest", "testDivide");
+        let texts: Vec<&str> = frames.iter().map(|f| f.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "SmallInteger (Number) >> _errorDivideByZero @4 line 2",
+                "SmallInteger >> / @3 line 5",
+                "Helper >> boom @2 line 3",
+                "CalcTest >> testDivide @3 line 4"
+            ]
+        );
+        assert_eq!(frames[3].line, Some(4));
+        assert_eq!(frames[2].owner, "Helper");
+
+        // A failed assert: the SUnit frames that signalled are dropped, the
+        // test method is the raising method.
+        let report = "TestFailure (AbstractException) >> signal: @2 line 3
+CalcTest (TestAsserter) >> assert: @4 line 2
+CalcTest (TestCase) >> assert: @1 line 1
+CalcTest >> testSum @3 line 7
+CalcTest (TestCase) >> performTest @1 line 1";
+        let frames = test_frames(report, "CalcTest", "testSum");
+        assert_eq!(frames.len(), 1);
+        assert_eq!(frames[0].selector, "testSum");
+        assert_eq!(frames[0].line, Some(7));
+
+        // Raised in setUp, inherited from a superclass.
+        let report = "Error (AbstractException) >> signal: @2 line 3
+CalcTest (Object) >> error: @2 line 1
+CalcTest (BaseTest) >> setUp @2 line 2
+CalcTest (TestCase) >> runCase @1 line 1";
+        let frames = test_frames(report, "CalcTest", "setUp");
+        assert_eq!(frames.len(), 2, "{frames:?}");
+        assert_eq!(frames[1].owner, "BaseTest");
+
+        // No frame of the test: nothing is claimed.
+        assert!(test_frames("Foo >> bar @1 line 1", "CalcTest", "testSum").is_empty());
+        assert!(test_frames("", "CalcTest", "testSum").is_empty());
+        assert!(parse_frame("not a frame").is_none());
+    }
 
     #[test]
     fn every_expression_exists_and_every_hole_is_known() {

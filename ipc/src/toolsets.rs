@@ -1,0 +1,565 @@
+//! The toolsets a deployment may serve and the options each declares: the one
+//! table the router validates `MCP_TOOLSETS` / `MCP_TOOLSET_OPTIONS` against
+//! at start-up and the worker reads its settings from.
+//!
+//! It lives here because it is part of the contract between the two processes:
+//! the router refuses a bad option before it binds its port (it never runs
+//! Smalltalk and cannot ask a worker), and the worker receives the validated
+//! `Toolset.option=value` pairs in [`crate::Hello::options`] and resolves them
+//! against the same declarations, so the two can never disagree on a name, a
+//! type, a range or a default. Nothing here knows what an option *does*; the
+//! worker's toolset modules give them their meaning.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// What values an option takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OptionType {
+    /// A whole number in `min..=max`.
+    Count { min: u64, max: u64 },
+    /// A whole number in `min..=max`, or `none` for no limit.
+    CountOrNone { min: u64, max: u64 },
+    /// `true`/`false` (also `on`/`off`, `yes`/`no`, `1`/`0`).
+    Flag,
+}
+
+/// One option's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OptionValue {
+    Count(u64),
+    /// `none`: no limit.
+    Unlimited,
+    Flag(bool),
+}
+
+impl fmt::Display for OptionValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionValue::Count(n) => write!(f, "{n}"),
+            OptionValue::Unlimited => f.write_str("none"),
+            OptionValue::Flag(b) => write!(f, "{b}"),
+        }
+    }
+}
+
+/// An option a toolset accepts.
+#[derive(Debug, Clone, Copy)]
+pub struct OptionDecl {
+    pub name: &'static str,
+    pub ty: OptionType,
+    pub default: OptionValue,
+    pub description: &'static str,
+}
+
+impl OptionDecl {
+    /// Parses `text` as a value of this option, or says what it should be.
+    pub fn parse(&self, text: &str) -> Result<OptionValue, String> {
+        let t = text.trim();
+        let count = |min: u64, max: u64| -> Result<OptionValue, String> {
+            match t.parse::<u64>() {
+                Ok(n) if (min..=max).contains(&n) => Ok(OptionValue::Count(n)),
+                _ => Err(format!("{t:?} is not {}", self.expects())),
+            }
+        };
+        match self.ty {
+            OptionType::Count { min, max } => count(min, max),
+            OptionType::CountOrNone { min, max } => {
+                if t.eq_ignore_ascii_case("none") {
+                    Ok(OptionValue::Unlimited)
+                } else {
+                    count(min, max)
+                }
+            }
+            OptionType::Flag => match t.to_ascii_lowercase().as_str() {
+                "true" | "on" | "yes" | "1" => Ok(OptionValue::Flag(true)),
+                "false" | "off" | "no" | "0" => Ok(OptionValue::Flag(false)),
+                _ => Err(format!("{t:?} is not {}", self.expects())),
+            },
+        }
+    }
+
+    /// What the option takes, in words (`a number from 1 to 100000`).
+    pub fn expects(&self) -> String {
+        match self.ty {
+            OptionType::Count { min, max } => format!("a number from {min} to {max}"),
+            OptionType::CountOrNone { min, max } => {
+                format!("a number from {min} to {max}, or `none`")
+            }
+            OptionType::Flag => "`true` or `false`".into(),
+        }
+    }
+}
+
+/// A toolset and the options it declares.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolsetDecl {
+    pub name: &'static str,
+    /// Served only when a deployment names it (never part of the default "all").
+    pub opt_in: bool,
+    pub options: &'static [OptionDecl],
+}
+
+impl ToolsetDecl {
+    pub fn option(&self, name: &str) -> Option<&'static OptionDecl> {
+        self.options
+            .iter()
+            .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// `name (a number from 1 to 100000, default 200), ...` for messages.
+    fn option_list(&self) -> String {
+        self.options
+            .iter()
+            .map(|o| format!("{} ({}, default {})", o.name, o.expects(), o.default))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+}
+
+/// How many items a list-shaped tool answers when a call names no `limit`.
+pub const DEFAULT_LIMIT: u64 = 200;
+
+const PAGE_LIMIT_MAX: u64 = 1_000_000;
+
+const DEFAULT_LIMIT_OPTION: OptionDecl = OptionDecl {
+    name: "defaultLimit",
+    ty: OptionType::Count {
+        min: 1,
+        max: PAGE_LIMIT_MAX,
+    },
+    default: OptionValue::Count(DEFAULT_LIMIT),
+    description: "How many items a list-shaped tool answers when the call names no limit.",
+};
+
+const MAX_LIMIT_OPTION: OptionDecl = OptionDecl {
+    name: "maxLimit",
+    ty: OptionType::CountOrNone {
+        min: 1,
+        max: PAGE_LIMIT_MAX,
+    },
+    default: OptionValue::Unlimited,
+    description: "The largest limit a call may ask for; a larger one is refused as invalidParams.",
+};
+
+/// Every toolset this build has, in the order `tools/list` answers them.
+pub const TOOLSETS: &[ToolsetDecl] = &[
+    ToolsetDecl {
+        name: "Browsing",
+        opt_in: false,
+        options: &[],
+    },
+    ToolsetDecl {
+        name: "Execution",
+        opt_in: false,
+        options: &[OptionDecl {
+            name: "maxResultChars",
+            ty: OptionType::Count {
+                min: 100,
+                max: 10_000_000,
+            },
+            default: OptionValue::Count(50_000),
+            description: "The most characters of a printString execute_code answers; the rest \
+                          is dropped and the result says how much.",
+        }],
+    },
+    ToolsetDecl {
+        name: "Listing",
+        opt_in: false,
+        options: &[DEFAULT_LIMIT_OPTION, MAX_LIMIT_OPTION],
+    },
+    ToolsetDecl {
+        name: "Mutation",
+        opt_in: false,
+        options: &[
+            OptionDecl {
+                name: "kernelGuard",
+                ty: OptionType::Flag,
+                default: OptionValue::Flag(true),
+                description: "Refuse to change, delete or re-comment a kernel class (a class \
+                              bound in Globals under its own name) or its methods.",
+            },
+            OptionDecl {
+                name: "blindWriteGuard",
+                ty: OptionType::Flag,
+                default: OptionValue::Flag(true),
+                description: "Refuse to overwrite a method, class definition or comment this \
+                              session has not read (or written) since its view last moved.",
+            },
+        ],
+    },
+    ToolsetDecl {
+        name: "Search",
+        opt_in: false,
+        options: &[DEFAULT_LIMIT_OPTION, MAX_LIMIT_OPTION],
+    },
+    ToolsetDecl {
+        name: "Session",
+        opt_in: false,
+        options: &[],
+    },
+    ToolsetDecl {
+        name: "Testing",
+        opt_in: false,
+        options: &[
+            DEFAULT_LIMIT_OPTION,
+            MAX_LIMIT_OPTION,
+            OptionDecl {
+                name: "maxTestClasses",
+                ty: OptionType::CountOrNone {
+                    min: 1,
+                    max: 1_000_000,
+                },
+                default: OptionValue::Count(100),
+                description: "The most test classes one list_failing_tests call runs.",
+            },
+        ],
+    },
+    ToolsetDecl {
+        name: "Conformance",
+        opt_in: true,
+        options: &[],
+    },
+];
+
+/// The declaration of toolset `name` (ignoring case).
+pub fn toolset(name: &str) -> Option<&'static ToolsetDecl> {
+    TOOLSETS
+        .iter()
+        .find(|t| t.name.eq_ignore_ascii_case(name.trim()))
+}
+
+/// The names of the toolsets served by default (every one but the opt-in ones).
+pub fn default_toolsets() -> impl Iterator<Item = &'static str> {
+    TOOLSETS.iter().filter(|t| !t.opt_in).map(|t| t.name)
+}
+
+fn known_toolsets() -> String {
+    TOOLSETS
+        .iter()
+        .map(|t| t.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Parses `MCP_TOOLSET_OPTIONS` (`Toolset.option=value` items separated by
+/// commas or white space) for a deployment serving `served` (canonical
+/// toolset names). Answers the canonical pairs (`("Search.defaultLimit",
+/// "100")`) to hand to workers, or every problem found, each naming the fix.
+pub fn parse_options(text: &str, served: &[String]) -> Result<Vec<(String, String)>, Vec<String>> {
+    let mut problems = Vec::new();
+    let mut out: Vec<(String, String)> = Vec::new();
+    let items = text
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|s| !s.is_empty());
+    for item in items {
+        let Some((key, value)) = item.split_once('=') else {
+            problems.push(format!(
+                "MCP_TOOLSET_OPTIONS item {item:?} has no value: write Toolset.option=value, e.g. Search.defaultLimit=100"
+            ));
+            continue;
+        };
+        let Some((set_name, option_name)) = key.split_once('.') else {
+            problems.push(format!(
+                "MCP_TOOLSET_OPTIONS item {item:?} names no toolset: write Toolset.option=value, e.g. Execution.maxResultChars=20000"
+            ));
+            continue;
+        };
+        let Some(set) = toolset(set_name) else {
+            problems.push(format!(
+                "MCP_TOOLSET_OPTIONS item {item:?}: unknown toolset {set_name:?}; the toolsets are {}",
+                known_toolsets()
+            ));
+            continue;
+        };
+        let Some(option) = set.option(option_name) else {
+            problems.push(if set.options.is_empty() {
+                format!(
+                    "MCP_TOOLSET_OPTIONS item {item:?}: toolset {} declares no options",
+                    set.name
+                )
+            } else {
+                format!(
+                    "MCP_TOOLSET_OPTIONS item {item:?}: toolset {} has no option {option_name:?}; its options are {}",
+                    set.name,
+                    set.option_list()
+                )
+            });
+            continue;
+        };
+        if !served.iter().any(|s| s.eq_ignore_ascii_case(set.name)) {
+            problems.push(format!(
+                "MCP_TOOLSET_OPTIONS item {item:?} is for toolset {}, which this server does not serve: add {} to MCP_TOOLSETS or drop the option",
+                set.name, set.name
+            ));
+            continue;
+        }
+        let value = match option.parse(value) {
+            Ok(v) => v,
+            Err(e) => {
+                problems.push(format!(
+                    "MCP_TOOLSET_OPTIONS {}.{}: {e}",
+                    set.name, option.name
+                ));
+                continue;
+            }
+        };
+        let canonical = format!("{}.{}", set.name, option.name);
+        if out.iter().any(|(k, _)| *k == canonical) {
+            problems.push(format!(
+                "MCP_TOOLSET_OPTIONS sets {canonical} more than once: keep one"
+            ));
+            continue;
+        }
+        out.push((canonical, value.to_string()));
+    }
+    if problems.is_empty() {
+        if let Err(e) = Options::from_pairs(&out) {
+            problems.push(format!("MCP_TOOLSET_OPTIONS: {e}"));
+        }
+    }
+    if problems.is_empty() {
+        Ok(out)
+    } else {
+        Err(problems)
+    }
+}
+
+/// Why a set of option pairs cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct OptionsError(pub String);
+
+/// The resolved options of a deployment: every declared option has a value,
+/// the configured one or its default.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    values: BTreeMap<(&'static str, &'static str), OptionValue>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        let mut values = BTreeMap::new();
+        for set in TOOLSETS {
+            for o in set.options {
+                values.insert((set.name, o.name), o.default);
+            }
+        }
+        Options { values }
+    }
+}
+
+impl Options {
+    /// Resolves canonical `Toolset.option=value` pairs (as [`parse_options`]
+    /// answers them) over the defaults, checking each again and the options
+    /// that depend on each other (a default limit above the maximum).
+    pub fn from_pairs(pairs: &[(String, String)]) -> Result<Options, OptionsError> {
+        let mut options = Options::default();
+        for (key, value) in pairs {
+            let (set_name, option_name) = key
+                .split_once('.')
+                .ok_or_else(|| OptionsError(format!("option {key:?} names no toolset")))?;
+            let set = toolset(set_name)
+                .ok_or_else(|| OptionsError(format!("option {key:?}: unknown toolset")))?;
+            let option = set
+                .option(option_name)
+                .ok_or_else(|| OptionsError(format!("option {key:?}: unknown option")))?;
+            let v = option
+                .parse(value)
+                .map_err(|e| OptionsError(format!("option {key}: {e}")))?;
+            options.values.insert((set.name, option.name), v);
+        }
+        for set in TOOLSETS {
+            if let (Some(OptionValue::Count(default)), Some(OptionValue::Count(max))) = (
+                options.values.get(&(set.name, "defaultLimit")),
+                options.values.get(&(set.name, "maxLimit")),
+            ) {
+                if default > max {
+                    return Err(OptionsError(format!(
+                        "{0}.defaultLimit {default} is above {0}.maxLimit {max}: lower the default or raise the maximum",
+                        set.name
+                    )));
+                }
+            }
+        }
+        Ok(options)
+    }
+
+    /// The value of `toolset.option`; `None` when no such option is declared.
+    pub fn get(&self, toolset: &str, option: &str) -> Option<OptionValue> {
+        self.values
+            .iter()
+            .find(|((t, o), _)| *t == toolset && *o == option)
+            .map(|(_, v)| *v)
+    }
+
+    /// A count option: `Some(n)`, or `None` for `none` or an undeclared option.
+    pub fn count(&self, toolset: &str, option: &str) -> Option<u64> {
+        match self.get(toolset, option) {
+            Some(OptionValue::Count(n)) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// A flag option; an undeclared one is `default`.
+    pub fn flag(&self, toolset: &str, option: &str, default: bool) -> bool {
+        match self.get(toolset, option) {
+            Some(OptionValue::Flag(b)) => b,
+            _ => default,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all() -> Vec<String> {
+        default_toolsets().map(String::from).collect()
+    }
+
+    #[test]
+    fn defaults_are_within_their_own_ranges() {
+        for set in TOOLSETS {
+            for o in set.options {
+                assert_eq!(
+                    o.parse(&o.default.to_string()),
+                    Ok(o.default),
+                    "{}.{}",
+                    set.name,
+                    o.name
+                );
+                assert!(!o.description.is_empty());
+            }
+        }
+        let d = Options::default();
+        assert_eq!(d.count("Execution", "maxResultChars"), Some(50_000));
+        assert_eq!(d.count("Search", "defaultLimit"), Some(DEFAULT_LIMIT));
+        assert_eq!(d.get("Search", "maxLimit"), Some(OptionValue::Unlimited));
+        assert!(d.flag("Mutation", "kernelGuard", false));
+        assert_eq!(d.get("Session", "anything"), None);
+    }
+
+    #[test]
+    fn good_option_lines() {
+        // (text, served, canonical pairs)
+        let table: Vec<(&str, Vec<String>, Vec<(&str, &str)>)> = vec![
+            ("", all(), vec![]),
+            (
+                "execution.MAXRESULTCHARS=20000, Search.defaultLimit=100",
+                all(),
+                vec![
+                    ("Execution.maxResultChars", "20000"),
+                    ("Search.defaultLimit", "100"),
+                ],
+            ),
+            (
+                "Mutation.kernelGuard=off Testing.maxTestClasses=none",
+                all(),
+                vec![
+                    ("Mutation.kernelGuard", "false"),
+                    ("Testing.maxTestClasses", "none"),
+                ],
+            ),
+            (
+                "Listing.maxLimit=50,Listing.defaultLimit=50",
+                vec!["Listing".into()],
+                vec![("Listing.maxLimit", "50"), ("Listing.defaultLimit", "50")],
+            ),
+        ];
+        for (text, served, expected) in table {
+            let got = parse_options(text, &served).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+            let expected: Vec<(String, String)> = expected
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            assert_eq!(got, expected, "{text}");
+            Options::from_pairs(&got).unwrap();
+        }
+    }
+
+    #[test]
+    fn bad_option_lines_name_the_fix() {
+        // (text, served, substrings of the one problem)
+        let table: Vec<(&str, Vec<String>, Vec<&str>)> = vec![
+            (
+                "Gardening.depth=3",
+                all(),
+                vec!["unknown toolset", "Browsing", "Testing"],
+            ),
+            (
+                "Execution.bogus=1",
+                all(),
+                vec!["no option \"bogus\"", "maxResultChars", "default 50000"],
+            ),
+            ("Session.x=1", all(), vec!["Session declares no options"]),
+            (
+                "Search.defaultLimit=100",
+                vec!["Execution".into()],
+                vec!["does not serve", "MCP_TOOLSETS"],
+            ),
+            (
+                "Execution.maxResultChars=lots",
+                all(),
+                vec!["Execution.maxResultChars", "from 100 to"],
+            ),
+            ("Execution.maxResultChars=5", all(), vec!["from 100 to"]),
+            (
+                "Search.defaultLimit=0",
+                all(),
+                vec!["Search.defaultLimit", "from 1"],
+            ),
+            ("Search.defaultLimit=-3", all(), vec!["from 1"]),
+            ("Search.maxLimit=many", all(), vec!["`none`"]),
+            (
+                "Mutation.kernelGuard=maybe",
+                all(),
+                vec!["`true` or `false`"],
+            ),
+            ("Search.defaultLimit", all(), vec!["has no value"]),
+            ("defaultLimit=10", all(), vec!["names no toolset"]),
+            (
+                "Search.defaultLimit=1,search.defaultlimit=2",
+                all(),
+                vec!["more than once"],
+            ),
+            (
+                "Search.defaultLimit=300,Search.maxLimit=100",
+                all(),
+                vec!["above Search.maxLimit"],
+            ),
+        ];
+        for (text, served, parts) in table {
+            let problems = parse_options(text, &served).expect_err(text);
+            assert_eq!(problems.len(), 1, "{text}: {problems:?}");
+            for p in parts {
+                assert!(
+                    problems[0].contains(p),
+                    "{text}: {:?} lacks {p:?}",
+                    problems[0]
+                );
+            }
+        }
+        // Every problem is reported at once.
+        let problems =
+            parse_options("A.b=1 Execution.x=2 Search.defaultLimit=zero", &all()).unwrap_err();
+        assert_eq!(problems.len(), 3, "{problems:?}");
+    }
+
+    #[test]
+    fn resolved_options_read_back() {
+        let pairs = parse_options(
+            "Execution.maxResultChars=1000 Search.maxLimit=500 Mutation.blindWriteGuard=no",
+            &all(),
+        )
+        .unwrap();
+        let o = Options::from_pairs(&pairs).unwrap();
+        assert_eq!(o.count("Execution", "maxResultChars"), Some(1000));
+        assert_eq!(o.count("Search", "maxLimit"), Some(500));
+        assert_eq!(o.count("Listing", "maxLimit"), None);
+        assert!(!o.flag("Mutation", "blindWriteGuard", true));
+        assert!(o.flag("Mutation", "kernelGuard", false));
+        assert!(Options::from_pairs(&[("Nope.x".into(), "1".into())]).is_err());
+        assert!(Options::from_pairs(&[("Execution.maxResultChars".into(), "1".into())]).is_err());
+    }
+}
