@@ -576,3 +576,64 @@ async fn abort_undoes_every_mutation() {
     ok(&mut s, "abort", json!({})).await;
     describe(&mut s, "Kept").await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_guardrail_follows_view_moves_made_by_code() {
+    let repo = gsmcp_tests::harness::scratch_path("mutation-code-moves.db");
+    let server = Server::builder().env("MCP_REPOSITORY", &repo).start();
+    let http = Http::new(&server.url);
+    let mut a = http.open().await;
+    let mut b = http.open().await;
+    let compile = |source: &str| json!({"className": "Moved", "source": source});
+
+    ok(
+        &mut a,
+        "compile_class_definition",
+        json!({"className": "Moved"}),
+    )
+    .await;
+    ok(&mut a, "compile_method", compile("x ^ 1")).await;
+    ok(&mut a, "commit", json!({})).await;
+    ok(&mut b, "abort", json!({})).await;
+    assert_eq!(source_of(&mut b, "Moved", "x").await["source"], "x ^ 1");
+
+    // A replaces it; B's code aborts, which shows B A's version: what B read
+    // before is stale, so B may not overwrite until it reads again.
+    ok(&mut a, "compile_method", compile("x ^ 2")).await;
+    ok(&mut a, "commit", json!({})).await;
+    eval(&mut b, "System abortTransaction").await;
+    let e = fails(&mut b, "compile_method", compile("x ^ 3")).await;
+    assert_eq!(e["kind"], "refused", "{e}");
+    assert_eq!(source_of(&mut b, "Moved", "x").await["source"], "x ^ 2");
+    ok(&mut b, "compile_method", compile("x ^ 3")).await;
+    ok(&mut b, "commit", json!({})).await;
+
+    // The same after System continueTransaction and commitTransaction run as
+    // code: A reads, B commits a new version, A's code moves A's view.
+    for moving in ["System continueTransaction", "System commitTransaction"] {
+        ok(&mut a, "abort", json!({})).await;
+        let current = source_of(&mut a, "Moved", "x").await["source"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let next = format!("x ^ {}", current.len() * 10);
+        ok(&mut b, "abort", json!({})).await;
+        source_of(&mut b, "Moved", "x").await;
+        ok(&mut b, "compile_method", compile(&next)).await;
+        ok(&mut b, "commit", json!({})).await;
+        eval(&mut a, moving).await;
+        let e = fails(&mut a, "compile_method", compile("x ^ 0")).await;
+        assert_eq!(e["kind"], "refused", "after {moving}: {e}");
+        assert_eq!(
+            source_of(&mut a, "Moved", "x").await["source"],
+            next.as_str()
+        );
+        ok(&mut a, "compile_method", compile("x ^ 0")).await;
+    }
+
+    // Code that does not move the view leaves what was read alone.
+    ok(&mut b, "abort", json!({})).await;
+    source_of(&mut b, "Moved", "x").await;
+    eval(&mut b, "3 + 4").await;
+    ok(&mut b, "compile_method", compile("x ^ 4")).await;
+}

@@ -479,3 +479,133 @@ async fn running_a_class_reports_progress_per_test() {
         result["structuredContent"]["summary"]
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failure_names_the_frames_that_raised_it() {
+    let server = Server::start();
+    let mut s = Http::new(&server.url).open().await;
+    ok(
+        &mut s,
+        "compile_class_definition",
+        json!({"className": "StackTest", "superclassName": "TestCase"}),
+    )
+    .await;
+    ok(
+        &mut s,
+        "compile_class_definition",
+        json!({"className": "ReportingError", "superclassName": "Error"}),
+    )
+    .await;
+    // An exception class whose stackReport is canned: the stack path of the
+    // tool is exercised whatever the stone's own exceptions report.
+    let canned = "ReportingError (AbstractException) >> signal: @2 line 3\n\
+StackTest >> helperReport @2 line 2\n\
+StackTest >> testReport @1 line 1\n\
+StackTest (TestCase) >> performTest @1 line 1\n\
+Executed code @1 line 1";
+    for source in [
+        format!("stackReport\n\t^ '{canned}'"),
+        "messageText\n\t^ 'canned'".to_string(),
+    ] {
+        ok(
+            &mut s,
+            "compile_method",
+            json!({"className": "ReportingError", "source": source}),
+        )
+        .await;
+    }
+    for source in [
+        "testBoom\n\tself helperBoom",
+        "helperBoom\n\t^ 1 / 0",
+        "testReport\n\tself helperReport",
+        "helperReport\n\t^ ReportingError new signal",
+    ] {
+        ok(
+            &mut s,
+            "compile_method",
+            json!({"className": "StackTest", "source": source}),
+        )
+        .await;
+    }
+
+    let r = ok(
+        &mut s,
+        "describe_test_failure",
+        json!({"className": "StackTest", "selector": "testReport"}),
+    )
+    .await;
+    let d = &r["structuredContent"]["result"];
+    assert_eq!(d["exceptionClass"], "ReportingError", "{r}");
+    assert_eq!(d["phase"], "test", "{r}");
+    let frames: Vec<(&str, &str, u64)> = d["frames"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no frames: {r}"))
+        .iter()
+        .map(|f| {
+            (
+                f["class"].as_str().unwrap_or(""),
+                f["selector"].as_str().unwrap_or(""),
+                f["line"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert_eq!(
+        frames,
+        [
+            ("StackTest", "helperReport", 2),
+            ("StackTest", "testReport", 1)
+        ]
+    );
+    let t = text(&r);
+    assert!(
+        t.contains("raised in StackTest >> helperReport @2 line 2")
+            && t.contains("called from StackTest >> testReport @1 line 1"),
+        "{t}"
+    );
+    assert!(!t.contains("performTest"), "{t}");
+
+    // A kernel error: the phase and the exception always; the frames when the
+    // stone reports its stack, and then they run from the raising method out
+    // to the test method.
+    let r = ok(
+        &mut s,
+        "describe_test_failure",
+        json!({"className": "StackTest", "selector": "testBoom"}),
+    )
+    .await;
+    let d = &r["structuredContent"]["result"];
+    assert_eq!(d["outcome"], "error", "{r}");
+    assert_eq!(d["exceptionClass"], "ZeroDivide", "{r}");
+    assert_eq!(d["phase"], "test", "{r}");
+    let t = text(&r);
+    assert!(
+        t.contains("raised in the test method StackTest>>#testBoom"),
+        "{t}"
+    );
+    match d["frames"].as_array() {
+        Some(frames) => {
+            let last = frames.last().expect("a frame");
+            assert_eq!(last["selector"], "testBoom", "{r}");
+            assert_eq!(last["class"], "StackTest", "{r}");
+            assert!(last["line"].as_u64().is_some(), "{r}");
+            assert!(frames.iter().any(|f| f["selector"] == "helperBoom"), "{r}");
+            assert!(t.contains("raised in "), "{t}");
+        }
+        None => {
+            // No stack report from this stone: nothing beyond the phase is claimed.
+            assert!(d.get("stack").is_none(), "{r}");
+            assert!(!t.contains("called from"), "{t}");
+        }
+    }
+    // run_test_method does not pay for stack reports.
+    let r = ok(
+        &mut s,
+        "run_test_method",
+        json!({"className": "StackTest", "selector": "testReport"}),
+    )
+    .await;
+    assert!(
+        r["structuredContent"]["result"].get("stack").is_none(),
+        "{r}"
+    );
+}

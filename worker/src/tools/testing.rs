@@ -308,9 +308,9 @@ struct Frame {
 }
 
 fn parse_frame(text: &str) -> Option<Frame> {
-    let (left, right) = text.split_once(" >> ")?;
+    let (left, right) = text.split_once(">>")?;
     let left = left.trim();
-    let (receiver, owner) = match left.split_once(" (") {
+    let (receiver, owner) = match left.split_once('(') {
         Some((r, o)) => (r.trim(), o.trim_end_matches(')').trim()),
         None => (left, left),
     };
@@ -554,6 +554,15 @@ CalcTest (TestCase) >> runCase @1 line 1";
         assert!(test_frames("Foo >> bar @1 line 1", "CalcTest", "testSum").is_empty());
         assert!(test_frames("", "CalcTest", "testSum").is_empty());
         assert!(parse_frame("not a frame").is_none());
+        let tight = parse_frame("CalcTest(TestCase)>>performTest @1 line 1").unwrap();
+        assert_eq!(
+            (
+                tight.receiver.as_str(),
+                tight.owner.as_str(),
+                tight.selector.as_str()
+            ),
+            ("CalcTest", "TestCase", "performTest")
+        );
     }
 
     #[test]
