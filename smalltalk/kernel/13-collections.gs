@@ -414,8 +414,26 @@ category: 'Printing'
 method: Collection
 printOn: aStream
 	"anArray( 1, 2, 3) — GemStone's form: the class with its article, '( ', elements separated by ', ', ')'."
+	self _printGuardedOn: aStream with: [
+		self do: [:each | each printOn: aStream] separatedBy: [aStream nextPutAll: ', ']]
+%
+
+category: 'Printing'
+method: Collection
+_printGuardedOn: aStream with: elementsBlock
+	"Writes the class with its article and '( ', then what elementsBlock writes, then ')'.
+	A collection already being printed further out (one that holds itself, directly
+	or not) is written as its class and '( ...)' instead, so printing a cycle ends.
+	The set of collections being printed lives in SessionTemps, so it reaches through
+	any element's printOn: (an Association, a user class) and never reaches disk."
+	| temps active |
 	aStream nextPutAll: self describeClassName; nextPutAll: '( '.
-	self do: [:each | each printOn: aStream] separatedBy: [aStream nextPutAll: ', '].
+	temps := SessionTemps current.
+	active := temps at: #'_GsPrintingCollections' ifAbsent: [nil].
+	active isNil ifTrue: [active := temps at: #'_GsPrintingCollections' put: IdentitySet new].
+	(active includes: self) ifTrue: [^ aStream nextPutAll: '...)'].
+	active add: self.
+	[elementsBlock value] ensure: [active remove: self ifAbsent: [nil]].
 	aStream nextPut: $)
 %
 
@@ -1865,11 +1883,10 @@ category: 'Printing'
 method: AbstractDictionary
 printOn: aStream
 	"aDictionary( #a->1, #b->2)"
-	aStream nextPutAll: self describeClassName; nextPutAll: '( '.
-	self associations
-		do: [:each | aStream print: each key; nextPutAll: '->'; print: each value]
-		separatedBy: [aStream nextPutAll: ', '].
-	aStream nextPut: $)
+	self _printGuardedOn: aStream with: [
+		self associations
+			do: [:each | aStream print: each key; nextPutAll: '->'; print: each value]
+			separatedBy: [aStream nextPutAll: ', ']]
 %
 
 ! ------------------------------------------------------------------ Dictionary
