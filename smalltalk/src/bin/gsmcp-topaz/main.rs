@@ -2,12 +2,14 @@
 //!
 //! `gsmcp-topaz [-q] [--repo PATH [--create]] [FILE…]` runs topaz scripts (or
 //! standard input) against a fresh in-memory image or a persistent repository
-//! and exits with the number of errors (capped at 255). This file only reads
+//! and exits with the number of errors (capped at 255). Ctrl-C breaks the
+//! running evaluation (`sigint`) and never ends the run. This file only reads
 //! the arguments and prepares the repository file; `script` parses topaz input,
 //! `runner` executes it and `smalltalk` builds the Smalltalk it sends.
 
 mod runner;
 mod script;
+mod sigint;
 mod smalltalk;
 
 use std::path::PathBuf;
@@ -48,6 +50,11 @@ not make (a commit-disabled user) is an ERROR line and counts as an error;
 after a conflict the session must `abort` before it commits again. `abort`
 discards the transaction's changes and shows the latest committed state.
 Work not committed when the script logs out or ends is lost.
+
+Ctrl-C during an evaluation is a soft break: the evaluation ends with ERROR
+6003 (unless the code handles it) and the next command runs. A second Ctrl-C
+within 2 seconds is a hard break (ERROR 6004), which code cannot handle.
+Ctrl-C at the prompt or between commands is ignored.
 
 The exit status is the number of ERROR lines, at most 255 (or the argument of
 `exit N`). A usage error, or a --repo PATH that is missing (without --create)
@@ -139,6 +146,10 @@ fn prepare_repository(path: &std::path::Path, create: bool) -> Result<bool, Stri
 }
 
 fn main() -> ExitCode {
+    // Before anything starts a thread: every thread inherits the blocked SIGINT.
+    if let Err(message) = sigint::install() {
+        eprintln!("gsmcp-topaz: {message}; Ctrl-C will end the run");
+    }
     let args = match parse_args(std::env::args().skip(1)) {
         Ok(Some(args)) => args,
         Ok(None) => {

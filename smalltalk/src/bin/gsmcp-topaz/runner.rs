@@ -328,7 +328,11 @@ impl Runner {
         let Some(session) = self.session() else {
             return;
         };
-        match session.evaluate_print_string(code) {
+        let answer = {
+            let _breakable = crate::sigint::during(session.interrupter());
+            session.evaluate_print_string(code)
+        };
+        match answer {
             Ok(text) => {
                 if show == Show::PrintString {
                     self.output.line(&text);
