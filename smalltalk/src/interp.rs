@@ -234,7 +234,13 @@ impl Vm {
     // ----- object helpers -----
 
     pub fn intern(&mut self, s: &str) -> Oop {
-        self.heap.intern(s, self.k.symbol, self.k.quad_byte_symbol)
+        // a symbol of 16-bit characters is a DoubleByteSymbol, as in GemStone
+        let wide = if s.is_ascii() || s.chars().all(|c| (c as u32) <= 0xFFFF) {
+            self.k.double_byte_symbol
+        } else {
+            self.k.quad_byte_symbol
+        };
+        self.heap.intern(s, self.k.symbol, wide)
     }
 
     pub fn sym(&mut self, s: &str) -> Value {
@@ -248,10 +254,9 @@ impl Vm {
                 Body::Bytes(s.chars().map(|c| c as u8).collect()),
             )
         } else {
-            self.heap.alloc(
-                self.k.quad_byte_string,
-                Body::Wide(s.chars().map(|c| c as u32).collect()),
-            )
+            let chars: Vec<u32> = s.chars().map(|c| c as u32).collect();
+            let class = self.wide_string_class(&chars);
+            self.heap.alloc(class, Body::Wide(chars))
         };
         Value::Obj(o)
     }

@@ -146,16 +146,37 @@ impl Vm {
         }
         let widen = matches!((&self.heap.get(o).body, x), (Body::Bytes(_), Value::Char(c)) if is_chars && c > 255);
         if widen {
-            // a String receiving a wide character becomes a QuadByteString in place
+            // a String receiving a wide character becomes a DoubleByteString (or a
+            // QuadByteString for a character above U+FFFF) in place, as in GemStone
             let Body::Bytes(b) = &self.heap.get(o).body else {
                 return Err(());
             };
             if i >= b.len() || self.heap.is_invariant(o) {
                 return Err(());
             }
+            let Value::Char(c) = x else { return Err(()) };
+            let unicode = class == self.k.unicode7;
+            let wide_class = match (c > 0xFFFF, unicode) {
+                (false, false) => self.k.double_byte_string,
+                (true, false) => self.k.quad_byte_string,
+                (false, true) => self.k.unicode16,
+                (true, true) => self.k.unicode32,
+            };
             let w: Vec<u32> = b.iter().map(|&c| c as u32).collect();
             self.heap.set_body(o, Body::Wide(w));
-            self.heap.set_class(o, self.k.quad_byte_string);
+            self.heap.set_class(o, wide_class);
+        } else if let (Body::Wide(w), Value::Char(c)) = (&self.heap.get(o).body, x) {
+            // a DoubleByteString receiving a character above U+FFFF becomes a
+            // QuadByteString in place; another 16-bit class cannot hold it
+            if c > 0xFFFF && i < w.len() && !self.heap.is_invariant(o) {
+                if class == self.k.double_byte_string {
+                    self.heap.set_class(o, self.k.quad_byte_string);
+                } else if class == self.k.unicode16 {
+                    self.heap.set_class(o, self.k.unicode32);
+                } else if self.is_kind_of(v, self.k.double_byte_string) {
+                    return Err(());
+                }
+            }
         }
         let Some(obj) = self.heap.write(o) else {
             return Err(());
@@ -318,7 +339,18 @@ impl Vm {
                 Body::Bytes(chars.into_iter().map(|c| c as u8).collect()),
             ))
         } else {
-            Value::Obj(self.heap.alloc(self.k.quad_byte_string, Body::Wide(chars)))
+            let class = self.wide_string_class(&chars);
+            Value::Obj(self.heap.alloc(class, Body::Wide(chars)))
+        }
+    }
+
+    /// The narrowest wide string class GemStone gives these code points:
+    /// DoubleByteString when every one fits in 16 bits, else QuadByteString.
+    pub fn wide_string_class(&self, chars: &[u32]) -> Oop {
+        if chars.iter().all(|&c| c <= 0xFFFF) {
+            self.k.double_byte_string
+        } else {
+            self.k.quad_byte_string
         }
     }
 
@@ -1191,10 +1223,9 @@ impl Vm {
                 let obj = self.heap.get(o);
                 let mut class = obj.class;
                 if self.is_symbol(r) {
-                    class = if matches!(obj.body, Body::Bytes(_)) {
-                        self.k.string
-                    } else {
-                        self.k.quad_byte_string
+                    class = match &obj.body {
+                        Body::Wide(w) => self.wide_string_class(w),
+                        _ => self.k.string,
                     };
                 }
                 let body = match &obj.body {
@@ -1424,21 +1455,15 @@ impl Vm {
                 let v = self.string_from_chars(s);
                 if n == 233 {
                     if let Value::Obj(o) = v {
-                        let c = if self.class_of(v) == self.k.string {
-                            if self
-                                .chars_of(v)
-                                .unwrap_or_default()
-                                .iter()
-                                .all(|&c| c < 128)
-                            {
-                                self.k.unicode7
-                            } else {
-                                self.k.unicode32
-                            }
+                        let chars = self.chars_of(v).unwrap_or_default();
+                        let c = if chars.iter().all(|&c| c < 128) {
+                            self.k.unicode7
+                        } else if chars.iter().all(|&c| c <= 0xFFFF) {
+                            self.k.unicode16
                         } else {
                             self.k.unicode32
                         };
-                        if c == self.k.unicode32 {
+                        if c != self.k.unicode7 {
                             if let Body::Bytes(b) = self.heap.get(o).body.clone() {
                                 self.heap
                                     .set_body(o, Body::Wide(b.iter().map(|&x| x as u32).collect()));

@@ -214,7 +214,7 @@ fn strings_symbols_characters() {
             ("$a asUppercase", "$A"),
             ("$'", "$'"),
             ("(String new: 3) size", "3"),
-            ("| s | s := String new: 2. s at: 1 put: $a. s at: 2 put: (Character value: 955). s class", "QuadByteString"),
+            ("| s | s := String new: 2. s at: 1 put: $a. s at: 2 put: (Character value: 955). s class", "DoubleByteString"),
             ("| s | s := String new: 2. s at: 1 put: $a. s at: 2 put: (Character value: 955). s size", "2"),
             ("'λx' size", "2"),
             ("'λx' encodeAsUTF8 size", "3"),
