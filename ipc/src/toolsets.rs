@@ -443,7 +443,8 @@ mod tests {
     #[test]
     fn good_option_lines() {
         // (text, served, canonical pairs)
-        let table: Vec<(&str, Vec<String>, Vec<(&str, &str)>)> = vec![
+        type Row = (&'static str, Vec<String>, Vec<(&'static str, &'static str)>);
+        let table: Vec<Row> = vec![
             ("", all(), vec![]),
             (
                 "execution.MAXRESULTCHARS=20000, Search.defaultLimit=100",
