@@ -82,7 +82,8 @@ pub struct Hello {
     pub backend: Backend,
     /// Toolset names the deployment serves.
     pub toolsets: Vec<String>,
-    /// Toolset options as `name=value` pairs, already validated by the router.
+    /// Toolset options as (`Toolset.option`, value) pairs, already validated by
+    /// the router against [`crate::toolsets`].
     pub options: Vec<(String, String)>,
     pub server_name: String,
     pub server_version: String,
