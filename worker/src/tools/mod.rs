@@ -591,10 +591,47 @@ impl Registry {
         Value::Array(
             self.tools
                 .iter()
-                .map(|t| t.to_json())
+                .map(|t| self.describe_options(t, t.to_json()))
                 .chain(fixtures)
                 .collect(),
         )
+    }
+
+    /// `tool`'s `tools/list` entry telling the limits this deployment set: the
+    /// prose names the defaults (200 items, 50,000 characters), which options
+    /// may change.
+    fn describe_options(&self, tool: &Tool, mut json: Value) -> Value {
+        let set = tool.toolset.name();
+        let mut swaps: Vec<(String, String)> = Vec::new();
+        if let Some(n) = self.options.count(set, "defaultLimit") {
+            if n as usize != DEFAULT_LIMIT {
+                swaps.push((format!("default {DEFAULT_LIMIT}"), format!("default {n}")));
+            }
+        }
+        if let Some(n) = self.options.count(set, "maxResultChars") {
+            if n as usize != execution::RESULT_CAP {
+                swaps.push(("50,000".into(), n.to_string()));
+            }
+        }
+        let swap = |text: &mut Value| {
+            if let Some(t) = text.as_str() {
+                let mut t = t.to_string();
+                for (from, to) in &swaps {
+                    t = t.replace(from.as_str(), to);
+                }
+                *text = Value::String(t);
+            }
+        };
+        swap(&mut json["description"]);
+        if let Some(limit) = json["inputSchema"]["properties"].get_mut("limit") {
+            swap(&mut limit["description"]);
+            if let Some(max) = self.options.count(set, "maxLimit") {
+                if let Some(t) = limit["description"].as_str() {
+                    limit["description"] = Value::String(format!("{t} At most {max}."));
+                }
+            }
+        }
+        json
     }
 
     /// Validates `args` and runs `tool`, answering the `CallToolResult`.
@@ -764,6 +801,54 @@ mod tests {
         assert!(gsmcp_ipc::toolsets::toolset(CONFORMANCE).is_some_and(|t| t.opt_in));
         let bad = Registry::new(&[], &[("Execution.maxResultChars".into(), "1".into())]);
         assert!(matches!(bad, Err(ConfigError::Options(_))));
+    }
+
+    #[test]
+    fn listed_prose_tells_the_configured_limits() {
+        let pairs = [
+            ("Search.defaultLimit".to_string(), "50".to_string()),
+            ("Search.maxLimit".to_string(), "500".to_string()),
+            ("Execution.maxResultChars".to_string(), "1000".to_string()),
+        ];
+        let r = Registry::new(&[], &pairs).unwrap();
+        let listed = r.list_json();
+        let tool = |name: &str| {
+            listed
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|t| t["name"] == name)
+                .cloned()
+                .unwrap()
+        };
+        let senders = tool("find_senders");
+        let limit = senders["inputSchema"]["properties"]["limit"]["description"]
+            .as_str()
+            .unwrap();
+        assert!(
+            limit.contains("default 50") && limit.contains("At most 500."),
+            "{limit}"
+        );
+        assert!(
+            !senders["description"].as_str().unwrap().contains("200"),
+            "{senders}"
+        );
+        let classes = tool("list_all_classes");
+        let limit = classes["inputSchema"]["properties"]["limit"]["description"]
+            .as_str()
+            .unwrap();
+        assert!(
+            limit.contains("default 200") && !limit.contains("At most"),
+            "{limit}"
+        );
+        let exec = tool("execute_code")["description"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(exec.contains("at most 1000 characters"), "{exec}");
+        let plain = Registry::new(&[], &[]).unwrap().list_json();
+        let all: Vec<Value> = all_tools().map(|t| t.to_json()).collect();
+        assert_eq!(plain, Value::Array(all), "defaults leave the prose alone");
     }
 
     #[test]
