@@ -344,10 +344,12 @@ fn is_machinery(f: &Frame) -> bool {
 }
 
 /// The frames of a `stackReport` (lines innermost first) that belong to the
-/// test: from the raising method (below the exception and SUnit machinery
-/// that signalled for it) out to the test's own `anchor` method (the test
-/// selector, `setUp` or `tearDown` of a receiver of class `class`), dropping the
-/// SUnit and kernel frames that called it. Empty when no such frame is found.
+/// test: from the raising method out to the test's own `anchor` method (the
+/// test selector, `setUp` or `tearDown` of a receiver of class `class`). What
+/// lies inside the outermost exception or SUnit frame (the signal, `assert:`,
+/// and any handler frames a report taken in a handler carries) is dropped, and
+/// so are the SUnit and kernel frames that called the test method. Empty when
+/// no such frame is found.
 fn test_frames(report: &str, class: &str, anchor: &str) -> Vec<Frame> {
     let frames: Vec<Frame> = report.lines().filter_map(parse_frame).collect();
     let Some(end) = frames
@@ -358,8 +360,8 @@ fn test_frames(report: &str, class: &str, anchor: &str) -> Vec<Frame> {
     };
     let start = frames[..end]
         .iter()
-        .position(|f| !is_machinery(f))
-        .unwrap_or(end);
+        .rposition(is_machinery)
+        .map_or(0, |i| i + 1);
     frames[start..=end].to_vec()
 }
 
@@ -549,6 +551,24 @@ CalcTest (TestCase) >> runCase @1 line 1";
         let frames = test_frames(report, "CalcTest", "setUp");
         assert_eq!(frames.len(), 2, "{frames:?}");
         assert_eq!(frames[1].owner, "BaseTest");
+
+        // A report taken in a handler: the handler's frames and the signal
+        // machinery come first and are dropped.
+        let report = "ExecBlock >> value: @1 line 1
+ZeroDivide (AbstractException) >> _handlerFor: @9 line 20
+ZeroDivide (AbstractException) >> signal @2 line 3
+SmallInteger >> / @3 line 5
+CalcTest >> testDivide @3 line 4
+CalcTest (TestCase) >> performTest @1 line 1";
+        let frames = test_frames(report, "CalcTest", "testDivide");
+        let texts: Vec<&str> = frames.iter().map(|f| f.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "SmallInteger >> / @3 line 5",
+                "CalcTest >> testDivide @3 line 4"
+            ]
+        );
 
         // No frame of the test: nothing is claimed.
         assert!(test_frames("Foo >> bar @1 line 1", "CalcTest", "testSum").is_empty());
