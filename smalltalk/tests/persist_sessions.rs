@@ -936,43 +936,23 @@ fn continue_over_another_commit_leaves_nothing_to_commit() {
     let (_dir, path) = new_repository("continue-clean");
     let mut a = login(&path);
     let mut b = login(&path);
-    a.evaluate_print_string("UserGlobals at: #Shared put: 1")
-        .unwrap();
+    a.evaluate_print_string("UserGlobals at: #Shared put: 1").unwrap();
     assert!(a.commit_transaction().unwrap());
     b.abort_transaction().unwrap();
-    assert_eq!(
-        b.evaluate_print_string("UserGlobals at: #Shared").unwrap(),
-        "1"
-    );
-    a.evaluate_print_string("UserGlobals at: #Shared put: 2")
-        .unwrap();
+    assert_eq!(b.evaluate_print_string("UserGlobals at: #Shared").unwrap(), "1");
+    a.evaluate_print_string("UserGlobals at: #Shared put: 2").unwrap();
     assert!(a.commit_transaction().unwrap());
     b.continue_transaction().unwrap();
-    assert_eq!(
-        b.evaluate_print_string("UserGlobals at: #Shared").unwrap(),
-        "2"
-    );
-    assert_eq!(
-        b.evaluate_print_string("System needsCommit").unwrap(),
-        "false"
-    );
+    assert_eq!(b.evaluate_print_string("UserGlobals at: #Shared").unwrap(), "2");
+    assert_eq!(b.evaluate_print_string("System needsCommit").unwrap(), "false");
     // The same when this session had already named a Symbol the commit made persistent.
     assert_eq!(
-        b.evaluate_print_string("UserGlobals at: #BrandNew ifAbsent: [#none]")
-            .unwrap(),
+        b.evaluate_print_string("UserGlobals at: #BrandNew ifAbsent: [#none]").unwrap(),
         "#none"
     );
-    a.evaluate_print_string("UserGlobals at: #BrandNew put: 3")
-        .unwrap();
+    a.evaluate_print_string("UserGlobals at: #BrandNew put: 3").unwrap();
     assert!(a.commit_transaction().unwrap());
     b.continue_transaction().unwrap();
-    assert_eq!(
-        b.evaluate_print_string("UserGlobals at: #BrandNew")
-            .unwrap(),
-        "3"
-    );
-    assert_eq!(
-        b.evaluate_print_string("System needsCommit").unwrap(),
-        "false"
-    );
+    assert_eq!(b.evaluate_print_string("UserGlobals at: #BrandNew").unwrap(), "3");
+    assert_eq!(b.evaluate_print_string("System needsCommit").unwrap(), "false");
 }
