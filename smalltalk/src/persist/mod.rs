@@ -109,6 +109,8 @@ pub struct RepoState {
     conflicts: Option<Vec<u64>>,
     /// The class TransactionError (not among the VM's well-known classes).
     transaction_error: Oop,
+    /// The class SecurityError (Error in a repository created before it existed).
+    security_error: Oop,
     /// Methods loaded at login whose code is compiled on first use, by method object.
     pending: FxHashMap<Oop, PendingMethod>,
     warnings: Vec<String>,
@@ -419,14 +421,20 @@ impl Session {
             let (warnings, pending) = warnings;
             let pending = pending.into_iter().map(|p| (p.oop(), p)).collect();
             vm.methods_changed();
-            let transaction_error = vm
-                .heap
-                .find_symbol("TransactionError")
-                .and_then(|sym| vm.dict_assoc(Value::Obj(vm.roots.globals), Value::Obj(sym)))
-                .and_then(|a| vm.heap.slot(a, 1).oop())
-                .unwrap_or(vm.k.error);
+            let global_class = |vm: &mut Vm, name: &str| {
+                vm.heap
+                    .find_symbol(name)
+                    .and_then(|sym| vm.dict_assoc(Value::Obj(vm.roots.globals), Value::Obj(sym)))
+                    .and_then(|a| vm.heap.slot(a, 1).oop())
+                    .filter(|&c| vm.heap.class_data(c).is_some())
+                    .unwrap_or(vm.k.error)
+            };
+            let transaction_error = global_class(vm, "TransactionError");
+            let security_error = global_class(vm, "SecurityError");
             vm.session_id = store.id() as i64;
             clear_dirty(vm);
+            // A read-only user may change what it creates, never a shared object.
+            vm.heap.guard_persistent = store.is_read_only();
             vm.repo = Some(Box::new(RepoState {
                 store,
                 map,
@@ -435,6 +443,7 @@ impl Session {
                 user_id,
                 conflicts: None,
                 transaction_error,
+                security_error,
                 pending,
                 warnings,
             }));
@@ -564,11 +573,22 @@ impl Vm {
             return;
         };
         if let Some(p) = repo.pending.remove(&mo) {
-            if let Some(w) = p.compile(self, &repo.map) {
+            let w = self.unguarded(|vm| p.compile(vm, &repo.map));
+            if let Some(w) = w {
                 repo.warnings.push(w);
             }
         }
         self.repo = Some(repo);
+    }
+
+    /// Runs the repository layer's own changes to persistent objects (loading a
+    /// record, compiling stored code) past a read-only session's write guard:
+    /// they bring the heap to the view, they are not the user's writes.
+    fn unguarded<T>(&mut self, f: impl FnOnce(&mut Vm) -> T) -> T {
+        let guard = std::mem::replace(&mut self.heap.guard_persistent, false);
+        let r = f(self);
+        self.heap.guard_persistent = guard;
+        r
     }
 
     fn repo_state(&mut self) -> &mut RepoState {
@@ -581,7 +601,7 @@ impl Vm {
     /// `discard` is set; then clears the dirty list if `discard`.
     fn refresh(&mut self, changed: &[u64], discard: bool) -> Result<(), PersistError> {
         let mut repo = self.repo.take().expect("refresh in a repository session");
-        let result = self.refresh_with(&mut repo, changed, discard);
+        let result = self.unguarded(|vm| vm.refresh_with(&mut repo, changed, discard));
         self.repo = Some(repo);
         result
     }
@@ -778,6 +798,7 @@ impl Vm {
     /// The UserProfile of `user`, faulted in if need be.
     pub(crate) fn repo_user_profile(&mut self, user: &str) -> Result<Option<Oop>, PersistError> {
         let mut repo = self.repo.take().expect("repository session");
+        let guard = std::mem::replace(&mut self.heap.guard_persistent, false);
         let r = (|| {
             let Some(rec) = repo.users.find(user).cloned() else {
                 return Ok(None);
@@ -795,6 +816,7 @@ impl Vm {
             loader.compile_methods();
             Ok(Some(o))
         })();
+        self.heap.guard_persistent = guard;
         self.repo = Some(repo);
         r
     }
