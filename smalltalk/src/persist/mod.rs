@@ -63,6 +63,11 @@ pub enum PersistError {
     #[error("{0}")]
     NotPermitted(String),
     #[error(
+        "commit refused: {0} is a read-only (commit-disabled) user; it may read and evaluate, \
+         and nothing it does can be committed"
+    )]
+    ReadOnlyUser(String),
+    #[error(
         "repository {0} holds no kernel after waiting {1} ms: it is being created, or its creation was \
          interrupted (then remove the file and create it again)"
     )]
@@ -79,7 +84,9 @@ impl From<PersistError> for StError {
     fn from(e: PersistError) -> StError {
         let (number, class_name) = match &e {
             PersistError::Store(StoreError::CommitRefused) => (2409, "TransactionError"),
-            PersistError::Store(StoreError::ReadOnly) => (2409, "TransactionError"),
+            PersistError::Store(StoreError::ReadOnly) | PersistError::ReadOnlyUser(_) => {
+                (2409, "TransactionError")
+            }
             PersistError::NotCommittable(_) => (2407, "TransactionError"),
             PersistError::LoginDenied => (4051, "SecurityError"),
             PersistError::NotPermitted(_) => (2717, "ImproperOperation"),
@@ -711,7 +718,7 @@ impl Vm {
             return Err(PersistError::Store(StoreError::CommitRefused));
         }
         if repo.store.is_read_only() {
-            return Err(PersistError::Store(StoreError::ReadOnly));
+            return Err(PersistError::ReadOnlyUser(repo.user_id.clone()));
         }
         let set = collect_writes(self, &repo.map, &mut repo.store, &[])?;
         let mut writes = set.writes;
