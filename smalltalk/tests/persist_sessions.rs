@@ -1087,3 +1087,58 @@ fn a_read_only_user_may_read_everything_and_change_only_its_own_objects() {
     let mut dc = login(&path);
     assert_eq!(before(&mut dc), shared_state, "the repository is unchanged");
 }
+
+/// Methods are read from the repository on first use, not at login: what a
+/// session runs is the code of its view, even when it first runs it after
+/// another session committed a new version; abort shows the new one; a
+/// collection in between does not confuse placeholders with other objects.
+#[test]
+fn methods_read_on_first_use_follow_the_sessions_view() {
+    let (_dir, path) = new_repository("lazy");
+    let mut dc = login(&path);
+    for code in [
+        "Object subclass: 'Lazy' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals",
+        "Lazy compileMethod: 'v ^ 1' dictionaries: System myUserProfile symbolList category: 'old'",
+        "Lazy compileMethod: 'u ^ self v + 10' dictionaries: System myUserProfile symbolList category: 'old'",
+    ] {
+        dc.evaluate_print_string(code).expect(code);
+    }
+    assert!(dc.commit_transaction().unwrap());
+
+    let mut a = login(&path);
+    let mut b = login(&path);
+    for code in [
+        "Lazy compileMethod: 'v ^ 2' dictionaries: System myUserProfile symbolList category: 'new'",
+        "Lazy compileMethod: 'w ^ 3' dictionaries: System myUserProfile symbolList category: 'new'",
+    ] {
+        b.evaluate_print_string(code).expect(code);
+    }
+    assert!(b.commit_transaction().unwrap());
+
+    // A runs Lazy's methods only now: they are the ones of its view
+    a.collect_garbage();
+    assert_eq!(
+        a.evaluate_print_string("(1 to: 500) collect: [:i | i printString]. Lazy new u")
+            .unwrap(),
+        "11"
+    );
+    assert_eq!(
+        a.evaluate_print_string("{Lazy new v. Lazy includesSelector: #w. (Lazy sourceCodeAt: #v) asString. Lazy categoryOfSelector: #v}")
+            .unwrap(),
+        "anArray( 1, false, 'v ^ 1', #old)"
+    );
+    a.abort_transaction().unwrap();
+    assert_eq!(
+        a.evaluate_print_string("{Lazy new u. Lazy new w. (Lazy sourceCodeAt: #v) asString. Lazy categoryOfSelector: #v}")
+            .unwrap(),
+        "anArray( 12, 3, 'v ^ 2', #new)"
+    );
+    assert!(a.load_warnings().is_empty(), "{:?}", a.load_warnings());
+    // and a restart reads them again
+    drop((a, b, dc));
+    let mut c = login(&path);
+    assert_eq!(
+        c.evaluate_print_string("Lazy new u + Lazy new w").unwrap(),
+        "15"
+    );
+}

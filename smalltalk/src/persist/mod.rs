@@ -364,7 +364,8 @@ impl Session {
         let mut prefetched: FxHashMap<u64, Vec<u8>> = FxHashMap::default();
         store
             .for_each_object(|oop, data| {
-                if oop >= gsmcp_store::FIRST_ALLOCATED_OOP {
+                // methods are read when first used (`Loader::resolve_method`)
+                if oop >= gsmcp_store::FIRST_ALLOCATED_OOP && !codec::is_method_record(data) {
                     prefetched.insert(oop, data.to_vec());
                 }
             })
@@ -579,8 +580,23 @@ impl Vm {
         let Some(mut repo) = self.repo.take() else {
             return;
         };
-        if let Some(p) = repo.pending.remove(&mo) {
-            let w = self.unguarded(|vm| p.compile(vm, &repo.map));
+        if let Some(mut p) = repo.pending.remove(&mo) {
+            let w = self.unguarded(|vm| {
+                if !p.is_wanted(vm, &repo.map) {
+                    return None;
+                }
+                // the record of a method a class named at login is read now, at this
+                // session's view (a newer version would have been refreshed already)
+                let read = {
+                    let mut loader =
+                        Loader::new(vm, &mut repo.map, &repo.store, FxHashMap::default());
+                    loader.read_code(&mut p)
+                };
+                match read {
+                    Ok(()) => p.compile(vm, &repo.map),
+                    Err(e) => Some(format!("a stored method cannot be read: {e}")),
+                }
+            });
             if let Some(w) = w {
                 repo.warnings.push(w);
             }
