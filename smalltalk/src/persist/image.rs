@@ -1,7 +1,8 @@
 //! Moving objects between the heap and the repository: the mapping of heap
 //! OOPs to repository OOPs ([`OopMap`]), materialising stored records as heap
 //! objects ([`Loader`]: login, refresh after abort/continue/commit, faulting in
-//! an object first referenced by a refreshed one) and encoding the write set of
+//! an object first referenced by a refreshed one, reading a method's record
+//! when the method is first used) and encoding the write set of
 //! a commit ([`collect_writes`]: dirty persistent objects plus every temporary
 //! object newly reachable from them). It must not decide transaction policy;
 //! `mod.rs` does.
