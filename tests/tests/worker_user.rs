@@ -87,6 +87,19 @@ async fn a_read_only_worker_user_reads_and_is_refused_changes() {
         "1"
     );
 
+    // the read-only tools work (they write nothing shared)
+    let r = ok(&mut s, "find_implementors", json!({"selector": "printOn:"})).await;
+    assert!(all_text(&r).contains("Object"), "{r}");
+    let r = ok(
+        &mut s,
+        "get_method_source",
+        json!({"className": "Object", "selector": "yourself"}),
+    )
+    .await;
+    assert!(all_text(&r).contains("yourself"), "{r}");
+    let r = ok(&mut s, "describe_class", json!({"className": "Shown"})).await;
+    assert!(all_text(&r).contains("Shown"), "{r}");
+
     // a store into a shared object: a tool error naming the refusal
     let r = s.execute("UserGlobals at: #X put: 1").await;
     assert_eq!(r["isError"], true, "{r}");
