@@ -363,7 +363,7 @@ impl Session {
         };
         let mut prefetched: FxHashMap<u64, Vec<u8>> = FxHashMap::default();
         store
-            .for_each_object(|oop, data| {
+            .scan(|oop, data| {
                 // methods are read when first used (`Loader::resolve_method`)
                 if oop >= gsmcp_store::FIRST_ALLOCATED_OOP && !codec::is_method_record(data) {
                     prefetched.insert(oop, data.to_vec());
