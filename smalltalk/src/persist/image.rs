@@ -47,6 +47,12 @@ impl OopMap {
         (self.store_of(vm, o) == Some(s)).then_some(o)
     }
 
+    /// Makes room for `n` more objects (a login knows how many it will bind).
+    pub fn reserve(&mut self, n: usize) {
+        self.to_store.reserve(n);
+        self.to_heap.reserve(n);
+    }
+
     pub fn bind(&mut self, vm: &mut Vm, o: Oop, s: u64) {
         self.to_store.insert(o, s);
         self.to_heap.insert(s, o);
@@ -355,9 +361,9 @@ impl<'a> Loader<'a> {
         if self.prefetched.contains_key(&s) {
             return self.resolve(s);
         }
-        let o = self.vm.heap.reserve();
+        // allocated with its class: the placeholder is not a change to record
+        let o = self.vm.heap.alloc(self.vm.k.method, Body::Ptr(Vec::new()));
         self.map.bind(self.vm, o, s);
-        self.vm.heap.set_class(o, self.vm.k.method);
         self.methods.push(PendingMethod {
             oop: o,
             store: s,

@@ -362,7 +362,7 @@ impl Session {
             }
         };
         let mut prefetched: FxHashMap<u64, Vec<u8>> = FxHashMap::default();
-        store
+        let stored = store
             .scan(|oop, data| {
                 // methods are read when first used (`Loader::resolve_method`)
                 if oop >= gsmcp_store::FIRST_ALLOCATED_OOP && !codec::is_method_record(data) {
@@ -379,6 +379,7 @@ impl Session {
         let user_id = user.to_string();
         session.run_on_eval_thread(move |vm| -> Result<(), PersistError> {
             let mut map = OopMap::default();
+            map.reserve(stored as usize);
             let warnings = {
                 let mut loader = Loader::new(vm, &mut map, &store, prefetched);
                 // The fresh VM's bootstrap classes and shared dictionaries take the
