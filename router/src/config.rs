@@ -101,6 +101,20 @@ pub struct Cli {
     /// unshared in-memory image that is never saved.
     #[arg(long, env = "MCP_REPOSITORY")]
     pub repository: Option<PathBuf>,
+    /// The repository user every worker logs in as (default: DataCurator). A
+    /// commit-disabled (read-only) user gives clients a view they can read,
+    /// evaluate in and search, but not change.
+    #[arg(long, env = "MCP_WORKER_USER")]
+    pub worker_user: Option<String>,
+    /// A file whose first line is the worker user's password (keeps it out of
+    /// the environment and of process listings). The password may instead be
+    /// given in the environment variable MCP_WORKER_PASSWORD; there is no flag
+    /// for it, so it never appears in `ps`.
+    #[arg(long, env = "MCP_WORKER_PASSWORD_FILE")]
+    pub worker_password_file: Option<PathBuf>,
+    /// MCP_WORKER_PASSWORD, read from the environment only.
+    #[arg(skip = Secret::from_env(WORKER_PASSWORD_ENV))]
+    pub worker_password: Option<Secret>,
     /// A session with no request for this long is released.
     #[arg(long, env = "MCP_IDLE_TIMEOUT", default_value = "30m")]
     pub idle_timeout: String,
@@ -134,6 +148,36 @@ pub struct Cli {
     pub max_commits_behind: String,
 }
 
+/// The environment variable holding the worker user's password.
+pub const WORKER_PASSWORD_ENV: &str = "MCP_WORKER_PASSWORD";
+
+/// The default worker login: a new repository's DataCurator and its password.
+pub const DEFAULT_WORKER_USER: &str = "DataCurator";
+const DEFAULT_WORKER_PASSWORD: &str = "swordfish";
+
+/// A password: never printed (`Debug` shows `<redacted>`), never in a message.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(s: impl Into<String>) -> Secret {
+        Secret(s.into())
+    }
+    fn from_env(name: &str) -> Option<Secret> {
+        std::env::var(name).ok().map(Secret)
+    }
+    /// The password itself, for the worker's Hello frame only.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("<redacted>")
+    }
+}
+
 /// The validated configuration, passed explicitly to everything that needs it.
 #[derive(Debug)]
 pub struct Config {
@@ -158,6 +202,9 @@ pub struct Config {
     pub title: Option<String>,
     pub instructions: Option<String>,
     pub repository: Option<String>,
+    /// The repository user workers log in as, and its password.
+    pub worker_user: String,
+    pub worker_password: Secret,
     /// When sessions are probed and released.
     pub lifetime: crate::lifetime::Policy,
     pub request_timeout: Option<Duration>,
@@ -195,6 +242,8 @@ impl Config {
             title: None,
             instructions: None,
             repository: None,
+            worker_user: DEFAULT_WORKER_USER.into(),
+            worker_password: Secret::new(DEFAULT_WORKER_PASSWORD),
             lifetime: crate::lifetime::Policy::new(
                 Duration::from_secs(30 * 60),
                 Duration::from_secs(60),
@@ -307,6 +356,15 @@ impl Config {
             None => keep(p, default_repository(), None),
         };
 
+        let (worker_user, worker_password) = keep(
+            p,
+            worker_login(&cli, repository.is_some()),
+            (
+                DEFAULT_WORKER_USER.into(),
+                Secret::new(DEFAULT_WORKER_PASSWORD),
+            ),
+        );
+
         let nonzero = |p: &mut Vec<String>, name: &str, text: &str| {
             keep(
                 p,
@@ -369,6 +427,8 @@ impl Config {
             title,
             instructions,
             repository,
+            worker_user,
+            worker_password,
             lifetime: crate::lifetime::Policy::new(
                 idle,
                 streamless,
@@ -383,6 +443,72 @@ impl Config {
             max_commits_behind,
         })
     }
+}
+
+/// The worker login: `MCP_WORKER_USER` and its password from
+/// `MCP_WORKER_PASSWORD_FILE` or `MCP_WORKER_PASSWORD` (not both). Without a
+/// user, DataCurator with the new repository's password, unless a password is
+/// given. Messages never contain the password.
+fn worker_login(cli: &Cli, repository: bool) -> Result<(String, Secret), String> {
+    let user =
+        match cli.worker_user.as_deref().map(str::trim) {
+            None => None,
+            Some("") => return Err(
+                "MCP_WORKER_USER is empty: name a repository user or leave it unset (DataCurator)"
+                    .into(),
+            ),
+            Some(u) if u.chars().any(char::is_control) => {
+                return Err("MCP_WORKER_USER contains control characters".into())
+            }
+            Some(u) => Some(u.to_string()),
+        };
+    let password = match (&cli.worker_password_file, &cli.worker_password) {
+        (Some(_), Some(_)) => {
+            return Err(format!(
+                "both MCP_WORKER_PASSWORD_FILE and {WORKER_PASSWORD_ENV} are set: keep one"
+            ))
+        }
+        (Some(path), None) => Some(read_password_file(path)?),
+        (None, Some(secret)) => Some(secret.clone()),
+        (None, None) => None,
+    };
+    let user = user.unwrap_or_else(|| DEFAULT_WORKER_USER.into());
+    if !repository && user != DEFAULT_WORKER_USER {
+        return Err(format!(
+            "MCP_WORKER_USER={user} needs a repository file: an in-memory image \
+             (MCP_REPOSITORY=:memory:) has only {DEFAULT_WORKER_USER}"
+        ));
+    }
+    let password = match password {
+        Some(p) => p,
+        None if user == DEFAULT_WORKER_USER => Secret::new(DEFAULT_WORKER_PASSWORD),
+        None => {
+            return Err(format!(
+                "MCP_WORKER_USER={user} needs its password: put it in a file named by \
+                 MCP_WORKER_PASSWORD_FILE, or in {WORKER_PASSWORD_ENV}"
+            ));
+        }
+    };
+    Ok((user, password))
+}
+
+/// The first line of a password file, without its line end. The file must be
+/// readable and not empty; its contents never appear in a message.
+fn read_password_file(path: &Path) -> Result<Secret, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        format!(
+            "MCP_WORKER_PASSWORD_FILE {}: cannot read it ({e}): name a readable file holding the password",
+            path.display()
+        )
+    })?;
+    let line = text.lines().next().unwrap_or("");
+    if line.is_empty() {
+        return Err(format!(
+            "MCP_WORKER_PASSWORD_FILE {}: the first line is empty: write the password on it",
+            path.display()
+        ));
+    }
+    Ok(Secret::new(line))
 }
 
 /// A duration, or `none` (also `off`) for no limit.
@@ -784,6 +910,82 @@ mod tests {
         let c = Config::from_cli(cli).unwrap();
         assert_eq!(c.lifetime.idle, Duration::from_secs(4));
         assert_eq!(c.lifetime.stream_grace, Duration::from_secs(1));
+    }
+
+    #[test]
+    fn worker_login_table() {
+        let dir = std::env::temp_dir().join(format!("gsmcp-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("password");
+        std::fs::write(&file, "s3cret-word\nignored\n").unwrap();
+        let empty = dir.join("empty");
+        std::fs::write(&empty, "\n").unwrap();
+        let missing = dir.join("missing");
+        let p = |s: &str| Some(Secret::new(s));
+        // (user, password file, MCP_WORKER_PASSWORD, repository) -> Ok((user, password)) or Err(part of the message)
+        type Case<'a> = (
+            Option<&'a str>,
+            Option<&'a Path>,
+            Option<Secret>,
+            bool,
+            Result<(&'a str, &'a str), &'a str>,
+        );
+        let table: Vec<Case> = vec![
+            (None, None, None, true, Ok(("DataCurator", "swordfish"))),
+            (None, None, None, false, Ok(("DataCurator", "swordfish"))),
+            (
+                Some("reader"),
+                Some(&file),
+                None,
+                true,
+                Ok(("reader", "s3cret-word")),
+            ),
+            (Some(" reader "), None, p("pw"), true, Ok(("reader", "pw"))),
+            (None, None, p("other"), true, Ok(("DataCurator", "other"))),
+            (Some("reader"), None, None, true, Err("needs its password")),
+            (
+                Some("reader"),
+                None,
+                p("pw"),
+                false,
+                Err("needs a repository file"),
+            ),
+            (Some(""), None, None, true, Err("MCP_WORKER_USER is empty")),
+            (Some("reader"), Some(&file), p("pw"), true, Err("keep one")),
+            (
+                Some("reader"),
+                Some(&missing),
+                None,
+                true,
+                Err("cannot read it"),
+            ),
+            (
+                Some("reader"),
+                Some(&empty),
+                None,
+                true,
+                Err("first line is empty"),
+            ),
+        ];
+        for (user, file, env, repository, expect) in table {
+            let mut cli = Cli::try_parse_from(["gsmcp"]).unwrap();
+            cli.worker_user = user.map(String::from);
+            cli.worker_password_file = file.map(Path::to_path_buf);
+            cli.worker_password = env;
+            let got = worker_login(&cli, repository);
+            match (&got, expect) {
+                (Ok((u, pw)), Ok((eu, ep))) => {
+                    assert_eq!((u.as_str(), pw.expose()), (eu, ep), "{user:?}")
+                }
+                (Err(e), Err(part)) => {
+                    assert!(e.contains(part), "{user:?}: {e}");
+                    assert!(!e.contains("s3cret") && !e.contains("pw\""), "{e}");
+                }
+                _ => panic!("{user:?} {repository}: got {got:?}, expected {expect:?}"),
+            }
+        }
+        assert_eq!(format!("{:?}", Secret::new("s3cret")), "<redacted>");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

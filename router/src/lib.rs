@@ -81,6 +81,8 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> Result<(), RunE
         max_sessions = ?config.max_sessions,
         toolsets = %config.toolsets.join(","),
         worker = %config.worker_bin.display(),
+        worker_user = %config.worker_user,
+        repository = config.repository.as_deref().unwrap_or(":memory:"),
         "listening"
     );
     http::serve(listener, state, shutdown).await;

@@ -337,8 +337,8 @@ async fn run_session(
         port: registry.port,
         backend: Backend::Embedded {
             repository: config.repository.clone(),
-            user: "DataCurator".into(),
-            password: "swordfish".into(),
+            user: config.worker_user.clone(),
+            password: config.worker_password.expose().to_string(),
         },
         toolsets: config.toolsets.clone(),
         options: config.toolset_options.clone(),

@@ -600,6 +600,15 @@ impl Vm {
                     options,
                     format,
                 };
+                // a read-only session may not bind a class in, or under, a shared object
+                if let Some(o) = [def.dictionary, def.superclass]
+                    .into_iter()
+                    .flatten()
+                    .find(|&o| self.heap.refuses(o))
+                {
+                    self.heap.refuse(o);
+                    return Ok(None);
+                }
                 match self.define_class(def) {
                     Ok(k) => Value::Obj(k),
                     Err(msg) => return self.signal_error(self.k.argument_error, &msg).map(Some),

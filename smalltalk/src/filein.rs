@@ -152,6 +152,12 @@ impl Vm {
                         let (l, col) = line_col(&src, e.offset);
                         return fail(start + l, format!("compile error {} in {cname}: {} (line {} column {col} of the method)", e.number, e.message, l));
                     }
+                    if self.heap.refused.take().is_some() {
+                        return fail(
+                            start,
+                            format!("{cname} is shared and this user may not change it"),
+                        );
+                    }
                 }
                 "set" => {
                     let mut parts = rest.split_whitespace();
@@ -177,6 +183,12 @@ impl Vm {
                     let cd = self.heap.class_data_mut(class);
                     cd.methods.clear();
                     cd.categories.clear();
+                    if self.heap.refused.take().is_some() {
+                        return fail(
+                            start,
+                            format!("{cname} is shared and this user may not change it"),
+                        );
+                    }
                     self.methods_changed();
                 }
                 c if IGNORED.contains(&c) => {}

@@ -1,7 +1,10 @@
 //! The object memory: an object table indexed by OOP, the bodies heap objects can
 //! have, the symbol table, the single write barrier every store goes through, the
 //! allocation budget, and a mark-and-sweep collector run at safe points (between
-//! evaluations). It must not interpret Smalltalk: it knows shapes, not behaviour.
+//! evaluations). The barrier also enforces a read-only session's rule: while
+//! `guard_persistent` is set, a store into a persistent object is refused and
+//! recorded in `refused` for the engine to signal. It must not interpret
+//! Smalltalk: it knows shapes, not behaviour.
 
 use std::sync::Arc;
 
@@ -181,6 +184,16 @@ pub struct Heap {
     /// Objects stored into since the last commit (the repository's write set).
     pub dirty: Vec<Oop>,
     symbols: FxHashMap<String, Oop>,
+    /// Set by the repository layer for a session that may not change shared
+    /// objects (a commit-disabled user): the barrier refuses every store into an
+    /// object marked F_PERSISTENT.
+    pub(crate) guard_persistent: bool,
+    /// The persistent object of the last refused store, until the engine turns
+    /// it into a Smalltalk error (`Vm::signal_refused_write`).
+    pub(crate) refused: Option<Oop>,
+    /// Where a refused `write_meta` writes: a copy of the object, thrown away, so
+    /// callers that cannot fail still leave the real object untouched.
+    scratch: Box<Object>,
 }
 
 impl Heap {
@@ -193,6 +206,13 @@ impl Heap {
             allocated_since_gc: 0,
             dirty: Vec::new(),
             symbols: FxHashMap::default(),
+            guard_persistent: false,
+            refused: None,
+            scratch: Box::new(Object {
+                class: Oop(0),
+                flags: 0,
+                body: Body::Ptr(Vec::new()),
+            }),
         }
     }
 
@@ -238,10 +258,32 @@ impl Heap {
         self.objects.get(oop.idx()).and_then(|o| o.as_ref())
     }
 
+    /// Whether the barrier refuses stores into `oop` (a persistent object in a
+    /// read-only session). Operations that change several objects ask first, so
+    /// a refusal leaves all of them untouched.
+    #[inline]
+    pub fn refuses(&self, oop: Oop) -> bool {
+        self.guard_persistent
+            && self
+                .try_get(oop)
+                .is_some_and(|o| o.flags & F_PERSISTENT != 0)
+    }
+
+    /// Records a refused store into `oop` (see [`Heap::refuses`]).
+    #[cold]
+    pub fn refuse(&mut self, oop: Oop) {
+        self.refused = Some(oop);
+    }
+
     /// The write barrier: the one way to obtain a mutable object. Marks the
-    /// object dirty for the repository. Fails on invariant objects.
+    /// object dirty for the repository. Fails on invariant objects, and on
+    /// persistent objects in a read-only session (recorded in `refused`).
     #[inline]
     pub fn write(&mut self, oop: Oop) -> Option<&mut Object> {
+        if self.guard_persistent && self.refuses(oop) {
+            self.refuse(oop);
+            return None;
+        }
         let o = self.objects[oop.idx()].as_mut().expect("dangling OOP");
         if o.flags & F_INVARIANT != 0 {
             return None;
@@ -254,8 +296,15 @@ impl Heap {
     }
 
     /// Mutable access for VM bookkeeping that ignores invariance (class
-    /// definitions, method dictionaries). Still marks the object dirty.
+    /// definitions, method dictionaries). Still marks the object dirty. In a
+    /// read-only session a persistent object is refused: the caller gets a
+    /// throw-away copy and `refused` is set for the engine to signal.
     pub fn write_meta(&mut self, oop: Oop) -> &mut Object {
+        if self.guard_persistent && self.refuses(oop) {
+            self.refuse(oop);
+            *self.scratch = self.get(oop).clone();
+            return &mut self.scratch;
+        }
         let o = self.objects[oop.idx()].as_mut().expect("dangling OOP");
         if o.flags & F_DIRTY == 0 {
             o.flags |= F_DIRTY;

@@ -963,7 +963,11 @@ impl Vm {
             Node::SetIVar(i, e) => {
                 let v = self.eval(e, f)?;
                 if let Value::Obj(o) = f.recv {
-                    if !self.ivar_set(o, *i as usize, v) {
+                    let stored = self.ivar_set(o, *i as usize, v);
+                    if self.heap.refused.is_some() {
+                        return self.signal_refused_write();
+                    }
+                    if !stored {
                         return self.signal_error(
                             self.k.improper_operation,
                             "attempt to modify an invariant object",
@@ -974,7 +978,9 @@ impl Vm {
             }
             Node::SetGlobal(a, e) => {
                 let v = self.eval(e, f)?;
-                self.heap.store(*a, 1, v);
+                if !self.heap.store(*a, 1, v) && self.heap.refused.is_some() {
+                    return self.signal_refused_write();
+                }
                 Ok(v)
             }
             Node::Cascade(recv, parts) => {

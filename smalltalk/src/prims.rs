@@ -515,7 +515,7 @@ impl Vm {
 
     pub fn prim(&mut self, n: u16, rp: usize, argc: usize) -> P {
         let r = self.stack[rp];
-        match n {
+        let result = match n {
             1..=29 => self.prim_object(n, r, rp, argc),
             40..=78 => self.prim_behavior(n, r, rp, argc),
             90..=98 => self.prim_method(n, r),
@@ -529,7 +529,12 @@ impl Vm {
             380..=399 => self.persist_prim(n, rp, argc),
             300..=349 => self.prim_system(n, r, rp, argc),
             _ => Ok(None),
+        };
+        if self.heap.refused.is_some() {
+            // the write barrier refused a store into a persistent object
+            return self.refused_in_primitive(result);
         }
+        result
     }
 
     fn prim_object(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
@@ -671,6 +676,10 @@ impl Vm {
                     || self.is_symbol(r)
                     || self.is_symbol(self.arg(rp, 0))
                 {
+                    return Ok(None);
+                }
+                if self.heap.refuses(a) || self.heap.refuses(b) {
+                    self.heap.refuse(if self.heap.refuses(a) { a } else { b });
                     return Ok(None);
                 }
                 let oa = self.heap.get(a).clone();

@@ -726,13 +726,6 @@ fn users_passwords_and_a_read_only_profile() {
             .unwrap(),
         "0"
     );
-    reader.evaluate_print_string("Object subclass: 'Scratch' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals").unwrap();
-    reader.evaluate_print_string("Scratch compileMethod: 'two ^ 2' dictionaries: System myUserProfile symbolList category: 'x'").unwrap();
-    assert_eq!(
-        reader.evaluate_print_string("Scratch new two").unwrap(),
-        "2",
-        "compiling without commit works"
-    );
     let err = reader
         .evaluate_print_string("System commitTransaction")
         .unwrap_err();
@@ -936,23 +929,216 @@ fn continue_over_another_commit_leaves_nothing_to_commit() {
     let (_dir, path) = new_repository("continue-clean");
     let mut a = login(&path);
     let mut b = login(&path);
-    a.evaluate_print_string("UserGlobals at: #Shared put: 1").unwrap();
+    a.evaluate_print_string("UserGlobals at: #Shared put: 1")
+        .unwrap();
     assert!(a.commit_transaction().unwrap());
     b.abort_transaction().unwrap();
-    assert_eq!(b.evaluate_print_string("UserGlobals at: #Shared").unwrap(), "1");
-    a.evaluate_print_string("UserGlobals at: #Shared put: 2").unwrap();
+    assert_eq!(
+        b.evaluate_print_string("UserGlobals at: #Shared").unwrap(),
+        "1"
+    );
+    a.evaluate_print_string("UserGlobals at: #Shared put: 2")
+        .unwrap();
     assert!(a.commit_transaction().unwrap());
     b.continue_transaction().unwrap();
-    assert_eq!(b.evaluate_print_string("UserGlobals at: #Shared").unwrap(), "2");
-    assert_eq!(b.evaluate_print_string("System needsCommit").unwrap(), "false");
+    assert_eq!(
+        b.evaluate_print_string("UserGlobals at: #Shared").unwrap(),
+        "2"
+    );
+    assert_eq!(
+        b.evaluate_print_string("System needsCommit").unwrap(),
+        "false"
+    );
     // The same when this session had already named a Symbol the commit made persistent.
     assert_eq!(
-        b.evaluate_print_string("UserGlobals at: #BrandNew ifAbsent: [#none]").unwrap(),
+        b.evaluate_print_string("UserGlobals at: #BrandNew ifAbsent: [#none]")
+            .unwrap(),
         "#none"
     );
-    a.evaluate_print_string("UserGlobals at: #BrandNew put: 3").unwrap();
+    a.evaluate_print_string("UserGlobals at: #BrandNew put: 3")
+        .unwrap();
     assert!(a.commit_transaction().unwrap());
     b.continue_transaction().unwrap();
-    assert_eq!(b.evaluate_print_string("UserGlobals at: #BrandNew").unwrap(), "3");
-    assert_eq!(b.evaluate_print_string("System needsCommit").unwrap(), "false");
+    assert_eq!(
+        b.evaluate_print_string("UserGlobals at: #BrandNew")
+            .unwrap(),
+        "3"
+    );
+    assert_eq!(
+        b.evaluate_print_string("System needsCommit").unwrap(),
+        "false"
+    );
+}
+
+/// What a read-only (commit-disabled) user may not do: every store into a
+/// shared persistent object fails with SecurityError, which the session can
+/// catch; the session stays usable and nothing changes, in its memory or in the
+/// repository.
+#[test]
+fn a_read_only_user_may_read_everything_and_change_only_its_own_objects() {
+    let (_dir, path) = new_repository("readonly");
+    let mut dc = login(&path);
+    for setup in [
+        "AllUsers addNewUserWithId: 'reader' password: 'look' commitDisabled: true",
+        "Globals at: #SharedCounter put: 0",
+        "Globals at: #SharedArray put: (Array with: 1 with: 2 with: 3)",
+        "Globals at: #SharedString put: 'abc' copy",
+        "Globals at: #SharedOc put: (OrderedCollection with: 1)",
+        "Object subclass: 'SharedThing' instVarNames: #('a') classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: Globals",
+        "SharedThing compileMethod: 'one ^ 1' dictionaries: System myUserProfile symbolList category: 'x'",
+        "SharedThing comment: 'shared'",
+        "Globals at: #SharedThingInstance put: SharedThing new",
+        "UserGlobals at: #Mine put: 1",
+    ] {
+        dc.evaluate_print_string(setup).expect(setup);
+    }
+    assert!(dc.commit_transaction().unwrap());
+    let before = |s: &mut Session| {
+        s.evaluate_print_string(
+            "{SharedCounter. SharedArray. SharedString. SharedOc. SharedThing comment. \
+              SharedThing selectors asSortedCollection asArray. SharedThingInstance instVarAt: 1. \
+              Object comment size. (Object includesSelector: #yourself). \
+              (Object includesSelector: #readOnlyProbe). (UserGlobals includesKey: #X). \
+              (Globals includesKey: #Scratch)}",
+        )
+        .unwrap()
+    };
+    let shared_state = before(&mut dc);
+    dc.logout().unwrap();
+
+    let mut reader = Session::login(&path, "reader", "look").unwrap();
+    assert_eq!(before(&mut reader), shared_state, "reads see everything");
+    let refused = [
+        "UserGlobals at: #X put: 1",
+        "Globals at: #SharedCounter put: 1",
+        "Globals removeKey: #SharedCounter",
+        "SharedCounter := 7",
+        "(Globals associationAt: #SharedCounter) value: 5",
+        "SharedArray at: 1 put: 9",
+        "SharedArray become: (Array new: 2)",
+        "SharedString at: 1 put: $x",
+        "SharedOc add: 2",
+        "SharedOc removeFirst",
+        "SharedThingInstance instVarAt: 1 put: 3",
+        "SharedThing compileMethod: 'two ^ 2' dictionaries: System myUserProfile symbolList category: 'x'",
+        "Object compileMethod: 'readOnlyProbe ^ 2' dictionaries: System myUserProfile symbolList category: 'x'",
+        "SharedThing removeSelector: #one",
+        "Object removeSelector: #yourself",
+        "SharedThing comment: 'changed'",
+        "Object comment: 'changed'",
+        "Object subclass: 'Scratch' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals",
+        "Object subclass: 'Scratch' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: SymbolDictionary new",
+        "Object subclass: 'SharedThing' instVarNames: #('a' 'b') classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: Globals",
+    ];
+    for code in refused {
+        let err = reader.evaluate_print_string(code).expect_err(code);
+        assert_eq!(
+            (err.class_name.as_str(), err.number),
+            ("SecurityError", 2108),
+            "{code}: {}",
+            err.description
+        );
+        assert!(
+            err.description.contains("no write authorization")
+                && err.description.contains("reader"),
+            "{code}: {}",
+            err.description
+        );
+        assert_eq!(
+            reader.evaluate_print_string("3 + 4").unwrap(),
+            "7",
+            "usable after {code}"
+        );
+        assert_eq!(before(&mut reader), shared_state, "unchanged after {code}");
+        assert_eq!(
+            reader.evaluate_print_string("System needsCommit").unwrap(),
+            "false",
+            "{code}"
+        );
+    }
+    // catchable, with GemStone's protocol
+    assert_eq!(
+        reader
+            .evaluate_print_string(
+                "[UserGlobals at: #X put: 1] on: SecurityError do: [:e | e number]"
+            )
+            .unwrap(),
+        "2108"
+    );
+    // its own objects are its to change; stored code runs
+    assert_eq!(
+        reader
+            .evaluate_print_string(
+                "| a oc d | a := Array new: 2. a at: 1 put: 5. oc := OrderedCollection new. \
+                 oc add: 1; add: 2. d := SymbolDictionary new. d at: #k put: 3. \
+                 {a. oc size. d at: #k. SharedThing new one}"
+            )
+            .unwrap(),
+        "anArray( anArray( 5, nil), 2, 3, 1)"
+    );
+    let err = reader.commit_transaction().unwrap_err();
+    assert_eq!(
+        (err.number, err.class_name.as_str()),
+        (2409, "TransactionError")
+    );
+    reader.abort_transaction().unwrap();
+    assert_eq!(before(&mut reader), shared_state);
+    reader.logout().unwrap();
+    let mut dc = login(&path);
+    assert_eq!(before(&mut dc), shared_state, "the repository is unchanged");
+}
+
+/// Methods are read from the repository on first use, not at login: what a
+/// session runs is the code of its view, even when it first runs it after
+/// another session committed a new version; abort shows the new one; a
+/// collection in between does not confuse placeholders with other objects.
+#[test]
+fn methods_read_on_first_use_follow_the_sessions_view() {
+    let (_dir, path) = new_repository("lazy");
+    let mut dc = login(&path);
+    for code in [
+        "Object subclass: 'Lazy' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals",
+        "Lazy compileMethod: 'v ^ 1' dictionaries: System myUserProfile symbolList category: 'old'",
+        "Lazy compileMethod: 'u ^ self v + 10' dictionaries: System myUserProfile symbolList category: 'old'",
+    ] {
+        dc.evaluate_print_string(code).expect(code);
+    }
+    assert!(dc.commit_transaction().unwrap());
+
+    let mut a = login(&path);
+    let mut b = login(&path);
+    for code in [
+        "Lazy compileMethod: 'v ^ 2' dictionaries: System myUserProfile symbolList category: 'new'",
+        "Lazy compileMethod: 'w ^ 3' dictionaries: System myUserProfile symbolList category: 'new'",
+    ] {
+        b.evaluate_print_string(code).expect(code);
+    }
+    assert!(b.commit_transaction().unwrap());
+
+    // A runs Lazy's methods only now: they are the ones of its view
+    a.collect_garbage();
+    assert_eq!(
+        a.evaluate_print_string("(1 to: 500) collect: [:i | i printString]. Lazy new u")
+            .unwrap(),
+        "11"
+    );
+    assert_eq!(
+        a.evaluate_print_string("{Lazy new v. Lazy includesSelector: #w. (Lazy sourceCodeAt: #v) asString. Lazy categoryOfSelector: #v}")
+            .unwrap(),
+        "anArray( 1, false, 'v ^ 1', #old)"
+    );
+    a.abort_transaction().unwrap();
+    assert_eq!(
+        a.evaluate_print_string("{Lazy new u. Lazy new w. (Lazy sourceCodeAt: #v) asString. Lazy categoryOfSelector: #v}")
+            .unwrap(),
+        "anArray( 12, 3, 'v ^ 2', #new)"
+    );
+    assert!(a.load_warnings().is_empty(), "{:?}", a.load_warnings());
+    // and a restart reads them again
+    drop((a, b, dc));
+    let mut c = login(&path);
+    assert_eq!(
+        c.evaluate_print_string("Lazy new u + Lazy new w").unwrap(),
+        "15"
+    );
 }

@@ -309,7 +309,7 @@ fn logins_check_the_user_and_password() {
 }
 
 #[test]
-fn a_read_only_users_commit_is_an_error() {
+fn a_read_only_users_writes_and_commit_are_errors() {
     let dir = TempDir::new("readonly");
     let repo = loaded_repository(&dir);
     let run = topaz(
@@ -326,14 +326,22 @@ fn a_read_only_users_commit_is_an_error() {
     .concat();
     let run = topaz(&["-q"], &repo, &script);
     let lines = run.lines();
-    assert_eq!(lines.len(), 3, "{run:?}");
+    assert_eq!(lines.len(), 4, "{run:?}");
     assert_eq!(lines[0], "'auditor'");
+    // the store into its (shared, persistent) UserGlobals is refused at once ...
     assert!(
-        lines[1].starts_with("ERROR 2409, a TransactionError occurred (error 2409)"),
+        lines[1].starts_with(
+            "ERROR 2108, a SecurityError occurred (error 2108), no write authorization: auditor"
+        ),
         "{run:?}"
     );
-    assert_eq!(lines[2], "1");
-    assert_eq!(run.status, Some(1));
+    // ... and the commit too
+    assert!(
+        lines[2].starts_with("ERROR 2409, a TransactionError occurred (error 2409), commit refused: auditor is a read-only"),
+        "{run:?}"
+    );
+    assert_eq!(lines[3], "2");
+    assert_eq!(run.status, Some(2));
     let run = topaz(
         &["-q"],
         &repo,

@@ -744,3 +744,54 @@ fn flipped_bytes_are_errors_never_panics() {
     }
     eprintln!("{errors} typed errors from 40 damaged files, no panic");
 }
+
+/// `scan` (one pass, newest rows first) answers exactly the objects
+/// `for_each_object` (OOP order) answers, for views old and new, over objects
+/// rewritten and deleted many times, before and after a prune.
+#[test]
+fn scan_answers_what_for_each_object_answers_at_every_view() {
+    let (_dir, repo) = fresh("scan-model");
+    let mut writer = login(&repo);
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let both = |s: &gsmcp_store::StoreSession| {
+        let mut ordered = Vec::new();
+        let n = s
+            .for_each_object(|oop, data| ordered.push((oop, data.to_vec())))
+            .unwrap();
+        let mut scanned = Vec::new();
+        let m = s
+            .scan(|oop, data| scanned.push((oop, data.to_vec())))
+            .unwrap();
+        scanned.sort();
+        assert_eq!(n, m);
+        (ordered, scanned)
+    };
+    let mut readers = vec![];
+    for round in 0..40u64 {
+        let writes: Vec<(u64, Option<Vec<u8>>)> = (0..1 + next(6))
+            .map(|_| {
+                let oop = 1 + next(12);
+                let data = (next(4) > 0).then(|| format!("{oop}@{round}").into_bytes());
+                (oop, data)
+            })
+            .collect();
+        writer.commit(writes).unwrap();
+        if round % 7 == 3 {
+            readers.push(login(&repo));
+        }
+        if round == 25 {
+            repo.prune().unwrap();
+        }
+    }
+    readers.push(writer);
+    for s in &readers {
+        let (ordered, scanned) = both(s);
+        assert_eq!(ordered, scanned, "view {}", s.view());
+    }
+}

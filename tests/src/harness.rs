@@ -49,6 +49,13 @@ pub fn router_binary() -> &'static Path {
     ROUTER.get_or_init(|| build(&["gsmcp-router"]).join("gsmcp"))
 }
 
+/// Builds `gsmcp-topaz` (once per test process), for tests that prepare a
+/// repository file the way an operator would.
+pub fn topaz_binary() -> &'static Path {
+    static TOPAZ: OnceLock<PathBuf> = OnceLock::new();
+    TOPAZ.get_or_init(|| build(&["gsmcp-smalltalk"]).join("gsmcp-topaz"))
+}
+
 /// Runs `cargo build --bins` for `packages` into the running test's target
 /// directory and profile; answers the profile directory.
 fn build(packages: &[&str]) -> PathBuf {

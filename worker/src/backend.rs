@@ -195,6 +195,15 @@ fn login_repository(path: &Path, user: &str, password: &str) -> Result<Session, 
                 attempt += 1;
                 std::thread::sleep(LOGIN_RETRY_PAUSE);
             }
+            Err(e) if e.number == LOGIN_DENIED => {
+                // never the password: only which user the repository refused
+                return Err(LoginError::Refused(format!(
+                    "the repository {} refused user {user:?}: the user id or password is not \
+                     valid (check MCP_WORKER_USER and MCP_WORKER_PASSWORD or \
+                     MCP_WORKER_PASSWORD_FILE)",
+                    path.display()
+                )));
+            }
             Err(e) => {
                 return Err(LoginError::Refused(format!(
                     "{} ({})",

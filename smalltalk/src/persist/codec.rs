@@ -93,6 +93,12 @@ mod kind {
     pub const SYMBOL: u8 = 8;
 }
 
+/// Whether `data` is a method's record (format and kind bytes only; a record
+/// too short to tell is not, and fails to decode later).
+pub fn is_method_record(data: &[u8]) -> bool {
+    data.len() > 1 && data[0] == RECORD_FORMAT && data[1] == kind::METHOD
+}
+
 /// Appends primitive items to a byte buffer.
 #[derive(Default)]
 pub struct Writer {

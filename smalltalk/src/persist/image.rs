@@ -1,7 +1,8 @@
 //! Moving objects between the heap and the repository: the mapping of heap
 //! OOPs to repository OOPs ([`OopMap`]), materialising stored records as heap
 //! objects ([`Loader`]: login, refresh after abort/continue/commit, faulting in
-//! an object first referenced by a refreshed one) and encoding the write set of
+//! an object first referenced by a refreshed one, reading a method's record
+//! when the method is first used) and encoding the write set of
 //! a commit ([`collect_writes`]: dirty persistent objects plus every temporary
 //! object newly reachable from them). It must not decide transaction policy;
 //! `mod.rs` does.
@@ -46,6 +47,12 @@ impl OopMap {
         (self.store_of(vm, o) == Some(s)).then_some(o)
     }
 
+    /// Makes room for `n` more objects (a login knows how many it will bind).
+    pub fn reserve(&mut self, n: usize) {
+        self.to_store.reserve(n);
+        self.to_heap.reserve(n);
+    }
+
     pub fn bind(&mut self, vm: &mut Vm, o: Oop, s: u64) {
         self.to_store.insert(o, s);
         self.to_heap.insert(s, o);
@@ -85,16 +92,18 @@ fn format_of(c: u8) -> Result<Format, PersistError> {
     })
 }
 
-/// A method read from the repository whose code is compiled later: when the
-/// loader finishes (refresh) or on first use (login, see `Vm::ensure_method`).
+/// A stored method whose code is compiled later: when the loader finishes
+/// (refresh) or on first use (login, see `Vm::ensure_method`). A method a
+/// class's method dictionary names at login is not even read then: its record
+/// is read on first use, at the session's view (`Loader::read_code`).
 pub struct PendingMethod {
     oop: Oop,
     /// Its repository OOP, so a heap slot reused after a collection is never compiled.
     store: u64,
     class: Oop,
     selector: Oop,
-    category: Value,
-    source: String,
+    /// Category and source; `None` until the record is read.
+    code: Option<(Value, String)>,
 }
 
 impl PendingMethod {
@@ -102,19 +111,29 @@ impl PendingMethod {
         self.oop
     }
 
+    /// Whether the method object still stands for this method and is not
+    /// compiled yet (a refresh may have compiled a newer version meanwhile).
+    pub fn is_wanted(&self, vm: &Vm, map: &OopMap) -> bool {
+        map.store_of(vm, self.oop) == Some(self.store)
+            && !matches!(vm.heap.get(self.oop).body, Body::Method(_))
+    }
+
     /// Compiles the method into its object, unless that object is compiled
     /// already or is not this method any more. A method that no longer
     /// compiles keeps its placeholder (its sends fail as not understood) and
     /// is described in the answer.
     pub fn compile(self, vm: &mut Vm, map: &OopMap) -> Option<String> {
-        if map.store_of(vm, self.oop) != Some(self.store)
-            || matches!(vm.heap.get(self.oop).body, Body::Method(_))
-        {
+        if !self.is_wanted(vm, map) {
             return None;
         }
+        let Some((category, source)) = self.code else {
+            return Some(format!(
+                "method object {} was compiled before its record was read",
+                self.store
+            ));
+        };
         let dicts = vm.symbol_list_dicts();
-        match Compiler::new(vm, Some(self.class), dicts).compile(&self.source, false, self.category)
-        {
+        match Compiler::new(vm, Some(self.class), dicts).compile(&source, false, category) {
             Ok(c) => {
                 c.method.oop.store(self.oop.0, Ordering::Relaxed);
                 let was_dirty = vm.heap.get(self.oop).flags & F_DIRTY != 0;
@@ -296,7 +315,7 @@ impl<'a> Loader<'a> {
                 Body::Dict(Box::new(d))
             }
             SBody::Class(c) => {
-                let data = self.class_data(&c)?;
+                let data = self.class_data(o, &c)?;
                 if !data.is_meta {
                     self.classes.push(o);
                 }
@@ -317,8 +336,7 @@ impl<'a> Loader<'a> {
                     store,
                     class,
                     selector,
-                    category,
-                    source,
+                    code: Some((category, source)),
                 });
                 // the body arrives when the method is compiled
                 self.vm.heap.set_class(o, self.vm.k.method);
@@ -333,7 +351,56 @@ impl<'a> Loader<'a> {
         Ok(())
     }
 
-    fn class_data(&mut self, c: &SClass) -> Result<ClassData, PersistError> {
+    /// The method object a class's method dictionary names. One not in memory
+    /// yet becomes a placeholder whose record is read when it is first used:
+    /// a login does not read the code it never runs.
+    fn resolve_method(&mut self, class: Oop, selector: Oop, s: u64) -> Result<Oop, PersistError> {
+        if let Some(o) = self.map.heap_of(self.vm, s) {
+            return Ok(o);
+        }
+        if self.prefetched.contains_key(&s) {
+            return self.resolve(s);
+        }
+        // allocated with its class: the placeholder is not a change to record
+        let o = self.vm.heap.alloc(self.vm.k.method, Body::Ptr(Vec::new()));
+        self.map.bind(self.vm, o, s);
+        self.methods.push(PendingMethod {
+            oop: o,
+            store: s,
+            class,
+            selector,
+            code: None,
+        });
+        Ok(o)
+    }
+
+    /// Reads the record of a method left unread at login, at the session's view.
+    pub fn read_code(&mut self, p: &mut PendingMethod) -> Result<(), PersistError> {
+        if p.code.is_some() {
+            return Ok(());
+        }
+        let Some(rec) = self.read(p.store)? else {
+            return Err(PersistError::Corrupt(format!(
+                "a method dictionary names object {}, which the repository does not hold",
+                p.store
+            )));
+        };
+        let SBody::Method {
+            category, source, ..
+        } = rec.body
+        else {
+            return Err(PersistError::Corrupt(format!(
+                "a method dictionary names object {}, which is not a method",
+                p.store
+            )));
+        };
+        let category = self.val(category)?;
+        self.drain()?;
+        p.code = Some((category, source));
+        Ok(())
+    }
+
+    fn class_data(&mut self, o: Oop, c: &SClass) -> Result<ClassData, PersistError> {
         let superclass = match c.superclass {
             Some(s) => Some(self.resolve(s)?),
             None => None,
@@ -351,7 +418,15 @@ impl<'a> Loader<'a> {
             format: format_of(c.format)?,
             ivar_names: self.oops(&c.ivar_names)?,
             inst_size: c.inst_size as usize,
-            methods: self.pairs(&c.methods)?,
+            methods: {
+                let mut m = FxHashMap::default();
+                for &(sel, meth) in &c.methods {
+                    let sel = self.resolve(sel)?;
+                    let meth = self.resolve_method(o, sel, meth)?;
+                    m.insert(sel, meth);
+                }
+                m
+            },
             categories: self.pairs(&c.categories)?,
             class_vars,
             pools: self.vals(&c.pools)?,
@@ -373,9 +448,18 @@ impl<'a> Loader<'a> {
         Ok(())
     }
 
-    /// Compiles the methods read so far, in the session's symbol list.
+    /// Compiles the methods read so far, in the session's symbol list, reading
+    /// the records of those a class named.
     pub fn compile_methods(&mut self) {
-        for p in std::mem::take(&mut self.methods) {
+        for mut p in std::mem::take(&mut self.methods) {
+            if !p.is_wanted(self.vm, self.map) {
+                continue;
+            }
+            if let Err(e) = self.read_code(&mut p) {
+                self.warnings
+                    .push(format!("a stored method cannot be read: {e}"));
+                continue;
+            }
             if let Some(w) = p.compile(self.vm, self.map) {
                 self.warnings.push(w);
             }

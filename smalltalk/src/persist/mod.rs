@@ -63,6 +63,11 @@ pub enum PersistError {
     #[error("{0}")]
     NotPermitted(String),
     #[error(
+        "commit refused: {0} is a read-only (commit-disabled) user; it may read and evaluate, \
+         and nothing it does can be committed"
+    )]
+    ReadOnlyUser(String),
+    #[error(
         "repository {0} holds no kernel after waiting {1} ms: it is being created, or its creation was \
          interrupted (then remove the file and create it again)"
     )]
@@ -79,7 +84,9 @@ impl From<PersistError> for StError {
     fn from(e: PersistError) -> StError {
         let (number, class_name) = match &e {
             PersistError::Store(StoreError::CommitRefused) => (2409, "TransactionError"),
-            PersistError::Store(StoreError::ReadOnly) => (2409, "TransactionError"),
+            PersistError::Store(StoreError::ReadOnly) | PersistError::ReadOnlyUser(_) => {
+                (2409, "TransactionError")
+            }
             PersistError::NotCommittable(_) => (2407, "TransactionError"),
             PersistError::LoginDenied => (4051, "SecurityError"),
             PersistError::NotPermitted(_) => (2717, "ImproperOperation"),
@@ -109,6 +116,8 @@ pub struct RepoState {
     conflicts: Option<Vec<u64>>,
     /// The class TransactionError (not among the VM's well-known classes).
     transaction_error: Oop,
+    /// The class SecurityError (Error in a repository created before it existed).
+    security_error: Oop,
     /// Methods loaded at login whose code is compiled on first use, by method object.
     pending: FxHashMap<Oop, PendingMethod>,
     warnings: Vec<String>,
@@ -362,9 +371,10 @@ impl Session {
             }
         };
         let mut prefetched: FxHashMap<u64, Vec<u8>> = FxHashMap::default();
-        store
-            .for_each_object(|oop, data| {
-                if oop >= gsmcp_store::FIRST_ALLOCATED_OOP {
+        let stored = store
+            .scan(|oop, data| {
+                // methods are read when first used (`Loader::resolve_method`)
+                if oop >= gsmcp_store::FIRST_ALLOCATED_OOP && !codec::is_method_record(data) {
                     prefetched.insert(oop, data.to_vec());
                 }
             })
@@ -378,6 +388,7 @@ impl Session {
         let user_id = user.to_string();
         session.run_on_eval_thread(move |vm| -> Result<(), PersistError> {
             let mut map = OopMap::default();
+            map.reserve(stored as usize);
             let warnings = {
                 let mut loader = Loader::new(vm, &mut map, &store, prefetched);
                 // The fresh VM's bootstrap classes and shared dictionaries take the
@@ -428,14 +439,20 @@ impl Session {
             let (warnings, pending) = warnings;
             let pending = pending.into_iter().map(|p| (p.oop(), p)).collect();
             vm.methods_changed();
-            let transaction_error = vm
-                .heap
-                .find_symbol("TransactionError")
-                .and_then(|sym| vm.dict_assoc(Value::Obj(vm.roots.globals), Value::Obj(sym)))
-                .and_then(|a| vm.heap.slot(a, 1).oop())
-                .unwrap_or(vm.k.error);
+            let global_class = |vm: &mut Vm, name: &str| {
+                vm.heap
+                    .find_symbol(name)
+                    .and_then(|sym| vm.dict_assoc(Value::Obj(vm.roots.globals), Value::Obj(sym)))
+                    .and_then(|a| vm.heap.slot(a, 1).oop())
+                    .filter(|&c| vm.heap.class_data(c).is_some())
+                    .unwrap_or(vm.k.error)
+            };
+            let transaction_error = global_class(vm, "TransactionError");
+            let security_error = global_class(vm, "SecurityError");
             vm.session_id = store.id() as i64;
             clear_dirty(vm);
+            // A read-only user may change what it creates, never a shared object.
+            vm.heap.guard_persistent = store.is_read_only();
             vm.repo = Some(Box::new(RepoState {
                 store,
                 map,
@@ -444,6 +461,7 @@ impl Session {
                 user_id,
                 conflicts: None,
                 transaction_error,
+                security_error,
                 pending,
                 warnings,
                 aborts: 0,
@@ -587,12 +605,38 @@ impl Vm {
         let Some(mut repo) = self.repo.take() else {
             return;
         };
-        if let Some(p) = repo.pending.remove(&mo) {
-            if let Some(w) = p.compile(self, &repo.map) {
+        if let Some(mut p) = repo.pending.remove(&mo) {
+            let w = self.unguarded(|vm| {
+                if !p.is_wanted(vm, &repo.map) {
+                    return None;
+                }
+                // the record of a method a class named at login is read now, at this
+                // session's view (a newer version would have been refreshed already)
+                let read = {
+                    let mut loader =
+                        Loader::new(vm, &mut repo.map, &repo.store, FxHashMap::default());
+                    loader.read_code(&mut p)
+                };
+                match read {
+                    Ok(()) => p.compile(vm, &repo.map),
+                    Err(e) => Some(format!("a stored method cannot be read: {e}")),
+                }
+            });
+            if let Some(w) = w {
                 repo.warnings.push(w);
             }
         }
         self.repo = Some(repo);
+    }
+
+    /// Runs the repository layer's own changes to persistent objects (loading a
+    /// record, compiling stored code) past a read-only session's write guard:
+    /// they bring the heap to the view, they are not the user's writes.
+    fn unguarded<T>(&mut self, f: impl FnOnce(&mut Vm) -> T) -> T {
+        let guard = std::mem::replace(&mut self.heap.guard_persistent, false);
+        let r = f(self);
+        self.heap.guard_persistent = guard;
+        r
     }
 
     fn repo_state(&mut self) -> &mut RepoState {
@@ -605,7 +649,7 @@ impl Vm {
     /// `discard` is set; then clears the dirty list if `discard`.
     fn refresh(&mut self, changed: &[u64], discard: bool) -> Result<(), PersistError> {
         let mut repo = self.repo.take().expect("refresh in a repository session");
-        let result = self.refresh_with(&mut repo, changed, discard);
+        let result = self.unguarded(|vm| vm.refresh_with(&mut repo, changed, discard));
         self.repo = Some(repo);
         result
     }
@@ -715,7 +759,7 @@ impl Vm {
             return Err(PersistError::Store(StoreError::CommitRefused));
         }
         if repo.store.is_read_only() {
-            return Err(PersistError::Store(StoreError::ReadOnly));
+            return Err(PersistError::ReadOnlyUser(repo.user_id.clone()));
         }
         let set = collect_writes(self, &repo.map, &mut repo.store, &[])?;
         let mut writes = set.writes;
@@ -803,6 +847,7 @@ impl Vm {
     /// The UserProfile of `user`, faulted in if need be.
     pub(crate) fn repo_user_profile(&mut self, user: &str) -> Result<Option<Oop>, PersistError> {
         let mut repo = self.repo.take().expect("repository session");
+        let guard = std::mem::replace(&mut self.heap.guard_persistent, false);
         let r = (|| {
             let Some(rec) = repo.users.find(user).cloned() else {
                 return Ok(None);
@@ -820,6 +865,7 @@ impl Vm {
             loader.compile_methods();
             Ok(Some(o))
         })();
+        self.heap.guard_persistent = guard;
         self.repo = Some(repo);
         r
     }

@@ -2,16 +2,102 @@
 //! commitTransaction, abortTransaction, inTransaction, needsCommit) replaced for
 //! repository-backed sessions, and 380..=399 (continueTransaction,
 //! transactionConflicts, transactionMode, AllUsers). Failures are signalled as
-//! Smalltalk exceptions (TransactionError 2409/2407), never panics.
+//! Smalltalk exceptions (TransactionError 2409/2407), never panics. It also
+//! turns a store the write barrier refused (a read-only session writing a
+//! shared object) into the SecurityError the engine signals.
 
 use super::PersistError;
 use crate::heap::Body;
-use crate::interp::Vm;
+use crate::interp::{Unwind, Vm, R};
 use crate::known::exc;
 use crate::prims::P;
-use crate::value::Value;
+use crate::value::{Oop, Value};
+
+/// GemStone's error for a store into an object the user may not write. The
+/// class is SecurityError, as GemStone's; the number is this project's choice
+/// (see PERSISTENCE.md, "Read-only users").
+pub const NO_WRITE_AUTHORIZATION: i64 = 2108;
 
 impl Vm {
+    /// Ends a primitive during which the write barrier refused a store: the
+    /// primitive's own answer is dropped and SecurityError is signalled instead
+    /// (an unwind already in progress wins and the refusal is forgotten).
+    #[cold]
+    pub(crate) fn refused_in_primitive(&mut self, result: Result<Option<Value>, Unwind>) -> P {
+        match result {
+            Ok(_) => self.signal_refused_write().map(Some),
+            Err(u) => {
+                self.heap.refused = None;
+                Err(u)
+            }
+        }
+    }
+
+    /// Signals SecurityError for the store the write barrier last refused.
+    #[cold]
+    pub(crate) fn signal_refused_write(&mut self) -> R {
+        let Some(o) = self.heap.refused.take() else {
+            return Ok(Value::Nil);
+        };
+        let (class, user) = match &self.repo {
+            Some(r) => (r.security_error, r.user_id.clone()),
+            None => (self.k.error, String::from("this user")),
+        };
+        let what = self.describe_refused(o);
+        let text = format!(
+            "no write authorization: {user} is a read-only user and may not modify {what}, a \
+             persistent object shared through the repository; only objects this session created \
+             may be changed"
+        );
+        let ex = self.new_exception(class, Some(&text), None);
+        if let Value::Obj(e) = ex {
+            self.heap
+                .store(e, exc::NUMBER, Value::Int(NO_WRITE_AUTHORIZATION));
+        }
+        self.signal(ex)
+    }
+
+    /// "the class Foo", "Foo class", "a SymbolDictionary (UserGlobals)"...
+    fn describe_refused(&self, o: Oop) -> String {
+        let name_of = |c: Oop| {
+            self.heap
+                .class_data(c)
+                .and_then(|d| self.string_of(Value::Obj(d.name)))
+                .unwrap_or_else(|| "?".into())
+        };
+        if let Some(d) = self.heap.class_data(o) {
+            return if d.is_meta {
+                format!("the class {} class", name_of(d.this_class))
+            } else {
+                format!("the class {}", name_of(o))
+            };
+        }
+        let class = name_of(self.heap.get(o).class);
+        if class.ends_with("Association") {
+            if let Some(key) = self.string_of(self.heap.slot(o, 0)) {
+                return format!(
+                    "the binding of #{key} ({article_free})",
+                    article_free = class
+                );
+            }
+        }
+        let article = if class.starts_with(['A', 'E', 'I', 'O', 'U']) {
+            "an"
+        } else {
+            "a"
+        };
+        if o == self.roots.globals {
+            return "Globals".into();
+        }
+        if o == self.roots.published {
+            return "Published".into();
+        }
+        if o == self.roots.user_globals {
+            return "UserGlobals".into();
+        }
+        format!("{article} {class}")
+    }
+
     /// Dispatches a repository primitive; `Ok(None)` lets the method's fallback code run.
     pub(crate) fn persist_prim(&mut self, n: u16, rp: usize, argc: usize) -> P {
         if self.repo.is_none() {

@@ -13,6 +13,19 @@ Globals at: #AllUsers put: UserProfileSet new.
 true
 %
 
+doit
+Error subclass: 'SecurityError' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: Globals.
+true
+%
+
+category: 'Error numbers'
+classmethod: SecurityError
+_defaultNumber
+	"A store into an object this user may not write (a read-only user and a
+	shared persistent object); see PERSISTENCE.md."
+	^ 2108
+%
+
 category: 'transactions'
 classmethod: System
 continueTransaction

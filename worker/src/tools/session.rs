@@ -100,6 +100,17 @@ fn commit(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
             structured: json!({"committed": true}),
         });
     }
+    if answer["refused"] == Value::Bool(true) {
+        let reason = answer["reason"]
+            .as_str()
+            .unwrap_or("the commit was refused");
+        let text = if reason.starts_with("commit refused") {
+            format!("{reason}. Nothing was committed")
+        } else {
+            format!("commit refused: {reason}. Nothing was committed")
+        };
+        return Err(ToolError::new(ErrorKind::Refused, text));
+    }
     Err(conflict_error(&answer))
 }
 
