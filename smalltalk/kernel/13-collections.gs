@@ -424,6 +424,7 @@ printOn: aStream
 category: 'Enumerating'
 method: SequenceableCollection
 do: aBlock
+	<primitive: 406>
 	1 to: self size do: [:i | aBlock value: (self at: i)]
 %
 
@@ -437,12 +438,14 @@ category: 'Enumerating'
 method: SequenceableCollection
 doWithIndex: aBlock
 	"aBlock takes the element, then its index."
+	<primitive: 407>
 	1 to: self size do: [:i | aBlock value: (self at: i) value: i]
 %
 
 category: 'Enumerating'
 method: SequenceableCollection
 withIndexDo: aBlock
+	<primitive: 407>
 	1 to: self size do: [:i | aBlock value: (self at: i) value: i]
 %
 
@@ -975,24 +978,28 @@ size
 category: 'Accessing'
 method: OrderedCollection
 at: anIndex
+	<primitive: 403>
 	^ array at: (self _checkIndex: anIndex)
 %
 
 category: 'Accessing'
 method: OrderedCollection
 at: anIndex put: anObject
+	<primitive: 404>
 	^ array at: (self _checkIndex: anIndex) put: anObject
 %
 
 category: 'Enumerating'
 method: OrderedCollection
 do: aBlock
+	<primitive: 405>
 	firstIndex to: lastIndex do: [:i | aBlock value: (array at: i)]
 %
 
 category: 'Adding'
 method: OrderedCollection
 add: anObject
+	<primitive: 400>
 	lastIndex = array size ifTrue: [self _growAtEnd].
 	lastIndex := lastIndex + 1.
 	^ array at: lastIndex put: anObject
@@ -1013,6 +1020,7 @@ notEmpty
 category: 'Adding'
 method: OrderedCollection
 addLast: anObject
+	<primitive: 400>
 	lastIndex = array size ifTrue: [self _growAtEnd].
 	lastIndex := lastIndex + 1.
 	^ array at: lastIndex put: anObject
@@ -1063,6 +1071,7 @@ category: 'Removing'
 method: OrderedCollection
 removeFirst
 	| element |
+	<primitive: 401>
 	lastIndex < firstIndex ifTrue: [^ self _errorEmptyCollection].
 	element := array at: firstIndex.
 	array at: firstIndex put: nil.
@@ -1074,6 +1083,7 @@ category: 'Removing'
 method: OrderedCollection
 removeLast
 	| element |
+	<primitive: 402>
 	lastIndex < firstIndex ifTrue: [^ self _errorEmptyCollection].
 	element := array at: lastIndex.
 	array at: lastIndex put: nil.
@@ -1478,6 +1488,7 @@ category: 'Adding'
 method: Set
 add: anObject
 	"nil is never an element; adding it changes nothing."
+	<primitive: 412>
 	anObject == nil ifTrue: [^ anObject].
 	tally * 4 >= (buckets size * 3) ifTrue: [self _grow].
 	self _store: anObject.
@@ -1514,6 +1525,7 @@ _fixCollisionsAfter: anIndex
 category: 'Testing'
 method: Set
 includes: anObject
+	<primitive: 413>
 	anObject == nil ifTrue: [^ false].
 	^ (buckets at: (self _indexOf: anObject)) ~~ nil
 %
@@ -1932,6 +1944,7 @@ category: 'Accessing'
 method: Dictionary
 at: aKey ifAbsent: aBlock
 	| assoc |
+	<primitive: 410>
 	assoc := buckets at: (self _indexOf: aKey).
 	assoc == nil ifTrue: [^ aBlock value].
 	^ assoc value
@@ -1950,6 +1963,7 @@ category: 'Accessing'
 method: Dictionary
 at: aKey put: aValue
 	| index assoc |
+	<primitive: 411>
 	index := self _indexOf: aKey.
 	assoc := buckets at: index.
 	assoc == nil ifFalse: [assoc value: aValue. ^ aValue].

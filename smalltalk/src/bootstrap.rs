@@ -121,6 +121,7 @@ pub fn new_vm(interrupter: Interrupter, memory_limit: usize) -> Vm {
         sels: Sels::default(),
         session_id: 1,
         sites_pinned: 0,
+        hashing_checked: (0, false, false, false),
         repo: None,
     };
     // dictionaries
@@ -181,6 +182,9 @@ pub fn new_vm(interrupter: Interrupter, memory_limit: usize) -> Vm {
         must_be_boolean: vm.intern("mustBeBoolean"),
         hash: vm.intern("hash"),
         key: vm.intern("key"),
+        index_of: vm.intern("_indexOf:"),
+        at: vm.intern("at:"),
+        value_set: vm.intern("value:"),
     };
     vm
 }

@@ -158,6 +158,8 @@ pub enum Trivial {
     SelfReturn,
     IVar(u16),
     Const(Value),
+    /// `ivar := argument` (answers the receiver): a setter.
+    SetIVar(u16),
 }
 
 #[derive(Debug)]

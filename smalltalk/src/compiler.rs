@@ -64,7 +64,7 @@ fn cerr<T>(
 }
 
 /// Highest primitive number the VM implements.
-pub const MAX_PRIMITIVE: u32 = 399;
+pub const MAX_PRIMITIVE: u32 = 499;
 
 // ----- inlining decisions (shared by both passes) -----
 
@@ -467,7 +467,7 @@ impl<'a> Compiler<'a> {
         } else {
             0
         };
-        let trivial = if prim == 0 && !doit && ast.temps.is_empty() {
+        let trivial = if prim == 0 && !doit && ast.temps.is_empty() && env_size == 0 {
             trivial_of(&body)
         } else {
             Trivial::No
@@ -1031,6 +1031,8 @@ fn trivial_of(body: &[Node]) -> Trivial {
             Node::Const(v) if !matches!(v, Value::Obj(_)) => Trivial::Const(*v),
             _ => Trivial::No,
         },
+        // a setter: its one statement stores the (only) argument
+        [Node::SetIVar(i, e)] if matches!(**e, Node::Temp(0)) => Trivial::SetIVar(*i),
         _ => Trivial::No,
     }
 }

@@ -164,6 +164,7 @@ impl Vm {
             session_id: self.session_id,
             sites_pinned: self.sites_pinned,
             repo: None,
+            hashing_checked: (0, false, false, false),
         }
     }
 }
@@ -210,6 +211,10 @@ pub struct Vm {
     pub sites_pinned: usize,
     /// The login's repository state (store session, OOP mapping); None for in-memory images.
     pub repo: Option<Box<crate::persist::RepoState>>,
+    /// `(epoch + 1, SmallInteger>>hash is the kernel's, Association>>key and
+    /// Association>>value: are the kernel's)` as last worked out by
+    /// `kernel_hashing` (epoch 0: never).
+    pub hashing_checked: (u64, bool, bool, bool),
 }
 
 #[derive(Default, Clone)]
@@ -223,6 +228,9 @@ pub struct Sels {
     pub must_be_boolean: Oop,
     pub hash: Oop,
     pub key: Oop,
+    pub index_of: Oop,
+    pub at: Oop,
+    pub value_set: Oop,
 }
 
 impl Vm {
@@ -629,6 +637,17 @@ impl Vm {
                 self.stack.truncate(rp);
                 return Ok(c);
             }
+            Trivial::SetIVar(i) if m.num_args == 1 => {
+                // an invariant receiver takes the general path, which signals
+                if let Value::Obj(o) = self.stack[rp] {
+                    let v = self.stack[rp + 1];
+                    if self.ivar_set(o, i as usize, v) {
+                        self.stack.truncate(rp);
+                        return Ok(Value::Obj(o));
+                    }
+                }
+            }
+            Trivial::SetIVar(_) => {}
         }
         self.activate(m, rp)
     }
