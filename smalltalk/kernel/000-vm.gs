@@ -2573,6 +2573,15 @@ return
 	^ self return: nil
 %
 
+category: 'Accessing'
+method: AbstractException
+stackReport
+	"The activations running when the receiver was last signalled, innermost
+	 first, one line each; nil if it was never signalled."
+	<primitive: 286>
+	^ nil
+%
+
 category: 'handling'
 method: AbstractException
 resume

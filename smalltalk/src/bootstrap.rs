@@ -110,6 +110,8 @@ pub fn new_vm(interrupter: Interrupter, memory_limit: usize) -> Vm {
         handlers: vec![],
         signals: vec![],
         homes: vec![],
+        acts: Vec::with_capacity(256),
+        pos: 0,
         next_id: 0,
         depth: 0,
         depth_limit: DEFAULT_DEPTH_LIMIT,

@@ -179,6 +179,8 @@ pub struct Method {
     pub sends: Vec<Oop>,
     pub ivars_used: Vec<Oop>,
     pub trivial: Trivial,
+    /// Whether this is a doit (reported as `Executed Code`).
+    pub doit: bool,
     /// Whether a block in the method returns with `^` (the activation then needs an id).
     pub needs_home: bool,
     /// The GsNMethod object wrapping this method (0 for doits before wrapping).

@@ -1,7 +1,8 @@
 //! Fast paths for the kernel's hottest collection methods (primitives
 //! 400..=419): `OrderedCollection` adding, removing, indexing and `do:`,
 //! `Array` enumeration, `Dictionary at:ifAbsent:`/`at:put:` and `Set
-//! add:`/`includes:` for SmallInteger keys.
+//! add:`/`includes:` for SmallInteger keys, and `WriteStream`
+//! `nextPut:`/`nextPutAll:` on Strings and Arrays.
 //!
 //! Each primitive does exactly what the Smalltalk body of its method does,
 //! and only in the cases where that body's sends would all reach kernel
@@ -19,6 +20,11 @@ use crate::value::{Oop, Value};
 const OC_ARRAY: usize = 0;
 const OC_FIRST: usize = 1;
 const OC_LAST: usize = 2;
+/// `WriteStream`'s named slots (PositionableStream's, then its own).
+const WS_COLLECTION: usize = 0;
+const WS_POSITION: usize = 1;
+const WS_READ_LIMIT: usize = 2;
+const WS_WRITE_LIMIT: usize = 3;
 /// `Set`'s and `Dictionary`'s named slots.
 const HASHED_TALLY: usize = 0;
 const HASHED_BUCKETS: usize = 1;
@@ -40,6 +46,8 @@ impl Vm {
             (411, 2) => self.dictionary_at_put(o, self.stack[rp + 1], self.stack[rp + 2]),
             (412, 1) => self.set_add(o, self.stack[rp + 1]),
             (413, 1) => self.set_includes(o, self.stack[rp + 1]),
+            (414, 1) => self.stream_next_put(o, self.stack[rp + 1]),
+            (415, 1) => self.stream_next_put_all(o, self.stack[rp + 1]),
             _ => None,
         })
     }
@@ -146,7 +154,9 @@ impl Vm {
     /// Whether `b` is a block taking `argc` arguments (so `value:` reaches primitive 250).
     fn is_block_of(&self, b: Value, argc: usize) -> bool {
         match b {
-            Value::Obj(o) => matches!(&self.heap.get(o).body, Body::Block(c) if c.code.num_args == argc),
+            Value::Obj(o) => {
+                matches!(&self.heap.get(o).body, Body::Block(c) if c.code.num_args == argc)
+            }
             _ => false,
         }
     }
@@ -162,7 +172,11 @@ impl Vm {
             Ok(None) => {
                 // not reached: the block was checked before the loop
                 self.stack.truncate(bp);
-                let sel = if args.len() == 1 { "value:" } else { "value:value:" };
+                let sel = if args.len() == 1 {
+                    "value:"
+                } else {
+                    "value:value:"
+                };
                 self.send_str(block, sel, args).map(|_| ())
             }
             Err(e) => Err(e),
@@ -312,5 +326,83 @@ impl Vm {
         let (b, _) = self.hashed_parts(o, 240)?;
         let index = self.probe(o, v, false)?;
         Some(Value::bool(!self.array_get(b, index)?.is_nil()))
+    }
+
+    /// The bytes of a String or Symbol of exact class.
+    fn plain_bytes(&self, v: Value) -> Option<&[u8]> {
+        let Value::Obj(o) = v else { return None };
+        let obj = self.heap.get(o);
+        if obj.class != self.k.string && obj.class != self.k.symbol {
+            return None;
+        }
+        match &obj.body {
+            Body::Bytes(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// A WriteStream's collection (a String or Array of exact class), position,
+    /// read limit and write limit, when the stream and collection may be written.
+    fn stream_parts(&self, o: Oop) -> Option<(Oop, i64, i64, i64)> {
+        let s = self.ptr_slots(o)?;
+        let (Value::Obj(c), Value::Int(pos), Value::Int(read), Value::Int(write)) = (
+            *s.get(WS_COLLECTION)?,
+            *s.get(WS_POSITION)?,
+            *s.get(WS_READ_LIMIT)?,
+            *s.get(WS_WRITE_LIMIT)?,
+        ) else {
+            return None;
+        };
+        let class = self.heap.get(c).class;
+        if (class != self.k.string && class != self.k.array)
+            || pos < 0
+            || self.heap.is_invariant(o)
+            || self.heap.is_invariant(c)
+        {
+            return None;
+        }
+        Some((c, pos, read, write))
+    }
+
+    /// Sets position (and the read limit when passed) after writing up to `end`.
+    fn stream_advance(&mut self, o: Oop, end: i64, read: i64) {
+        self.heap.store(o, WS_POSITION, Value::Int(end));
+        if end > read {
+            self.heap.store(o, WS_READ_LIMIT, Value::Int(end));
+        }
+    }
+
+    /// `WriteStream>>nextPut:` while the collection has room.
+    fn stream_next_put(&mut self, o: Oop, v: Value) -> Option<Value> {
+        let (c, pos, read, write) = self.stream_parts(o)?;
+        if pos >= write {
+            return None;
+        }
+        let at = pos as usize;
+        match (&mut self.heap.write(c)?.body, v) {
+            (Body::Bytes(b), Value::Char(ch)) if ch < 256 && at < b.len() => b[at] = ch as u8,
+            (Body::Ptr(s), _) if at < s.len() => s[at] = v,
+            _ => return None,
+        }
+        self.stream_advance(o, pos + 1, read);
+        Some(v)
+    }
+
+    /// `WriteStream>>nextPutAll:` of a byte String into a String, while it fits.
+    fn stream_next_put_all(&mut self, o: Oop, v: Value) -> Option<Value> {
+        let (c, pos, read, write) = self.stream_parts(o)?;
+        let src: Vec<u8> = self.plain_bytes(v)?.to_vec();
+        let end = pos + src.len() as i64;
+        if end > write {
+            return None;
+        }
+        match &mut self.heap.write(c)?.body {
+            Body::Bytes(b) if (end as usize) <= b.len() => {
+                b[pos as usize..end as usize].copy_from_slice(&src);
+            }
+            _ => return None,
+        }
+        self.stream_advance(o, end, read);
+        Some(v)
     }
 }

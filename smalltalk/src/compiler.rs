@@ -489,6 +489,7 @@ impl<'a> Compiler<'a> {
             sends: self.sends,
             ivars_used: self.ivars_used,
             trivial,
+            doit,
             needs_home: self.has_nlr,
             oop: AtomicU64::new(0),
         };

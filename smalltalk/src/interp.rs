@@ -79,6 +79,30 @@ pub type R = Result<Value, Unwind>;
 // Every `eval` answers an `R`: two words, so it travels in registers.
 const _: () = assert!(std::mem::size_of::<R>() == 16);
 
+/// The record of one running activation (a method or a block), kept on
+/// `Vm::acts` from entry to exit so a stack report can be made when an
+/// exception is signalled. The pointers borrow from the activation itself:
+/// `activate` holds `&Arc<Method>` and `call_block` the block's closure for
+/// as long as the record is on the stack, and the record is popped before
+/// either returns.
+#[derive(Clone, Copy)]
+pub struct Act {
+    pub method: *const Method,
+    /// The block's code, or null for a method activation.
+    pub block: *const BlockCode,
+    pub recv: Value,
+    /// Source offset (in the caller) of the send that started this activation.
+    pub caller_pos: u32,
+}
+
+// SAFETY: an `Act` only points at a `Method` or `BlockCode`, which are
+// immutable after compilation and already shared between threads through
+// `Arc` (they are `Sync`), and it is only dereferenced while the activation
+// that pushed it is running on the thread running that activation; moving a
+// `Vm` to another thread (between evaluations, or with the evaluation) moves
+// its records with it and does not end any activation.
+unsafe impl Send for Act {}
+
 /// The activation a node is evaluated in.
 pub struct Frame<'a> {
     pub recv: Value,
@@ -152,6 +176,8 @@ impl Vm {
             handlers: vec![],
             signals: vec![],
             homes: vec![],
+            acts: Vec::with_capacity(256),
+            pos: 0,
             next_id: self.next_id,
             depth: 0,
             depth_limit: self.depth_limit,
@@ -196,6 +222,10 @@ pub struct Vm {
     pub handlers: Vec<Handler>,
     pub signals: Vec<SignalRec>,
     pub homes: Vec<u64>,
+    /// The running activations, outermost first (see [`Act`]).
+    pub acts: Vec<Act>,
+    /// Source offset of the send in progress in the innermost activation.
+    pub pos: u32,
     pub next_id: u64,
     pub depth: usize,
     pub depth_limit: usize,
@@ -604,6 +634,19 @@ impl Vm {
                 5 | 22 if m.num_args == 1 => Ok(self.prim_at(rp)),
                 6 | 23 if m.num_args == 2 => Ok(self.prim_at_put(rp)),
                 4 | 21 if m.num_args == 0 => self.prim_size(rp, m.primitive),
+                // loops that call blocks show in stack reports as their method
+                n @ 405..=407 => {
+                    self.acts.push(Act {
+                        method: &**m,
+                        block: std::ptr::null(),
+                        recv: self.stack[rp],
+                        caller_pos: self.pos,
+                    });
+                    self.pos = 0;
+                    let r = self.prim(n, rp, m.num_args);
+                    self.pos = self.acts.pop().map_or(0, |a| a.caller_pos);
+                    r
+                }
                 n => self.prim(n, rp, m.num_args),
             };
             match r {
@@ -670,6 +713,12 @@ impl Vm {
             }
         }
         let recv = self.stack[rp];
+        self.acts.push(Act {
+            method: &**m,
+            block: std::ptr::null(),
+            recv,
+            caller_pos: self.pos,
+        });
         let base = rp + 1;
         self.stack.resize(base + m.frame_size, Value::Nil);
         let env = if m.env_size > 0 {
@@ -714,6 +763,7 @@ impl Vm {
         if m.needs_home {
             self.homes.pop();
         }
+        self.pos = self.acts.pop().map_or(0, |a| a.caller_pos);
         self.depth -= 1;
         self.stack.truncate(rp);
         match result {
@@ -825,6 +875,12 @@ impl Vm {
                 return Err(e);
             }
         }
+        self.acts.push(Act {
+            method: &**method,
+            block: &**code,
+            recv: receiver,
+            caller_pos: self.pos,
+        });
         let base = rp + 1;
         self.stack.resize(base + code.frame_size, Value::Nil);
         let env = if code.env_size > 0 {
@@ -851,6 +907,7 @@ impl Vm {
                 break;
             }
         }
+        self.pos = self.acts.pop().map_or(0, |a| a.caller_pos);
         self.depth -= 1;
         self.stack.truncate(rp);
         result.map(Some)
@@ -1144,6 +1201,7 @@ impl Vm {
                 }
             }
         }
+        self.pos = p.offset as u32;
         self.send(p.selector, rp, Some(p.site), None)
     }
 
@@ -1200,6 +1258,7 @@ impl Vm {
             let rp = self.stack.len();
             self.stack.push(r);
             self.stack.push(a);
+            self.pos = s.offset as u32;
             return self.send(s.selector, rp, Some(s.site), s.super_of);
         }
         let rp = self.stack.len();
@@ -1213,6 +1272,7 @@ impl Vm {
                 }
             }
         }
+        self.pos = s.offset as u32;
         self.send(s.selector, rp, Some(s.site), s.super_of)
     }
 

@@ -25,9 +25,9 @@ pub fn is_known_primitive(n: u16) -> bool {
         160..=169 |
         200..=241 |
         250..=260 |
-        270..=280 | 285 |
+        270..=280 | 285..=287 |
         300..=304 | 310..=319 | 320..=331 | 340 | 341 | 380..=399 |
-        400..=407 | 410..=413)
+        400..=407 | 410..=415)
 }
 
 /// `foo`, `foo:bar:`, `+` print bare after `#`; anything else is quoted.
@@ -508,6 +508,7 @@ impl Vm {
             240 | 241 => Ok(self.hashed_index_of(r, self.arg(rp, 0), n == 241)),
             400..=419 => self.prim_collection(n, r, rp, argc),
             250..=260 => self.prim_block(n, r, rp, argc),
+            286 | 287 => self.prim_stack_report(n, r, rp, argc),
             270..=285 => self.prim_exception(n, r, rp, argc),
             313..=316 if self.repo.is_some() => self.persist_prim(n, rp, argc),
             380..=399 => self.persist_prim(n, rp, argc),
