@@ -1071,12 +1071,14 @@ between: min and: max
 category: 'comparing'
 method: Number
 max: aNumber
+	<primitive: 418>
 	^ self > aNumber ifTrue: [self] ifFalse: [aNumber]
 %
 
 category: 'comparing'
 method: Number
 min: aNumber
+	<primitive: 419>
 	^ self < aNumber ifTrue: [self] ifFalse: [aNumber]
 %
 

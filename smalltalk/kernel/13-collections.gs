@@ -841,30 +841,35 @@ withAll: aCollection
 category: 'Instance creation'
 classmethod: ArrayedCollection
 with: first
+	<primitive: 417>
 	^ (self new: 1) at: 1 put: first; yourself
 %
 
 category: 'Instance creation'
 classmethod: ArrayedCollection
 with: first with: second
+	<primitive: 417>
 	^ (self new: 2) at: 1 put: first; at: 2 put: second; yourself
 %
 
 category: 'Instance creation'
 classmethod: ArrayedCollection
 with: first with: second with: third
+	<primitive: 417>
 	^ (self new: 3) at: 1 put: first; at: 2 put: second; at: 3 put: third; yourself
 %
 
 category: 'Instance creation'
 classmethod: ArrayedCollection
 with: first with: second with: third with: fourth
+	<primitive: 417>
 	^ (self new: 4) at: 1 put: first; at: 2 put: second; at: 3 put: third; at: 4 put: fourth; yourself
 %
 
 category: 'Instance creation'
 classmethod: ArrayedCollection
 with: first with: second with: third with: fourth with: fifth
+	<primitive: 417>
 	^ (self new: 5) at: 1 put: first; at: 2 put: second; at: 3 put: third; at: 4 put: fourth;
 		at: 5 put: fifth; yourself
 %
@@ -872,6 +877,7 @@ with: first with: second with: third with: fourth with: fifth
 category: 'Instance creation'
 classmethod: ArrayedCollection
 with: first with: second with: third with: fourth with: fifth with: sixth
+	<primitive: 417>
 	^ (self new: 6) at: 1 put: first; at: 2 put: second; at: 3 put: third; at: 4 put: fourth;
 		at: 5 put: fifth; at: 6 put: sixth; yourself
 %
@@ -935,6 +941,7 @@ new: aSize withAll: anObject
 category: 'Private'
 method: OrderedCollection
 _initialize: aCapacity
+	<primitive: 423>
 	array := Array new: (aCapacity max: 4).
 	firstIndex := array size // 3 + 1.
 	lastIndex := firstIndex - 1
@@ -972,6 +979,7 @@ _checkIndex: anIndex
 category: 'Accessing'
 method: OrderedCollection
 size
+	<primitive: 416>
 	^ lastIndex - firstIndex + 1
 %
 
@@ -1008,12 +1016,14 @@ add: anObject
 category: 'Testing'
 method: OrderedCollection
 isEmpty
+	<primitive: 420>
 	^ lastIndex < firstIndex
 %
 
 category: 'Testing'
 method: OrderedCollection
 notEmpty
+	<primitive: 421>
 	^ lastIndex >= firstIndex
 %
 
@@ -1462,6 +1472,7 @@ category: 'Private'
 method: Set
 _grow
 	| old |
+	<primitive: 422>
 	old := buckets.
 	buckets := Array new: old size * 2.
 	tally := 0.
@@ -1926,6 +1937,7 @@ category: 'Private'
 method: Dictionary
 _rehashInto: aSize
 	| old |
+	<primitive: 424>
 	old := buckets.
 	buckets := Array new: aSize.
 	tally := 0.

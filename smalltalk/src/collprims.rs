@@ -1,5 +1,5 @@
 //! Fast paths for the kernel's hottest collection methods (primitives
-//! 400..=419): `OrderedCollection` adding, removing, indexing and `do:`,
+//! 400..=429): `OrderedCollection` adding, removing, indexing and `do:`,
 //! `Array` enumeration, `Dictionary at:ifAbsent:`/`at:put:` and `Set
 //! add:`/`includes:` for SmallInteger keys, and `WriteStream`
 //! `nextPut:`/`nextPutAll:` on Strings and Arrays.
@@ -31,6 +31,9 @@ const HASHED_BUCKETS: usize = 1;
 
 impl Vm {
     pub(crate) fn prim_collection(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
+        if let (418 | 419, 1) = (n, argc) {
+            return Ok(min_max(r, self.stack[rp + 1], n == 418));
+        }
         let Value::Obj(o) = r else {
             return Ok(None);
         };
@@ -42,11 +45,24 @@ impl Vm {
             (404, 2) => self.oc_at_put(o, self.stack[rp + 1], self.stack[rp + 2]),
             (405, 1) => return self.oc_do(o, rp),
             (406, 1) | (407, 1) => return self.array_do(o, rp, n == 407),
-            (410, 2) => self.dictionary_at_if_absent(o, self.stack[rp + 1]),
+            (410, 2) => return self.dictionary_at_if_absent(o, rp),
+            (422, 0) => self.rehash_ints(o, 240, None),
+            (424, 1) => match self.stack[rp + 1] {
+                Value::Int(size) if size > 0 => self.rehash_ints(o, 241, Some(size as usize)),
+                _ => None,
+            },
+            (423, 1) => self.oc_initialize(o, self.stack[rp + 1]),
             (411, 2) => self.dictionary_at_put(o, self.stack[rp + 1], self.stack[rp + 2]),
             (412, 1) => self.set_add(o, self.stack[rp + 1]),
             (413, 1) => self.set_includes(o, self.stack[rp + 1]),
             (414, 1) => self.stream_next_put(o, self.stack[rp + 1]),
+            (416, 0) => self.oc_parts(o).map(|(_, first, last)| Value::Int(last - first + 1)),
+            (420, 0) => self.oc_parts(o).map(|(_, first, last)| Value::bool(last < first)),
+            (421, 0) => self.oc_parts(o).map(|(_, first, last)| Value::bool(last >= first)),
+            (417, 1..=6) if o == self.k.array => {
+                let items = self.stack[rp + 1..=rp + argc].to_vec();
+                Some(self.new_array(items))
+            }
             (415, 1) => self.stream_next_put_all(o, self.stack[rp + 1]),
             _ => None,
         })
@@ -258,15 +274,25 @@ impl Vm {
         }
     }
 
-    /// `Dictionary>>at:ifAbsent:` when the key is present (absent: the body
-    /// runs and evaluates the block).
-    fn dictionary_at_if_absent(&mut self, o: Oop, key: Value) -> Option<Value> {
-        let (b, _) = self.hashed_parts(o, 241)?;
-        let index = self.probe(o, key, true)?;
-        match self.array_get(b, index)? {
+    /// `Dictionary>>at:ifAbsent:`: the value of a present key, else the value
+    /// of the block (a niladic block; anything else runs the body).
+    fn dictionary_at_if_absent(&mut self, o: Oop, rp: usize) -> P {
+        let (key, block) = (self.stack[rp + 1], self.stack[rp + 2]);
+        let Some((b, _)) = self.hashed_parts(o, 241) else {
+            return Ok(None);
+        };
+        let Some(index) = self.probe(o, key, true) else {
+            return Ok(None);
+        };
+        match self.array_get(b, index) {
             // the probe checked the association's class
-            Value::Obj(assoc) => self.ptr_slots(assoc)?.get(1).copied(),
-            _ => None,
+            Some(Value::Obj(assoc)) => Ok(self.ptr_slots(assoc).and_then(|s| s.get(1).copied())),
+            Some(Value::Nil) if self.is_block_of(block, 0) => {
+                let bp = self.stack.len();
+                self.stack.push(block);
+                self.call_block(bp, 0)
+            }
+            _ => Ok(None),
         }
     }
 
@@ -404,5 +430,103 @@ impl Vm {
         }
         self.stream_advance(o, end, read);
         Some(v)
+    }
+}
+
+/// `Number>>max:` / `min:` (`self > aNumber ifTrue: [self] ifFalse: [aNumber]`)
+/// for two SmallIntegers or two Floats, whose `>`/`<` the interpreter answers
+/// without a send.
+fn min_max(a: Value, b: Value, max: bool) -> Option<Value> {
+    let first = match (a, b) {
+        (Value::Int(x), Value::Int(y)) => if max { x > y } else { x < y },
+        (Value::Float(x), Value::Float(y)) => if max { x > y } else { x < y },
+        _ => return None,
+    };
+    Some(if first { a } else { b })
+}
+
+impl Vm {
+    /// `OrderedCollection>>_initialize:` — an empty collection with room for
+    /// `aCapacity max: 4` elements, a third of it before the first.
+    fn oc_initialize(&mut self, o: Oop, capacity: Value) -> Option<Value> {
+        let Value::Int(c) = capacity else { return None };
+        if self.ptr_slots(o)?.len() <= OC_LAST || self.heap.is_invariant(o) || c > 1 << 24 {
+            return None;
+        }
+        let size = c.max(4);
+        let array = self.new_array(vec![Value::Nil; size as usize]);
+        let first = size / 3 + 1;
+        self.heap.store(o, OC_ARRAY, array);
+        self.heap.store(o, OC_FIRST, Value::Int(first));
+        self.heap.store(o, OC_LAST, Value::Int(first - 1));
+        Some(Value::Obj(o))
+    }
+
+    /// `Set>>_grow` (twice the buckets; `new_size` None) and
+    /// `Dictionary>>_rehashInto:` (`new_size` buckets) when every element
+    /// (association key) is a SmallInteger: the elements are placed as
+    /// `_store:` / `_indexOf:` would place them, in the same order.
+    fn rehash_ints(&mut self, o: Oop, prim: u16, new_size: Option<usize>) -> Option<Value> {
+        let (b, _) = self.hashed_parts(o, prim)?;
+        let dict = prim == 241;
+        let (int_hash, assoc_key, _) = self.kernel_hashing();
+        if !int_hash || (dict && !assoc_key) || self.heap.is_invariant(o) {
+            return None;
+        }
+        let old = self.ptr_slots(b)?;
+        let n = new_size.unwrap_or(old.len() * 2);
+        if n == 0 || n > 1 << 26 {
+            return None;
+        }
+        // (key, element) of every non-nil bucket
+        let mut items = Vec::with_capacity(old.len());
+        for &v in old {
+            let key = match v {
+                Value::Nil => continue,
+                Value::Int(k) if !dict => k,
+                Value::Obj(a) if dict => {
+                    let assoc = self.heap.get(a);
+                    if assoc.class != self.k.association {
+                        return None;
+                    }
+                    match &assoc.body {
+                        Body::Ptr(s) => match s.first() {
+                            Some(Value::Int(k)) => *k,
+                            _ => return None,
+                        },
+                        _ => return None,
+                    }
+                }
+                _ => return None,
+            };
+            items.push((key, v));
+        }
+        let mut buckets = vec![Value::Nil; n];
+        let mut keys = vec![None::<i64>; n];
+        let mut tally = 0i64;
+        for (k, v) in items {
+            // SmallInteger>>hash (primitive 114) is the value modulo 2^60
+            let h = k & ((1i64 << 60) - 1);
+            let mut index = ((h % 0x3FFF_FFFF * 40503) % n as i64) as usize;
+            while let Some(other) = keys[index] {
+                if other == k {
+                    break;
+                }
+                index = (index + 1) % n;
+            }
+            // `_rehashInto:` counts every association it places; `_store:`
+            // keeps the first of equal elements
+            if keys[index].is_none() || dict {
+                tally += 1;
+            } else {
+                continue;
+            }
+            keys[index] = Some(k);
+            buckets[index] = v;
+        }
+        let nb = self.new_array(buckets);
+        self.heap.store(o, HASHED_BUCKETS, nb);
+        self.heap.store(o, HASHED_TALLY, Value::Int(tally));
+        Some(Value::Obj(o))
     }
 }

@@ -154,11 +154,16 @@ fn mentions_in_nested_block(e: &Expr, names: &[&str], inside: bool) -> bool {
             (inside && names.contains(&n.as_str())) || mentions_in_nested_block(v, names, inside)
         }
         Expr::Send(s) => {
-            mentions_in_nested_block(&s.recv, names, inside)
-                || s.msg
-                    .args
-                    .iter()
-                    .any(|a| mentions_in_nested_block(a, names, inside))
+            // the literal blocks of an inlined send (`and:`, `ifTrue:`, an
+            // inner loop) make no closures: they are not nested blocks
+            let inlined = inline_kind(&s.recv, &s.msg).is_some();
+            let part = |x: &Expr| match x {
+                Expr::Block(b) if inlined => b.body.iter().any(|st| match st {
+                    Stmt::Expr(y) | Stmt::Return(y, _) => mentions_in_nested_block(y, names, inside),
+                }),
+                _ => mentions_in_nested_block(x, names, inside),
+            };
+            part(&s.recv) || s.msg.args.iter().any(part)
         }
         Expr::Cascade(r, msgs, _) => {
             mentions_in_nested_block(r, names, inside)

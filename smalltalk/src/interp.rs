@@ -750,10 +750,10 @@ impl Vm {
             // a `^` statement of the method itself answers without unwinding
             let r = match stmt {
                 Node::Return(e) => {
-                    result = self.eval(e, &f);
+                    result = self.eval_leaf(e, &f);
                     break;
                 }
-                other => self.eval(other, &f),
+                other => self.eval_leaf(other, &f),
             };
             if let Err(e) = r {
                 result = Err(e);
@@ -902,7 +902,7 @@ impl Vm {
         };
         let mut result = Ok(Value::Nil);
         for stmt in &code.body {
-            result = self.eval(stmt, &f);
+            result = self.eval_leaf(stmt, &f);
             if result.is_err() {
                 break;
             }
@@ -960,70 +960,76 @@ impl Vm {
         }
     }
 
-    fn eval_seq(&mut self, nodes: &[Node], f: &Frame) -> R {
-        let mut v = Value::Nil;
-        for n in nodes {
-            v = self.eval(n, f)?;
-        }
-        Ok(v)
-    }
-
+    /// Evaluates a node. Control structures continue with their chosen
+    /// branch (or a sequence with its last statement) in the same call, so
+    /// inlined code does not nest Rust frames; statements and conditions go
+    /// through `eval_leaf`, which answers variables, constants and sends
+    /// without re-entering this function.
     pub fn eval(&mut self, n: &Node, f: &Frame) -> R {
-        match n {
-            Node::Const(v) => Ok(*v),
-            Node::SelfRef => Ok(f.recv),
-            Node::Temp(i) => Ok(self.stack[f.base + *i as usize]),
-            Node::EnvVar(d, i) => {
-                let e = self.env_at(f.env, *d);
-                Ok(self.heap.slot(e, *i as usize))
-            }
-            Node::IVar(i) => Ok(match f.recv {
-                Value::Obj(o) => self.ivar_get(o, *i as usize),
-                _ => Value::Nil,
-            }),
-            Node::Global(a) => Ok(self.heap.slot(*a, 1)),
-            Node::SetSlot(s, e) => {
-                let v = self.eval_leaf(e, f)?;
-                self.set_slot(*s, v, f);
-                Ok(v)
-            }
-            Node::Send(s) => self.eval_send(s, f),
-            Node::Return(e) => {
-                let v = self.eval(e, f)?;
-                self.return_home = f.home;
-                Err(self.unwind_return(v))
-            }
-            Node::Seq(nodes, temps) => {
-                for &t in temps {
-                    self.set_slot(t, Value::Nil, f);
+        let mut n = n;
+        loop {
+            return match n {
+                Node::Send(s) => self.eval_send(s, f),
+                Node::Const(v) => Ok(*v),
+                Node::SelfRef => Ok(f.recv),
+                Node::Temp(i) => Ok(self.stack[f.base + *i as usize]),
+                Node::EnvVar(d, i) => {
+                    let e = self.env_at(f.env, *d);
+                    Ok(self.heap.slot(e, *i as usize))
                 }
-                self.eval_seq(nodes, f)
-            }
-            Node::If(parts, site, off) => {
-                let (c, t, e) = &**parts;
-                match self.eval_leaf(c, f)? {
-                    Value::True => self.eval(t, f),
-                    Value::False => self.eval(e, f),
-                    other => self.non_boolean(other, *site, *off),
+                Node::IVar(i) => Ok(match f.recv {
+                    Value::Obj(o) => self.ivar_get(o, *i as usize),
+                    _ => Value::Nil,
+                }),
+                Node::SetSlot(Slot::Stack(i), e) => {
+                    let v = self.eval_leaf(e, f)?;
+                    self.stack[f.base + *i as usize] = v;
+                    Ok(v)
                 }
-            }
-            Node::And(parts, site, off) => {
-                let (a, b) = &**parts;
-                match self.eval(a, f)? {
-                    Value::True => self.eval(b, f),
-                    Value::False => Ok(Value::False),
-                    other => self.non_boolean(other, *site, *off),
+                Node::Seq(nodes, temps) => {
+                    for &t in temps {
+                        self.set_slot(t, Value::Nil, f);
+                    }
+                    match nodes.split_last() {
+                        None => Ok(Value::Nil),
+                        Some((last, rest)) => {
+                            for x in rest {
+                                self.eval_leaf(x, f)?;
+                            }
+                            n = last;
+                            continue;
+                        }
+                    }
                 }
-            }
-            Node::Or(parts, site, off) => {
-                let (a, b) = &**parts;
-                match self.eval(a, f)? {
-                    Value::True => Ok(Value::True),
-                    Value::False => self.eval(b, f),
-                    other => self.non_boolean(other, *site, *off),
+                Node::If(parts, site, off) => {
+                    let (c, t, e) = &**parts;
+                    match self.eval_leaf(c, f)? {
+                        Value::True => n = t,
+                        Value::False => n = e,
+                        other => return self.non_boolean(other, *site, *off),
+                    }
+                    continue;
                 }
-            }
-            _ => self.eval_cold(n, f),
+                Node::And(parts, site, off) => {
+                    let (a, b) = &**parts;
+                    match self.eval_leaf(a, f)? {
+                        Value::True => n = b,
+                        Value::False => return Ok(Value::False),
+                        other => return self.non_boolean(other, *site, *off),
+                    }
+                    continue;
+                }
+                Node::Or(parts, site, off) => {
+                    let (a, b) = &**parts;
+                    match self.eval_leaf(a, f)? {
+                        Value::True => return Ok(Value::True),
+                        Value::False => n = b,
+                        other => return self.non_boolean(other, *site, *off),
+                    }
+                    continue;
+                }
+                _ => self.eval_cold(n, f),
+            };
         }
     }
 
@@ -1031,6 +1037,17 @@ impl Vm {
     #[inline(never)]
     fn eval_cold(&mut self, n: &Node, f: &Frame) -> R {
         match n {
+            Node::Global(a) => Ok(self.heap.slot(*a, 1)),
+            Node::SetSlot(s, e) => {
+                let v = self.eval_leaf(e, f)?;
+                self.set_slot(*s, v, f);
+                Ok(v)
+            }
+            Node::Return(e) => {
+                let v = self.eval(e, f)?;
+                self.return_home = f.home;
+                Err(self.unwind_return(v))
+            }
             Node::SetIVar(i, e) => {
                 let v = self.eval(e, f)?;
                 if let Value::Obj(o) = f.recv {
@@ -1099,7 +1116,7 @@ impl Vm {
             Node::While(parts, until, off) => {
                 let (cond, body) = &**parts;
                 loop {
-                    let c = self.eval(cond, f)?;
+                    let c = self.eval_leaf(cond, f)?;
                     match (c, *until) {
                         (Value::True, true) | (Value::False, false) => {}
                         (Value::True, false) | (Value::False, true) => break,
@@ -1107,13 +1124,13 @@ impl Vm {
                             self.non_boolean(other, u32::MAX, *off)?;
                         }
                     }
-                    self.eval(body, f)?;
+                    self.eval_leaf(body, f)?;
                     self.check_interrupt()?;
                 }
                 Ok(Value::Nil)
             }
             Node::Repeat(body, _) => loop {
-                self.eval(body, f)?;
+                self.eval_leaf(body, f)?;
                 self.check_interrupt()?;
             },
             Node::TimesRepeat(parts, _) => {
@@ -1126,7 +1143,7 @@ impl Vm {
                     );
                 };
                 for _ in 0..n.max(0) {
-                    self.eval(body, f)?;
+                    self.eval_leaf(body, f)?;
                     self.check_interrupt()?;
                 }
                 Ok(n.into_value())
@@ -1193,7 +1210,7 @@ impl Vm {
         let rp = self.stack.len();
         self.stack.push(r);
         for a in &p.args {
-            match self.eval(a, f) {
+            match self.eval_leaf(a, f) {
                 Ok(v) => self.stack.push(v),
                 Err(e) => {
                     self.stack.truncate(rp);
@@ -1219,7 +1236,7 @@ impl Vm {
             let mut i = a;
             while (s > 0 && i <= b) || (s < 0 && i >= b) {
                 self.set_slot(t.var, Value::Int(i), f);
-                self.eval(&t.body, f)?;
+                self.eval_leaf(&t.body, f)?;
                 self.check_interrupt()?;
                 i += s;
             }

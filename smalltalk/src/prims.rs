@@ -27,7 +27,7 @@ pub fn is_known_primitive(n: u16) -> bool {
         250..=260 |
         270..=280 | 285..=287 |
         300..=304 | 310..=319 | 320..=331 | 340 | 341 | 380..=399 |
-        400..=407 | 410..=415)
+        400..=407 | 410..=424)
 }
 
 /// `foo`, `foo:bar:`, `+` print bare after `#`; anything else is quoted.
@@ -506,7 +506,7 @@ impl Vm {
             160..=169 => self.prim_char(n, r, rp),
             200..=239 => self.prim_string(n, r, rp, argc),
             240 | 241 => Ok(self.hashed_index_of(r, self.arg(rp, 0), n == 241)),
-            400..=419 => self.prim_collection(n, r, rp, argc),
+            400..=429 => self.prim_collection(n, r, rp, argc),
             250..=260 => self.prim_block(n, r, rp, argc),
             286 | 287 => self.prim_stack_report(n, r, rp, argc),
             270..=285 => self.prim_exception(n, r, rp, argc),
