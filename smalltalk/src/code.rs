@@ -72,6 +72,10 @@ pub struct SendNode {
     /// For `super` sends: the class whose superclass starts the lookup.
     pub super_of: Option<Oop>,
     pub special: Special,
+    /// A special selector whose receiver and argument are variables or
+    /// constants: the interpreter tries `fast_special` before evaluating
+    /// anything else (reading them again has no effect).
+    pub leaf_special: bool,
     /// 0-based source offset of the selector.
     pub offset: usize,
 }

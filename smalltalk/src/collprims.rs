@@ -182,7 +182,9 @@ impl Vm {
         let block = self.stack[rp + 1];
         let bp = self.stack.len();
         self.stack.push(block);
-        self.stack.extend_from_slice(args);
+        for &a in args {
+            self.stack.push(a);
+        }
         match self.call_block(bp, args.len()) {
             Ok(Some(_)) => Ok(()),
             Ok(None) => {

@@ -885,6 +885,10 @@ impl<'a> Compiler<'a> {
             Special::of(&msg.selector)
         };
         let site = self.vm.new_site();
+        let leaf = |n: &Node| {
+            matches!(n, Node::Temp(_) | Node::Const(_) | Node::SelfRef | Node::IVar(_) | Node::EnvVar(..))
+        };
+        let leaf_special = special != Special::None && args.len() == 1 && leaf(&r) && leaf(&args[0]);
         Ok(Node::Send(Box::new(SendNode {
             recv: r,
             selector,
@@ -892,6 +896,7 @@ impl<'a> Compiler<'a> {
             site,
             super_of,
             special,
+            leaf_special,
             offset: msg.offset,
         })))
     }

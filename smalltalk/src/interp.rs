@@ -969,7 +969,7 @@ impl Vm {
         let mut n = n;
         loop {
             return match n {
-                Node::Send(s) => self.eval_send(s, f),
+                Node::Send(s) => self.send_node(s, f),
                 Node::Const(v) => Ok(*v),
                 Node::SelfRef => Ok(f.recv),
                 Node::Temp(i) => Ok(self.stack[f.base + *i as usize]),
@@ -1305,8 +1305,47 @@ impl Vm {
                 Value::Obj(o) => self.ivar_get(o, *i as usize),
                 _ => Value::Nil,
             }),
-            Node::Send(s) => self.eval_send(s, f),
+            Node::Send(s) => self.send_node(s, f),
+            Node::EnvVar(d, i) => {
+                let e = self.env_at(f.env, *d);
+                Ok(self.heap.slot(e, *i as usize))
+            }
             _ => self.eval(n, f),
+        }
+    }
+
+    /// A send node: SmallInteger/Float arithmetic and comparisons between
+    /// variables and constants are answered in place, anything else goes
+    /// through `eval_send`.
+    #[inline(always)]
+    fn send_node(&mut self, s: &SendNode, f: &Frame) -> R {
+        if s.leaf_special {
+            let r = self.leaf_value(&s.recv, f);
+            let a = self.leaf_value(&s.args[0], f);
+            if let Some(v) = fast_special(s.special, r, a) {
+                return Ok(v);
+            }
+        }
+        self.eval_send(s, f)
+    }
+
+    /// The value of a variable or constant node (nil for anything else,
+    /// which `leaf_special` rules out).
+    #[inline(always)]
+    fn leaf_value(&self, n: &Node, f: &Frame) -> Value {
+        match n {
+            Node::Temp(i) => self.stack[f.base + *i as usize],
+            Node::Const(v) => *v,
+            Node::SelfRef => f.recv,
+            Node::IVar(i) => match f.recv {
+                Value::Obj(o) => self.ivar_get(o, *i as usize),
+                _ => Value::Nil,
+            },
+            Node::EnvVar(d, i) => {
+                let e = self.env_at(f.env, *d);
+                self.heap.slot(e, *i as usize)
+            }
+            _ => Value::Nil,
         }
     }
 
@@ -1362,7 +1401,7 @@ pub fn is_small_double(f: f64) -> bool {
     (-126..=127).contains(&exp)
 }
 
-#[inline]
+#[inline(always)]
 fn fast_special(sp: Special, r: Value, a: Value) -> Option<Value> {
     use crate::value::Value::Int;
     match (sp, r, a) {
