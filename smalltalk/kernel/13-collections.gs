@@ -235,6 +235,7 @@ detect: aBlock
 category: 'Enumerating'
 method: Collection
 detect: aBlock ifNone: exceptionBlock
+	<primitive: 425>
 	self do: [:each | (aBlock value: each) ifTrue: [^ each]].
 	^ exceptionBlock value
 %

@@ -46,6 +46,7 @@ impl Vm {
             (405, 1) => return self.oc_do(o, rp),
             (406, 1) | (407, 1) => return self.array_do(o, rp, n == 407),
             (410, 2) => return self.dictionary_at_if_absent(o, rp),
+            (425, 2) => return self.array_detect(o, rp),
             (422, 0) => self.rehash_ints(o, 240, None),
             (424, 1) => match self.stack[rp + 1] {
                 Value::Int(size) if size > 0 => self.rehash_ints(o, 241, Some(size as usize)),
@@ -530,5 +531,46 @@ impl Vm {
         self.heap.store(o, HASHED_BUCKETS, nb);
         self.heap.store(o, HASHED_TALLY, Value::Int(tally));
         Some(Value::Obj(o))
+    }
+}
+
+impl Vm {
+    /// `Collection>>detect:ifNone:` for an `Array` of exact class — `self do:
+    /// [:each | (aBlock value: each) ifTrue: [^ each]]. ^ exceptionBlock value`:
+    /// a non-Boolean answer is sent `mustBeBoolean` as the inlined `ifTrue:`
+    /// does, and the exception block is sent `value` unless it is a block.
+    fn array_detect(&mut self, o: Oop, rp: usize) -> P {
+        if self.heap.get(o).class != self.k.array || !self.is_block_of(self.stack[rp + 1], 1) {
+            return Ok(None);
+        }
+        let size = self.ptr_slots(o).map_or(0, |s| s.len()) as i64;
+        let at = self.sels.at;
+        for i in 1..=size {
+            let element = match self.array_get(o, i) {
+                Some(e) => e,
+                None => self.send_msg(Value::Obj(o), at, &[Value::Int(i)])?,
+            };
+            let block = self.stack[rp + 1];
+            let bp = self.stack.len();
+            self.stack.push(block);
+            self.stack.push(element);
+            match self.call_block(bp, 1)? {
+                Some(Value::True) => return Ok(Some(element)),
+                Some(Value::False) => {}
+                Some(other) => {
+                    let sel = self.sels.must_be_boolean;
+                    self.send_msg(other, sel, &[])?;
+                }
+                // not reached: the block was checked above
+                None => return Ok(None),
+            }
+        }
+        let none = self.stack[rp + 2];
+        if self.is_block_of(none, 0) {
+            let bp = self.stack.len();
+            self.stack.push(none);
+            return self.call_block(bp, 0);
+        }
+        self.send_str(none, "value", &[]).map(Some)
     }
 }

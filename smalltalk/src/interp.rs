@@ -635,7 +635,7 @@ impl Vm {
                 6 | 23 if m.num_args == 2 => Ok(self.prim_at_put(rp)),
                 4 | 21 if m.num_args == 0 => self.prim_size(rp, m.primitive),
                 // loops that call blocks show in stack reports as their method
-                n @ 405..=407 => {
+                n @ (405..=407 | 425) => {
                     self.acts.push(Act {
                         method: &**m,
                         block: std::ptr::null(),
