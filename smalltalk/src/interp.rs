@@ -488,6 +488,31 @@ impl Vm {
         self.invoke(&m, rp)
     }
 
+    /// `send` from a send node of the tree: a cache site, no `super`. Inlined
+    /// into `eval_send` together with `invoke`, so a cache hit on a
+    /// primitive or frameless method makes no further call.
+    #[inline(always)]
+    fn send_at_site(&mut self, sel: Oop, rp: usize, site: u32) -> R {
+        let class = self.class_of(self.stack[rp]);
+        let mp: *const Method = match self.caches.get(site as usize) {
+            Some(c) if c.class == class && c.selector == sel && c.epoch == self.epoch => {
+                match &c.method {
+                    Some(m) => Arc::as_ptr(m),
+                    None => std::ptr::null(),
+                }
+            }
+            Some(_) => self.send_miss(class, sel, site),
+            None => return self.send(sel, rp, Some(site), None),
+        };
+        if mp.is_null() {
+            return self.dnu(sel, rp);
+        }
+        // SAFETY: as in `send`: `mp` comes from an `Arc<Method>` that `lookup`
+        // also stored in `self.keep`, emptied only at safe points.
+        let m = std::mem::ManuallyDrop::new(unsafe { Arc::from_raw(mp) });
+        self.invoke_inner(&m, rp)
+    }
+
     #[cold]
     #[inline(never)]
     fn send_miss(&mut self, class: Oop, sel: Oop, s: u32) -> *const Method {
@@ -627,6 +652,11 @@ impl Vm {
     /// Runs a method with the receiver at `rp` and its arguments above it.
     #[inline]
     pub fn invoke(&mut self, m: &Arc<Method>, rp: usize) -> R {
+        self.invoke_inner(m, rp)
+    }
+
+    #[inline(always)]
+    fn invoke_inner(&mut self, m: &Arc<Method>, rp: usize) -> R {
         if m.primitive != 0 {
             // the hottest primitives go straight to their implementation
             let r = match m.primitive {
@@ -1276,6 +1306,9 @@ impl Vm {
             self.stack.push(r);
             self.stack.push(a);
             self.pos = s.offset as u32;
+            if s.super_of.is_none() {
+                return self.send_at_site(s.selector, rp, s.site);
+            }
             return self.send(s.selector, rp, Some(s.site), s.super_of);
         }
         let rp = self.stack.len();
@@ -1290,6 +1323,9 @@ impl Vm {
             }
         }
         self.pos = s.offset as u32;
+        if s.super_of.is_none() {
+            return self.send_at_site(s.selector, rp, s.site);
+        }
         self.send(s.selector, rp, Some(s.site), s.super_of)
     }
 
