@@ -409,9 +409,7 @@ impl Vm {
             Format::Ptr if size == 0 => Body::Ptr(vec![Value::Nil; inst_size]),
             Format::Ptr => return Ok(None),
             Format::IdxPtr => Body::Ptr(vec![Value::Nil; inst_size + size]),
-            Format::Bytes => {
-                Body::Bytes(vec![if self.is_char_class(c) { b' ' } else { 0 }; size])
-            }
+            Format::Bytes => Body::Bytes(vec![if self.is_char_class(c) { b' ' } else { 0 }; size]),
             Format::Dbyte | Format::Qbyte => Body::Wide(vec![32; size]),
             Format::Dict => Body::Dict(Box::default()),
             Format::Special => return Ok(None),
@@ -432,7 +430,11 @@ impl Vm {
         if let 40 | 77 | 41 | 78 = n {
             // instance creation is hot: it needs two fields, not a copy of the class
             let (format, inst_size) = (d.format, d.inst_size);
-            let a0 = if argc > 0 { self.stack[rp + 1] } else { Value::Nil };
+            let a0 = if argc > 0 {
+                self.stack[rp + 1]
+            } else {
+                Value::Nil
+            };
             return self.basic_new(c, format, inst_size, n, a0);
         }
         let d = d.clone();

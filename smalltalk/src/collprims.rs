@@ -57,9 +57,15 @@ impl Vm {
             (412, 1) => self.set_add(o, self.stack[rp + 1]),
             (413, 1) => self.set_includes(o, self.stack[rp + 1]),
             (414, 1) => self.stream_next_put(o, self.stack[rp + 1]),
-            (416, 0) => self.oc_parts(o).map(|(_, first, last)| Value::Int(last - first + 1)),
-            (420, 0) => self.oc_parts(o).map(|(_, first, last)| Value::bool(last < first)),
-            (421, 0) => self.oc_parts(o).map(|(_, first, last)| Value::bool(last >= first)),
+            (416, 0) => self
+                .oc_parts(o)
+                .map(|(_, first, last)| Value::Int(last - first + 1)),
+            (420, 0) => self
+                .oc_parts(o)
+                .map(|(_, first, last)| Value::bool(last < first)),
+            (421, 0) => self
+                .oc_parts(o)
+                .map(|(_, first, last)| Value::bool(last >= first)),
             (417, 1..=6) if o == self.k.array => {
                 let items = self.stack[rp + 1..=rp + argc].to_vec();
                 Some(self.new_array(items))
@@ -441,8 +447,20 @@ impl Vm {
 /// without a send.
 fn min_max(a: Value, b: Value, max: bool) -> Option<Value> {
     let first = match (a, b) {
-        (Value::Int(x), Value::Int(y)) => if max { x > y } else { x < y },
-        (Value::Float(x), Value::Float(y)) => if max { x > y } else { x < y },
+        (Value::Int(x), Value::Int(y)) => {
+            if max {
+                x > y
+            } else {
+                x < y
+            }
+        }
+        (Value::Float(x), Value::Float(y)) => {
+            if max {
+                x > y
+            } else {
+                x < y
+            }
+        }
         _ => return None,
     };
     Some(if first { a } else { b })

@@ -159,7 +159,9 @@ fn mentions_in_nested_block(e: &Expr, names: &[&str], inside: bool) -> bool {
             let inlined = inline_kind(&s.recv, &s.msg).is_some();
             let part = |x: &Expr| match x {
                 Expr::Block(b) if inlined => b.body.iter().any(|st| match st {
-                    Stmt::Expr(y) | Stmt::Return(y, _) => mentions_in_nested_block(y, names, inside),
+                    Stmt::Expr(y) | Stmt::Return(y, _) => {
+                        mentions_in_nested_block(y, names, inside)
+                    }
                 }),
                 _ => mentions_in_nested_block(x, names, inside),
             };
@@ -886,9 +888,13 @@ impl<'a> Compiler<'a> {
         };
         let site = self.vm.new_site();
         let leaf = |n: &Node| {
-            matches!(n, Node::Temp(_) | Node::Const(_) | Node::SelfRef | Node::IVar(_) | Node::EnvVar(..))
+            matches!(
+                n,
+                Node::Temp(_) | Node::Const(_) | Node::SelfRef | Node::IVar(_) | Node::EnvVar(..)
+            )
         };
-        let leaf_special = special != Special::None && args.len() == 1 && leaf(&r) && leaf(&args[0]);
+        let leaf_special =
+            special != Special::None && args.len() == 1 && leaf(&r) && leaf(&args[0]);
         Ok(Node::Send(Box::new(SendNode {
             recv: r,
             selector,

@@ -430,25 +430,41 @@ impl Vm {
         let n = self.acts.len();
         let mut items = Vec::with_capacity(n * 3);
         for i in (0..n).rev() {
-            let a = self.acts[i];
-            let pos = if i + 1 == n {
-                self.pos
-            } else {
-                self.acts[i + 1].caller_pos
+            let Some((m, block, recv, pos)) = self.act_at(i) else {
+                continue;
             };
-            // SAFETY: `a.method` is `Arc::as_ptr` of the `Arc<Method>` the
-            // running activation `a` borrows (see `Act`); that activation is
-            // still running (its record is on `self.acts`), so the allocation
-            // is alive and the pointer came from `Arc`. `ManuallyDrop` keeps
-            // this temporary handle from releasing a count it never took;
-            // `method_object` clones it properly if it wraps the method.
-            let m = std::mem::ManuallyDrop::new(unsafe { std::sync::Arc::from_raw(a.method) });
             let mo = self.method_object(&m);
             items.push(Value::Obj(mo));
-            items.push(a.recv);
-            items.push(Value::Int(pos as i64 * 2 + i64::from(!a.block.is_null())));
+            items.push(recv);
+            items.push(Value::Int(pos as i64 * 2 + i64::from(block)));
         }
         self.new_array(items)
+    }
+
+    /// The method, block flag, receiver and send offset in progress of
+    /// activation record `i`.
+    fn act_at(&self, i: usize) -> Option<(std::sync::Arc<Method>, bool, Value, u32)> {
+        let a = self.acts[i];
+        let pos = match self.acts.get(i + 1) {
+            Some(inner) => inner.caller_pos,
+            None => self.pos,
+        };
+        let at_rp = self.stack.get(a.rp as usize).copied().unwrap_or(Value::Nil);
+        if a.method.is_null() {
+            // a block activation: its closure is at `rp` for the whole call
+            return match at_rp.oop().map(|o| &self.heap.get(o).body) {
+                Some(Body::Block(cl)) => Some((cl.method.clone(), true, cl.receiver, pos)),
+                _ => None,
+            };
+        }
+        // SAFETY: a non-null `a.method` is `Arc::as_ptr` of the `Arc<Method>`
+        // that the running activation `a` borrows (see `Act`); that activation
+        // is still running (its record is on `self.acts`), so the allocation is
+        // alive and the pointer came from `Arc`. `ManuallyDrop` keeps the
+        // temporary handle from releasing a count it never took; the clone
+        // takes a count of its own.
+        let m = std::mem::ManuallyDrop::new(unsafe { std::sync::Arc::from_raw(a.method) });
+        Some((std::sync::Arc::clone(&m), false, at_rp, pos))
     }
 
     /// One line of a stack report: `Receiver (Implementor) >> selector @step line n`,
@@ -496,17 +512,10 @@ impl Vm {
         let n = self.acts.len();
         let mut text = String::new();
         for i in (0..n).rev().take(level) {
-            let a = self.acts[i];
-            let pos = if i + 1 == n {
-                self.pos
-            } else {
-                self.acts[i + 1].caller_pos
+            let Some((m, block, recv, pos)) = self.act_at(i) else {
+                continue;
             };
-            // SAFETY: as in `capture_stack`: the activation owning this record
-            // is running, so the method it borrows is alive; only a shared
-            // reference is made, for the duration of this iteration.
-            let m: &Method = unsafe { &*a.method };
-            text.push_str(&self.stack_line(m, !a.block.is_null(), a.recv, pos as usize));
+            text.push_str(&self.stack_line(&m, block, recv, pos as usize));
             text.push('\n');
         }
         self.new_string(&text)

@@ -81,21 +81,21 @@ const _: () = assert!(std::mem::size_of::<R>() == 16);
 
 /// The record of one running activation (a method or a block), kept on
 /// `Vm::acts` from entry to exit so a stack report can be made when an
-/// exception is signalled. The pointers borrow from the activation itself:
-/// `activate` holds `&Arc<Method>` and `call_block` the block's closure for
-/// as long as the record is on the stack, and the record is popped before
-/// either returns.
+/// exception is signalled. `method` borrows from the activation itself:
+/// `activate` holds `&Arc<Method>` for as long as the record is on the
+/// stack, and the record is popped before it returns. A block activation
+/// needs no pointer: its closure sits at `Vm::stack[rp]` for the whole call.
 #[derive(Clone, Copy)]
 pub struct Act {
+    /// The method of a method activation; null for a block activation.
     pub method: *const Method,
-    /// The block's code, or null for a method activation.
-    pub block: *const BlockCode,
-    pub recv: Value,
+    /// Where the receiver (a method) or the block (a block) is on the value stack.
+    pub rp: u32,
     /// Source offset (in the caller) of the send that started this activation.
     pub caller_pos: u32,
 }
 
-// SAFETY: an `Act` only points at a `Method` or `BlockCode`, which are
+// SAFETY: an `Act` only points at a `Method`, which is
 // immutable after compilation and already shared between threads through
 // `Arc` (they are `Sync`), and it is only dereferenced while the activation
 // that pushed it is running on the thread running that activation; moving a
@@ -668,8 +668,7 @@ impl Vm {
                 n @ (405..=407 | 425) => {
                     self.acts.push(Act {
                         method: &**m,
-                        block: std::ptr::null(),
-                        recv: self.stack[rp],
+                        rp: rp as u32,
                         caller_pos: self.pos,
                     });
                     self.pos = 0;
@@ -745,8 +744,7 @@ impl Vm {
         let recv = self.stack[rp];
         self.acts.push(Act {
             method: &**m,
-            block: std::ptr::null(),
-            recv,
+            rp: rp as u32,
             caller_pos: self.pos,
         });
         let base = rp + 1;
@@ -906,9 +904,8 @@ impl Vm {
             }
         }
         self.acts.push(Act {
-            method: &**method,
-            block: &**code,
-            recv: receiver,
+            method: std::ptr::null(),
+            rp: rp as u32,
             caller_pos: self.pos,
         });
         let base = rp + 1;
