@@ -803,6 +803,14 @@ fn caller_thread_evaluation_survives_deep_recursion() {
                 )
                 .unwrap_err();
             assert_eq!(e.number, 3139);
+            // recursion through the primitive loops (Array and OrderedCollection
+            // do:, detect:ifNone:) that call blocks from Rust
+            s.file_in(
+                "method: EngFlow\nloopsDown: n\n  #(1) do: [:e | (OrderedCollection with: e) do: [:x | #(1) detect: [:y | self loopsDown: n + 1] ifNone: [nil]]]\n%\n",
+            )
+            .expect("file-in");
+            let e = s.evaluate_print_string("EngFlow new loopsDown: 1").unwrap_err();
+            assert_eq!(e.number, 3139);
             s.evaluate_print_string("3 + 4").unwrap()
         })
         .unwrap();
