@@ -824,6 +824,7 @@ category: 'Instance creation'
 classmethod: ArrayedCollection
 new: aSize withAll: anObject
 	| result |
+	<primitive: 426>
 	result := self new: aSize.
 	1 to: aSize do: [:i | result at: i put: anObject].
 	^ result

@@ -66,6 +66,13 @@ impl Vm {
             (421, 0) => self
                 .oc_parts(o)
                 .map(|(_, first, last)| Value::bool(last >= first)),
+            (426, 2) if o == self.k.array => match self.stack[rp + 1] {
+                Value::Int(n) if n >= 0 && self.heap.can_allocate((n as usize).saturating_mul(16)) => {
+                    let fill = self.stack[rp + 2];
+                    Some(self.new_array(vec![fill; n as usize]))
+                }
+                _ => None,
+            },
             (417, 1..=6) if o == self.k.array => {
                 let items = self.stack[rp + 1..=rp + argc].to_vec();
                 Some(self.new_array(items))
