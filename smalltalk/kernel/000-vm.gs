@@ -1071,12 +1071,14 @@ between: min and: max
 category: 'comparing'
 method: Number
 max: aNumber
+	<primitive: 418>
 	^ self > aNumber ifTrue: [self] ifFalse: [aNumber]
 %
 
 category: 'comparing'
 method: Number
 min: aNumber
+	<primitive: 419>
 	^ self < aNumber ifTrue: [self] ifFalse: [aNumber]
 %
 
@@ -2571,6 +2573,15 @@ category: 'handling'
 method: AbstractException
 return
 	^ self return: nil
+%
+
+category: 'Accessing'
+method: AbstractException
+stackReport
+	"The activations running when the receiver was last signalled, innermost
+	 first, one line each; nil if it was never signalled."
+	<primitive: 286>
+	^ nil
 %
 
 category: 'handling'

@@ -40,6 +40,13 @@ OrderedCollection subclass: 'SortedCollection'
 	poolDictionaries: #()
 	inDictionary: Globals
 	options: #().
+Object subclass: 'GsProcess'
+	instVarNames: #()
+	classVars: #()
+	classInstVars: #()
+	poolDictionaries: #()
+	inDictionary: Globals
+	options: #().
 UnorderedCollection subclass: 'Set'
 	instVarNames: #( tally buckets)
 	classVars: #()

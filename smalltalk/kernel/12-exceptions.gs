@@ -418,3 +418,14 @@ method: TranscriptStream
 nextPut: aCharacter
 	^ self nextPutAll: (String with: aCharacter)
 %
+
+! ------------------------------------------------------------------ GsProcess
+
+category: 'Debugging Support'
+classmethod: GsProcess
+stackReportToLevel: aLevel
+	"The running activations, innermost first, at most aLevel lines of
+	 'Receiver (Implementor) >> selector @step line n'."
+	<primitive: 287>
+	^ ArgumentError new signal: 'stackReportToLevel: needs a non-negative SmallInteger'
+%

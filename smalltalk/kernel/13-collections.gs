@@ -235,6 +235,7 @@ detect: aBlock
 category: 'Enumerating'
 method: Collection
 detect: aBlock ifNone: exceptionBlock
+	<primitive: 425>
 	self do: [:each | (aBlock value: each) ifTrue: [^ each]].
 	^ exceptionBlock value
 %
@@ -442,6 +443,7 @@ _printGuardedOn: aStream with: elementsBlock
 category: 'Enumerating'
 method: SequenceableCollection
 do: aBlock
+	<primitive: 406>
 	1 to: self size do: [:i | aBlock value: (self at: i)]
 %
 
@@ -455,12 +457,14 @@ category: 'Enumerating'
 method: SequenceableCollection
 doWithIndex: aBlock
 	"aBlock takes the element, then its index."
+	<primitive: 407>
 	1 to: self size do: [:i | aBlock value: (self at: i) value: i]
 %
 
 category: 'Enumerating'
 method: SequenceableCollection
 withIndexDo: aBlock
+	<primitive: 407>
 	1 to: self size do: [:i | aBlock value: (self at: i) value: i]
 %
 
@@ -838,6 +842,7 @@ category: 'Instance creation'
 classmethod: ArrayedCollection
 new: aSize withAll: anObject
 	| result |
+	<primitive: 426>
 	result := self new: aSize.
 	1 to: aSize do: [:i | result at: i put: anObject].
 	^ result
@@ -856,30 +861,35 @@ withAll: aCollection
 category: 'Instance creation'
 classmethod: ArrayedCollection
 with: first
+	<primitive: 417>
 	^ (self new: 1) at: 1 put: first; yourself
 %
 
 category: 'Instance creation'
 classmethod: ArrayedCollection
 with: first with: second
+	<primitive: 417>
 	^ (self new: 2) at: 1 put: first; at: 2 put: second; yourself
 %
 
 category: 'Instance creation'
 classmethod: ArrayedCollection
 with: first with: second with: third
+	<primitive: 417>
 	^ (self new: 3) at: 1 put: first; at: 2 put: second; at: 3 put: third; yourself
 %
 
 category: 'Instance creation'
 classmethod: ArrayedCollection
 with: first with: second with: third with: fourth
+	<primitive: 417>
 	^ (self new: 4) at: 1 put: first; at: 2 put: second; at: 3 put: third; at: 4 put: fourth; yourself
 %
 
 category: 'Instance creation'
 classmethod: ArrayedCollection
 with: first with: second with: third with: fourth with: fifth
+	<primitive: 417>
 	^ (self new: 5) at: 1 put: first; at: 2 put: second; at: 3 put: third; at: 4 put: fourth;
 		at: 5 put: fifth; yourself
 %
@@ -887,6 +897,7 @@ with: first with: second with: third with: fourth with: fifth
 category: 'Instance creation'
 classmethod: ArrayedCollection
 with: first with: second with: third with: fourth with: fifth with: sixth
+	<primitive: 417>
 	^ (self new: 6) at: 1 put: first; at: 2 put: second; at: 3 put: third; at: 4 put: fourth;
 		at: 5 put: fifth; at: 6 put: sixth; yourself
 %
@@ -950,6 +961,7 @@ new: aSize withAll: anObject
 category: 'Private'
 method: OrderedCollection
 _initialize: aCapacity
+	<primitive: 423>
 	array := Array new: (aCapacity max: 4).
 	firstIndex := array size // 3 + 1.
 	lastIndex := firstIndex - 1
@@ -987,30 +999,35 @@ _checkIndex: anIndex
 category: 'Accessing'
 method: OrderedCollection
 size
+	<primitive: 416>
 	^ lastIndex - firstIndex + 1
 %
 
 category: 'Accessing'
 method: OrderedCollection
 at: anIndex
+	<primitive: 403>
 	^ array at: (self _checkIndex: anIndex)
 %
 
 category: 'Accessing'
 method: OrderedCollection
 at: anIndex put: anObject
+	<primitive: 404>
 	^ array at: (self _checkIndex: anIndex) put: anObject
 %
 
 category: 'Enumerating'
 method: OrderedCollection
 do: aBlock
+	<primitive: 405>
 	firstIndex to: lastIndex do: [:i | aBlock value: (array at: i)]
 %
 
 category: 'Adding'
 method: OrderedCollection
 add: anObject
+	<primitive: 400>
 	lastIndex = array size ifTrue: [self _growAtEnd].
 	lastIndex := lastIndex + 1.
 	^ array at: lastIndex put: anObject
@@ -1019,18 +1036,21 @@ add: anObject
 category: 'Testing'
 method: OrderedCollection
 isEmpty
+	<primitive: 420>
 	^ lastIndex < firstIndex
 %
 
 category: 'Testing'
 method: OrderedCollection
 notEmpty
+	<primitive: 421>
 	^ lastIndex >= firstIndex
 %
 
 category: 'Adding'
 method: OrderedCollection
 addLast: anObject
+	<primitive: 400>
 	lastIndex = array size ifTrue: [self _growAtEnd].
 	lastIndex := lastIndex + 1.
 	^ array at: lastIndex put: anObject
@@ -1081,6 +1101,7 @@ category: 'Removing'
 method: OrderedCollection
 removeFirst
 	| element |
+	<primitive: 401>
 	lastIndex < firstIndex ifTrue: [^ self _errorEmptyCollection].
 	element := array at: firstIndex.
 	array at: firstIndex put: nil.
@@ -1092,6 +1113,7 @@ category: 'Removing'
 method: OrderedCollection
 removeLast
 	| element |
+	<primitive: 402>
 	lastIndex < firstIndex ifTrue: [^ self _errorEmptyCollection].
 	element := array at: lastIndex.
 	array at: lastIndex put: nil.
@@ -1470,6 +1492,7 @@ category: 'Private'
 method: Set
 _grow
 	| old |
+	<primitive: 422>
 	old := buckets.
 	buckets := Array new: old size * 2.
 	tally := 0.
@@ -1496,6 +1519,7 @@ category: 'Adding'
 method: Set
 add: anObject
 	"nil is never an element; adding it changes nothing."
+	<primitive: 412>
 	anObject == nil ifTrue: [^ anObject].
 	tally * 4 >= (buckets size * 3) ifTrue: [self _grow].
 	self _store: anObject.
@@ -1532,6 +1556,7 @@ _fixCollisionsAfter: anIndex
 category: 'Testing'
 method: Set
 includes: anObject
+	<primitive: 413>
 	anObject == nil ifTrue: [^ false].
 	^ (buckets at: (self _indexOf: anObject)) ~~ nil
 %
@@ -1931,6 +1956,7 @@ category: 'Private'
 method: Dictionary
 _rehashInto: aSize
 	| old |
+	<primitive: 424>
 	old := buckets.
 	buckets := Array new: aSize.
 	tally := 0.
@@ -1949,6 +1975,7 @@ category: 'Accessing'
 method: Dictionary
 at: aKey ifAbsent: aBlock
 	| assoc |
+	<primitive: 410>
 	assoc := buckets at: (self _indexOf: aKey).
 	assoc == nil ifTrue: [^ aBlock value].
 	^ assoc value
@@ -1967,6 +1994,7 @@ category: 'Accessing'
 method: Dictionary
 at: aKey put: aValue
 	| index assoc |
+	<primitive: 411>
 	index := self _indexOf: aKey.
 	assoc := buckets at: index.
 	assoc == nil ifFalse: [assoc value: aValue. ^ aValue].

@@ -244,6 +244,7 @@ _grow
 category: 'Writing'
 method: WriteStream
 nextPut: anObject
+	<primitive: 414>
 	position >= writeLimit ifTrue: [self _grow].
 	position := position + 1.
 	collection at: position put: anObject.
@@ -256,6 +257,7 @@ method: WriteStream
 nextPutAll: aCollection
 	"Copies a sequenceable collection in one replaceFrom:to:with:startingAt:; other collections element by element."
 	| end |
+	<primitive: 415>
 	(aCollection isKindOf: SequenceableCollection)
 		ifFalse: [aCollection do: [:each | self nextPut: each]. ^ aCollection].
 	end := position + aCollection size.

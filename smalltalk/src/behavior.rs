@@ -387,51 +387,61 @@ impl Vm {
         None
     }
 
+    /// `basicNew` / `basicNew:` (primitives 40, 41, 77, 78) of class `c`.
+    fn basic_new(&mut self, c: Oop, format: Format, inst_size: usize, n: u16, a0: Value) -> P {
+        let size = if n == 41 || n == 78 {
+            match a0 {
+                Value::Int(i) if i >= 0 => i as usize,
+                _ => return Ok(None),
+            }
+        } else {
+            0
+        };
+        if !self.heap.can_allocate(size.saturating_mul(16)) {
+            let ex = self.new_exception(
+                self.k.almost_out_of_memory,
+                None,
+                Some("object memory limit reached"),
+            );
+            return self.signal(ex).map(Some);
+        }
+        let body = match format {
+            Format::Ptr if size == 0 => Body::Ptr(vec![Value::Nil; inst_size]),
+            Format::Ptr => return Ok(None),
+            Format::IdxPtr => Body::Ptr(vec![Value::Nil; inst_size + size]),
+            Format::Bytes => Body::Bytes(vec![if self.is_char_class(c) { b' ' } else { 0 }; size]),
+            Format::Dbyte | Format::Qbyte => Body::Wide(vec![32; size]),
+            Format::Dict => Body::Dict(Box::default()),
+            Format::Special => return Ok(None),
+        };
+        let o = self.heap.alloc(c, body);
+        if self.inherits(c, self.k.abstract_exception) {
+            let num = self.default_error_number(c);
+            self.heap.store(o, exc::NUMBER, Value::Int(num as i64));
+        }
+        Ok(Some(Value::Obj(o)))
+    }
+
     pub(crate) fn prim_behavior(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
         let Value::Obj(c) = r else { return Ok(None) };
         let Some(d) = self.heap.class_data(c) else {
             return Ok(None);
         };
+        if let 40 | 77 | 41 | 78 = n {
+            // instance creation is hot: it needs two fields, not a copy of the class
+            let (format, inst_size) = (d.format, d.inst_size);
+            let a0 = if argc > 0 {
+                self.stack[rp + 1]
+            } else {
+                Value::Nil
+            };
+            return self.basic_new(c, format, inst_size, n, a0);
+        }
         let d = d.clone();
         let args: Vec<Value> = self.stack[rp + 1..rp + 1 + argc].to_vec();
         let a = |i: usize| args.get(i).copied().unwrap_or(Value::Nil);
         let a0 = a(0);
         Ok(Some(match n {
-            40 | 77 | 41 | 78 => {
-                let size = if n == 41 || n == 78 {
-                    match a0 {
-                        Value::Int(i) if i >= 0 => i as usize,
-                        _ => return Ok(None),
-                    }
-                } else {
-                    0
-                };
-                if !self.heap.can_allocate(size.saturating_mul(16)) {
-                    let ex = self.new_exception(
-                        self.k.almost_out_of_memory,
-                        None,
-                        Some("object memory limit reached"),
-                    );
-                    return self.signal(ex).map(Some);
-                }
-                let body = match d.format {
-                    Format::Ptr if size == 0 => Body::Ptr(vec![Value::Nil; d.inst_size]),
-                    Format::Ptr => return Ok(None),
-                    Format::IdxPtr => Body::Ptr(vec![Value::Nil; d.inst_size + size]),
-                    Format::Bytes => {
-                        Body::Bytes(vec![if self.is_char_class(c) { b' ' } else { 0 }; size])
-                    }
-                    Format::Dbyte | Format::Qbyte => Body::Wide(vec![32; size]),
-                    Format::Dict => Body::Dict(Box::default()),
-                    Format::Special => return Ok(None),
-                };
-                let o = self.heap.alloc(c, body);
-                if self.inherits(c, self.k.abstract_exception) {
-                    let num = self.default_error_number(c);
-                    self.heap.store(o, exc::NUMBER, Value::Int(num as i64));
-                }
-                Value::Obj(o)
-            }
             42 => Value::Obj(d.name),
             43 => d.superclass.map(Value::Obj).unwrap_or(Value::Nil),
             44 => self.symbols_array(d.ivar_names.clone()),

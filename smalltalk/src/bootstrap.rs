@@ -110,6 +110,8 @@ pub fn new_vm(interrupter: Interrupter, memory_limit: usize) -> Vm {
         handlers: vec![],
         signals: vec![],
         homes: vec![],
+        acts: Vec::with_capacity(256),
+        pos: 0,
         next_id: 0,
         depth: 0,
         depth_limit: DEFAULT_DEPTH_LIMIT,
@@ -121,6 +123,7 @@ pub fn new_vm(interrupter: Interrupter, memory_limit: usize) -> Vm {
         sels: Sels::default(),
         session_id: 1,
         sites_pinned: 0,
+        hashing_checked: (0, false, false, false),
         repo: None,
     };
     // dictionaries
@@ -181,6 +184,9 @@ pub fn new_vm(interrupter: Interrupter, memory_limit: usize) -> Vm {
         must_be_boolean: vm.intern("mustBeBoolean"),
         hash: vm.intern("hash"),
         key: vm.intern("key"),
+        index_of: vm.intern("_indexOf:"),
+        at: vm.intern("at:"),
+        value_set: vm.intern("value:"),
     };
     vm
 }

@@ -72,6 +72,10 @@ pub struct SendNode {
     /// For `super` sends: the class whose superclass starts the lookup.
     pub super_of: Option<Oop>,
     pub special: Special,
+    /// A special selector whose receiver and argument are variables or
+    /// constants: the interpreter tries `fast_special` before evaluating
+    /// anything else (reading them again has no effect).
+    pub leaf_special: bool,
     /// 0-based source offset of the selector.
     pub offset: usize,
 }
@@ -158,6 +162,8 @@ pub enum Trivial {
     SelfReturn,
     IVar(u16),
     Const(Value),
+    /// `ivar := argument` (answers the receiver): a setter.
+    SetIVar(u16),
 }
 
 #[derive(Debug)]
@@ -177,6 +183,8 @@ pub struct Method {
     pub sends: Vec<Oop>,
     pub ivars_used: Vec<Oop>,
     pub trivial: Trivial,
+    /// Whether this is a doit (reported as `Executed Code`).
+    pub doit: bool,
     /// Whether a block in the method returns with `^` (the activation then needs an id).
     pub needs_home: bool,
     /// The GsNMethod object wrapping this method (0 for doits before wrapping).

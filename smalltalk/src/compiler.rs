@@ -64,7 +64,7 @@ fn cerr<T>(
 }
 
 /// Highest primitive number the VM implements.
-pub const MAX_PRIMITIVE: u32 = 399;
+pub const MAX_PRIMITIVE: u32 = 499;
 
 // ----- inlining decisions (shared by both passes) -----
 
@@ -154,11 +154,18 @@ fn mentions_in_nested_block(e: &Expr, names: &[&str], inside: bool) -> bool {
             (inside && names.contains(&n.as_str())) || mentions_in_nested_block(v, names, inside)
         }
         Expr::Send(s) => {
-            mentions_in_nested_block(&s.recv, names, inside)
-                || s.msg
-                    .args
-                    .iter()
-                    .any(|a| mentions_in_nested_block(a, names, inside))
+            // the literal blocks of an inlined send (`and:`, `ifTrue:`, an
+            // inner loop) make no closures: they are not nested blocks
+            let inlined = inline_kind(&s.recv, &s.msg).is_some();
+            let part = |x: &Expr| match x {
+                Expr::Block(b) if inlined => b.body.iter().any(|st| match st {
+                    Stmt::Expr(y) | Stmt::Return(y, _) => {
+                        mentions_in_nested_block(y, names, inside)
+                    }
+                }),
+                _ => mentions_in_nested_block(x, names, inside),
+            };
+            part(&s.recv) || s.msg.args.iter().any(part)
         }
         Expr::Cascade(r, msgs, _) => {
             mentions_in_nested_block(r, names, inside)
@@ -467,7 +474,7 @@ impl<'a> Compiler<'a> {
         } else {
             0
         };
-        let trivial = if prim == 0 && !doit && ast.temps.is_empty() {
+        let trivial = if prim == 0 && !doit && ast.temps.is_empty() && env_size == 0 {
             trivial_of(&body)
         } else {
             Trivial::No
@@ -489,6 +496,7 @@ impl<'a> Compiler<'a> {
             sends: self.sends,
             ivars_used: self.ivars_used,
             trivial,
+            doit,
             needs_home: self.has_nlr,
             oop: AtomicU64::new(0),
         };
@@ -879,6 +887,14 @@ impl<'a> Compiler<'a> {
             Special::of(&msg.selector)
         };
         let site = self.vm.new_site();
+        let leaf = |n: &Node| {
+            matches!(
+                n,
+                Node::Temp(_) | Node::Const(_) | Node::SelfRef | Node::IVar(_) | Node::EnvVar(..)
+            )
+        };
+        let leaf_special =
+            special != Special::None && args.len() == 1 && leaf(&r) && leaf(&args[0]);
         Ok(Node::Send(Box::new(SendNode {
             recv: r,
             selector,
@@ -886,6 +902,7 @@ impl<'a> Compiler<'a> {
             site,
             super_of,
             special,
+            leaf_special,
             offset: msg.offset,
         })))
     }
@@ -1031,6 +1048,8 @@ fn trivial_of(body: &[Node]) -> Trivial {
             Node::Const(v) if !matches!(v, Value::Obj(_)) => Trivial::Const(*v),
             _ => Trivial::No,
         },
+        // a setter: its one statement stores the (only) argument
+        [Node::SetIVar(i, e)] if matches!(**e, Node::Temp(0)) => Trivial::SetIVar(*i),
         _ => Trivial::No,
     }
 }

@@ -5,6 +5,7 @@
 //! `on:do:`, `ensure:` and `ifCurtailed:`. It must not catch an `Abort`.
 
 use crate::api::ErrorKind;
+use crate::code::{CascadePart, Method, Node};
 use crate::heap::Body;
 use crate::interp::{
     Failure, Handler, HandlerAction, Resumption, SignalRec, Unwind, Unwinding, Vm, R,
@@ -99,6 +100,11 @@ impl Vm {
     }
 
     pub fn signal(&mut self, ex: Value) -> R {
+        // where it was signalled, for `stackReport`
+        if let Some(o) = ex.oop() {
+            let stack = self.capture_stack();
+            self.heap.store(o, exc::STACK, stack);
+        }
         let n = self.handlers.len();
         self.signal_from(ex, n)
     }
@@ -410,5 +416,198 @@ impl Vm {
             s.push_str(&d);
         }
         s
+    }
+}
+
+/// Stack reports: where an exception was signalled (`AbstractException>>stackReport`,
+/// primitive 286) and where the process is now (`GsProcess
+/// class>>stackReportToLevel:`, primitive 287). See kernel/VM.md §6 for the format.
+impl Vm {
+    /// The running activations as `gsStack` holds them: an Array of
+    /// (GsNMethod, receiver, source offset × 2 + 1 if a block) triples,
+    /// innermost first. Taken when an exception is signalled.
+    pub(crate) fn capture_stack(&mut self) -> Value {
+        let n = self.acts.len();
+        let mut items = Vec::with_capacity(n * 3);
+        for i in (0..n).rev() {
+            let Some((m, block, recv, pos)) = self.act_at(i) else {
+                continue;
+            };
+            let mo = self.method_object(&m);
+            items.push(Value::Obj(mo));
+            items.push(recv);
+            items.push(Value::Int(pos as i64 * 2 + i64::from(block)));
+        }
+        self.new_array(items)
+    }
+
+    /// The method, block flag, receiver and send offset in progress of
+    /// activation record `i`.
+    fn act_at(&self, i: usize) -> Option<(std::sync::Arc<Method>, bool, Value, u32)> {
+        let a = self.acts[i];
+        let pos = match self.acts.get(i + 1) {
+            Some(inner) => inner.caller_pos,
+            None => self.pos,
+        };
+        let at_rp = self.stack.get(a.rp as usize).copied().unwrap_or(Value::Nil);
+        if a.method.is_null() {
+            // a block activation: its closure is at `rp` for the whole call
+            return match at_rp.oop().map(|o| &self.heap.get(o).body) {
+                Some(Body::Block(cl)) => Some((cl.method.clone(), true, cl.receiver, pos)),
+                _ => None,
+            };
+        }
+        // SAFETY: a non-null `a.method` is `Arc::as_ptr` of the `Arc<Method>`
+        // that the running activation `a` borrows (see `Act`); that activation
+        // is still running (its record is on `self.acts`), so the allocation is
+        // alive and the pointer came from `Arc`. `ManuallyDrop` keeps the
+        // temporary handle from releasing a count it never took; the clone
+        // takes a count of its own.
+        let m = std::mem::ManuallyDrop::new(unsafe { std::sync::Arc::from_raw(a.method) });
+        Some((std::sync::Arc::clone(&m), false, at_rp, pos))
+    }
+
+    /// One line of a stack report: `Receiver (Implementor) >> selector @step line n`,
+    /// `[] in ` before it for a block, `Executed Code` for a doit.
+    fn stack_line(&self, m: &Method, block: bool, recv: Value, pos: usize) -> String {
+        let step = step_point(m, pos);
+        let line = 1 + m.source.chars().take(pos).filter(|&c| c == '\n').count();
+        let prefix = if block { "[] in " } else { "" };
+        if m.doit {
+            return format!("{prefix}Executed Code @{step} line {line}");
+        }
+        let own = self.class_of(recv);
+        let who = if own == m.class {
+            self.class_name(own)
+        } else {
+            format!("{} ({})", self.class_name(own), self.class_name(m.class))
+        };
+        let sel = self.string_of(Value::Obj(m.selector)).unwrap_or_default();
+        format!("{prefix}{who} >> {sel} @{step} line {line}")
+    }
+
+    /// The report held in an exception's `gsStack` (nil if it was never signalled).
+    fn captured_report(&mut self, ex: Value) -> Value {
+        let Some(stack) = ex.oop().map(|o| self.heap.slot(o, exc::STACK)) else {
+            return Value::Nil;
+        };
+        let Some(Body::Ptr(items)) = stack.oop().map(|o| &self.heap.get(o).body) else {
+            return Value::Nil;
+        };
+        let mut text = String::new();
+        for t in items.chunks_exact(3) {
+            let (Value::Obj(mo), recv, Value::Int(code)) = (t[0], t[1], t[2]) else {
+                continue;
+            };
+            if let Body::Method(m) = &self.heap.get(mo).body {
+                text.push_str(&self.stack_line(m, code & 1 == 1, recv, (code >> 1) as usize));
+                text.push('\n');
+            }
+        }
+        self.new_string(&text)
+    }
+
+    /// The report of the running activations, innermost first, at most `level` lines.
+    fn live_report(&mut self, level: usize) -> Value {
+        let n = self.acts.len();
+        let mut text = String::new();
+        for i in (0..n).rev().take(level) {
+            let Some((m, block, recv, pos)) = self.act_at(i) else {
+                continue;
+            };
+            text.push_str(&self.stack_line(&m, block, recv, pos as usize));
+            text.push('\n');
+        }
+        self.new_string(&text)
+    }
+
+    /// Primitives 286 (`AbstractException>>stackReport`) and 287
+    /// (`GsProcess class>>stackReportToLevel:`).
+    pub(crate) fn prim_stack_report(
+        &mut self,
+        n: u16,
+        r: Value,
+        rp: usize,
+        argc: usize,
+    ) -> Result<Option<Value>, Unwind> {
+        Ok(match (n, argc) {
+            (286, 0) => Some(self.captured_report(r)),
+            (287, 1) => match self.stack[rp + 1] {
+                Value::Int(level) if level >= 0 => Some(self.live_report(level as usize)),
+                _ => None,
+            },
+            _ => None,
+        })
+    }
+}
+
+/// GemStone numbers the step points of a method (its sends) in source order;
+/// a frame's `@n` is the step of the send in progress.
+fn step_point(m: &Method, pos: usize) -> usize {
+    let mut offsets = Vec::new();
+    for n in &m.body {
+        send_offsets(n, &mut offsets);
+    }
+    offsets.sort_unstable();
+    offsets.dedup();
+    offsets.iter().take_while(|&&o| o < pos).count() + 1
+}
+
+fn send_offsets(n: &Node, out: &mut Vec<usize>) {
+    fn cascade(p: &CascadePart, out: &mut Vec<usize>) {
+        out.push(p.offset);
+        p.args.iter().for_each(|a| send_offsets(a, out));
+        p.chain.iter().for_each(|c| cascade(c, out));
+    }
+    match n {
+        Node::Const(_)
+        | Node::SelfRef
+        | Node::Temp(_)
+        | Node::EnvVar(..)
+        | Node::IVar(_)
+        | Node::Global(_) => {}
+        Node::SetSlot(_, e)
+        | Node::SetIVar(_, e)
+        | Node::SetGlobal(_, e)
+        | Node::Return(e)
+        | Node::NonLocalReturn(e)
+        | Node::Repeat(e, _) => send_offsets(e, out),
+        Node::Send(s) => {
+            out.push(s.offset);
+            send_offsets(&s.recv, out);
+            s.args.iter().for_each(|a| send_offsets(a, out));
+        }
+        Node::Cascade(r, parts) => {
+            send_offsets(r, out);
+            parts.iter().for_each(|p| cascade(p, out));
+        }
+        Node::Block(b) => b.body.iter().for_each(|s| send_offsets(s, out)),
+        Node::Brace(items) | Node::Seq(items, _) => items.iter().for_each(|s| send_offsets(s, out)),
+        Node::If(p, ..) => {
+            send_offsets(&p.0, out);
+            send_offsets(&p.1, out);
+            send_offsets(&p.2, out);
+        }
+        Node::And(p, ..) | Node::Or(p, ..) | Node::While(p, ..) | Node::TimesRepeat(p, _) => {
+            send_offsets(&p.0, out);
+            send_offsets(&p.1, out);
+        }
+        Node::ToDo(t) => {
+            send_offsets(&t.from, out);
+            send_offsets(&t.to, out);
+            if let Some(b) = &t.by {
+                send_offsets(b, out);
+            }
+            send_offsets(&t.body, out);
+        }
+        Node::IfNil(p) => {
+            send_offsets(&p.0, out);
+            if let Some(b) = &p.1 {
+                send_offsets(b, out);
+            }
+            if let Some((_, b)) = &p.2 {
+                send_offsets(b, out);
+            }
+        }
     }
 }

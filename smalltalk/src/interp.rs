@@ -79,6 +79,30 @@ pub type R = Result<Value, Unwind>;
 // Every `eval` answers an `R`: two words, so it travels in registers.
 const _: () = assert!(std::mem::size_of::<R>() == 16);
 
+/// The record of one running activation (a method or a block), kept on
+/// `Vm::acts` from entry to exit so a stack report can be made when an
+/// exception is signalled. `method` borrows from the activation itself:
+/// `activate` holds `&Arc<Method>` for as long as the record is on the
+/// stack, and the record is popped before it returns. A block activation
+/// needs no pointer: its closure sits at `Vm::stack[rp]` for the whole call.
+#[derive(Clone, Copy)]
+pub struct Act {
+    /// The method of a method activation; null for a block activation.
+    pub method: *const Method,
+    /// Where the receiver (a method) or the block (a block) is on the value stack.
+    pub rp: u32,
+    /// Source offset (in the caller) of the send that started this activation.
+    pub caller_pos: u32,
+}
+
+// SAFETY: an `Act` only points at a `Method`, which is
+// immutable after compilation and already shared between threads through
+// `Arc` (they are `Sync`), and it is only dereferenced while the activation
+// that pushed it is running on the thread running that activation; moving a
+// `Vm` to another thread (between evaluations, or with the evaluation) moves
+// its records with it and does not end any activation.
+unsafe impl Send for Act {}
+
 /// The activation a node is evaluated in.
 pub struct Frame<'a> {
     pub recv: Value,
@@ -152,6 +176,8 @@ impl Vm {
             handlers: vec![],
             signals: vec![],
             homes: vec![],
+            acts: Vec::with_capacity(256),
+            pos: 0,
             next_id: self.next_id,
             depth: 0,
             depth_limit: self.depth_limit,
@@ -164,6 +190,7 @@ impl Vm {
             session_id: self.session_id,
             sites_pinned: self.sites_pinned,
             repo: None,
+            hashing_checked: (0, false, false, false),
         }
     }
 }
@@ -195,6 +222,10 @@ pub struct Vm {
     pub handlers: Vec<Handler>,
     pub signals: Vec<SignalRec>,
     pub homes: Vec<u64>,
+    /// The running activations, outermost first (see [`Act`]).
+    pub acts: Vec<Act>,
+    /// Source offset of the send in progress in the innermost activation.
+    pub pos: u32,
     pub next_id: u64,
     pub depth: usize,
     pub depth_limit: usize,
@@ -210,6 +241,10 @@ pub struct Vm {
     pub sites_pinned: usize,
     /// The login's repository state (store session, OOP mapping); None for in-memory images.
     pub repo: Option<Box<crate::persist::RepoState>>,
+    /// `(epoch + 1, SmallInteger>>hash is the kernel's, Association>>key and
+    /// Association>>value: are the kernel's)` as last worked out by
+    /// `kernel_hashing` (epoch 0: never).
+    pub hashing_checked: (u64, bool, bool, bool),
 }
 
 #[derive(Default, Clone)]
@@ -223,6 +258,9 @@ pub struct Sels {
     pub must_be_boolean: Oop,
     pub hash: Oop,
     pub key: Oop,
+    pub index_of: Oop,
+    pub at: Oop,
+    pub value_set: Oop,
 }
 
 impl Vm {
@@ -455,6 +493,31 @@ impl Vm {
         self.invoke(&m, rp)
     }
 
+    /// `send` from a send node of the tree: a cache site, no `super`. Inlined
+    /// into `eval_send` together with `invoke`, so a cache hit on a
+    /// primitive or frameless method makes no further call.
+    #[inline(always)]
+    fn send_at_site(&mut self, sel: Oop, rp: usize, site: u32) -> R {
+        let class = self.class_of(self.stack[rp]);
+        let mp: *const Method = match self.caches.get(site as usize) {
+            Some(c) if c.class == class && c.selector == sel && c.epoch == self.epoch => {
+                match &c.method {
+                    Some(m) => Arc::as_ptr(m),
+                    None => std::ptr::null(),
+                }
+            }
+            Some(_) => self.send_miss(class, sel, site),
+            None => return self.send(sel, rp, Some(site), None),
+        };
+        if mp.is_null() {
+            return self.dnu(sel, rp);
+        }
+        // SAFETY: as in `send`: `mp` comes from an `Arc<Method>` that `lookup`
+        // also stored in `self.keep`, emptied only at safe points.
+        let m = std::mem::ManuallyDrop::new(unsafe { Arc::from_raw(mp) });
+        self.invoke_inner(&m, rp)
+    }
+
     #[cold]
     #[inline(never)]
     fn send_miss(&mut self, class: Oop, sel: Oop, s: u32) -> *const Method {
@@ -594,6 +657,11 @@ impl Vm {
     /// Runs a method with the receiver at `rp` and its arguments above it.
     #[inline]
     pub fn invoke(&mut self, m: &Arc<Method>, rp: usize) -> R {
+        self.invoke_inner(m, rp)
+    }
+
+    #[inline(always)]
+    fn invoke_inner(&mut self, m: &Arc<Method>, rp: usize) -> R {
         if m.primitive != 0 {
             // the hottest primitives go straight to their implementation
             let r = match m.primitive {
@@ -601,6 +669,18 @@ impl Vm {
                 5 | 22 if m.num_args == 1 => Ok(self.prim_at(rp)),
                 6 | 23 if m.num_args == 2 => Ok(self.prim_at_put(rp)),
                 4 | 21 if m.num_args == 0 => self.prim_size(rp, m.primitive),
+                // loops that call blocks show in stack reports as their method
+                n @ (405..=407 | 425) => {
+                    self.acts.push(Act {
+                        method: &**m,
+                        rp: rp as u32,
+                        caller_pos: self.pos,
+                    });
+                    self.pos = 0;
+                    let r = self.prim(n, rp, m.num_args);
+                    self.pos = self.acts.pop().map_or(0, |a| a.caller_pos);
+                    r
+                }
                 n => self.prim(n, rp, m.num_args),
             };
             match r {
@@ -634,6 +714,17 @@ impl Vm {
                 self.stack.truncate(rp);
                 return Ok(c);
             }
+            Trivial::SetIVar(i) if m.num_args == 1 => {
+                // an invariant receiver takes the general path, which signals
+                if let Value::Obj(o) = self.stack[rp] {
+                    let v = self.stack[rp + 1];
+                    if self.ivar_set(o, i as usize, v) {
+                        self.stack.truncate(rp);
+                        return Ok(Value::Obj(o));
+                    }
+                }
+            }
+            Trivial::SetIVar(_) => {}
         }
         self.activate(m, rp)
     }
@@ -656,6 +747,11 @@ impl Vm {
             }
         }
         let recv = self.stack[rp];
+        self.acts.push(Act {
+            method: &**m,
+            rp: rp as u32,
+            caller_pos: self.pos,
+        });
         let base = rp + 1;
         self.stack.resize(base + m.frame_size, Value::Nil);
         let env = if m.env_size > 0 {
@@ -687,10 +783,10 @@ impl Vm {
             // a `^` statement of the method itself answers without unwinding
             let r = match stmt {
                 Node::Return(e) => {
-                    result = self.eval(e, &f);
+                    result = self.eval_leaf(e, &f);
                     break;
                 }
-                other => self.eval(other, &f),
+                other => self.eval_leaf(other, &f),
             };
             if let Err(e) = r {
                 result = Err(e);
@@ -700,6 +796,7 @@ impl Vm {
         if m.needs_home {
             self.homes.pop();
         }
+        self.pos = self.acts.pop().map_or(0, |a| a.caller_pos);
         self.depth -= 1;
         self.stack.truncate(rp);
         match result {
@@ -811,6 +908,11 @@ impl Vm {
                 return Err(e);
             }
         }
+        self.acts.push(Act {
+            method: std::ptr::null(),
+            rp: rp as u32,
+            caller_pos: self.pos,
+        });
         let base = rp + 1;
         self.stack.resize(base + code.frame_size, Value::Nil);
         let env = if code.env_size > 0 {
@@ -832,11 +934,12 @@ impl Vm {
         };
         let mut result = Ok(Value::Nil);
         for stmt in &code.body {
-            result = self.eval(stmt, &f);
+            result = self.eval_leaf(stmt, &f);
             if result.is_err() {
                 break;
             }
         }
+        self.pos = self.acts.pop().map_or(0, |a| a.caller_pos);
         self.depth -= 1;
         self.stack.truncate(rp);
         result.map(Some)
@@ -889,70 +992,76 @@ impl Vm {
         }
     }
 
-    fn eval_seq(&mut self, nodes: &[Node], f: &Frame) -> R {
-        let mut v = Value::Nil;
-        for n in nodes {
-            v = self.eval(n, f)?;
-        }
-        Ok(v)
-    }
-
+    /// Evaluates a node. Control structures continue with their chosen
+    /// branch (or a sequence with its last statement) in the same call, so
+    /// inlined code does not nest Rust frames; statements and conditions go
+    /// through `eval_leaf`, which answers variables, constants and sends
+    /// without re-entering this function.
     pub fn eval(&mut self, n: &Node, f: &Frame) -> R {
-        match n {
-            Node::Const(v) => Ok(*v),
-            Node::SelfRef => Ok(f.recv),
-            Node::Temp(i) => Ok(self.stack[f.base + *i as usize]),
-            Node::EnvVar(d, i) => {
-                let e = self.env_at(f.env, *d);
-                Ok(self.heap.slot(e, *i as usize))
-            }
-            Node::IVar(i) => Ok(match f.recv {
-                Value::Obj(o) => self.ivar_get(o, *i as usize),
-                _ => Value::Nil,
-            }),
-            Node::Global(a) => Ok(self.heap.slot(*a, 1)),
-            Node::SetSlot(s, e) => {
-                let v = self.eval_leaf(e, f)?;
-                self.set_slot(*s, v, f);
-                Ok(v)
-            }
-            Node::Send(s) => self.eval_send(s, f),
-            Node::Return(e) => {
-                let v = self.eval(e, f)?;
-                self.return_home = f.home;
-                Err(self.unwind_return(v))
-            }
-            Node::Seq(nodes, temps) => {
-                for &t in temps {
-                    self.set_slot(t, Value::Nil, f);
+        let mut n = n;
+        loop {
+            return match n {
+                Node::Send(s) => self.send_node(s, f),
+                Node::Const(v) => Ok(*v),
+                Node::SelfRef => Ok(f.recv),
+                Node::Temp(i) => Ok(self.stack[f.base + *i as usize]),
+                Node::EnvVar(d, i) => {
+                    let e = self.env_at(f.env, *d);
+                    Ok(self.heap.slot(e, *i as usize))
                 }
-                self.eval_seq(nodes, f)
-            }
-            Node::If(parts, site, off) => {
-                let (c, t, e) = &**parts;
-                match self.eval_leaf(c, f)? {
-                    Value::True => self.eval(t, f),
-                    Value::False => self.eval(e, f),
-                    other => self.non_boolean(other, *site, *off),
+                Node::IVar(i) => Ok(match f.recv {
+                    Value::Obj(o) => self.ivar_get(o, *i as usize),
+                    _ => Value::Nil,
+                }),
+                Node::SetSlot(Slot::Stack(i), e) => {
+                    let v = self.eval_leaf(e, f)?;
+                    self.stack[f.base + *i as usize] = v;
+                    Ok(v)
                 }
-            }
-            Node::And(parts, site, off) => {
-                let (a, b) = &**parts;
-                match self.eval(a, f)? {
-                    Value::True => self.eval(b, f),
-                    Value::False => Ok(Value::False),
-                    other => self.non_boolean(other, *site, *off),
+                Node::Seq(nodes, temps) => {
+                    for &t in temps {
+                        self.set_slot(t, Value::Nil, f);
+                    }
+                    match nodes.split_last() {
+                        None => Ok(Value::Nil),
+                        Some((last, rest)) => {
+                            for x in rest {
+                                self.eval_leaf(x, f)?;
+                            }
+                            n = last;
+                            continue;
+                        }
+                    }
                 }
-            }
-            Node::Or(parts, site, off) => {
-                let (a, b) = &**parts;
-                match self.eval(a, f)? {
-                    Value::True => Ok(Value::True),
-                    Value::False => self.eval(b, f),
-                    other => self.non_boolean(other, *site, *off),
+                Node::If(parts, site, off) => {
+                    let (c, t, e) = &**parts;
+                    match self.eval_leaf(c, f)? {
+                        Value::True => n = t,
+                        Value::False => n = e,
+                        other => return self.non_boolean(other, *site, *off),
+                    }
+                    continue;
                 }
-            }
-            _ => self.eval_cold(n, f),
+                Node::And(parts, site, off) => {
+                    let (a, b) = &**parts;
+                    match self.eval_leaf(a, f)? {
+                        Value::True => n = b,
+                        Value::False => return Ok(Value::False),
+                        other => return self.non_boolean(other, *site, *off),
+                    }
+                    continue;
+                }
+                Node::Or(parts, site, off) => {
+                    let (a, b) = &**parts;
+                    match self.eval_leaf(a, f)? {
+                        Value::True => return Ok(Value::True),
+                        Value::False => n = b,
+                        other => return self.non_boolean(other, *site, *off),
+                    }
+                    continue;
+                }
+                _ => self.eval_cold(n, f),
+            };
         }
     }
 
@@ -960,6 +1069,17 @@ impl Vm {
     #[inline(never)]
     fn eval_cold(&mut self, n: &Node, f: &Frame) -> R {
         match n {
+            Node::Global(a) => Ok(self.heap.slot(*a, 1)),
+            Node::SetSlot(s, e) => {
+                let v = self.eval_leaf(e, f)?;
+                self.set_slot(*s, v, f);
+                Ok(v)
+            }
+            Node::Return(e) => {
+                let v = self.eval(e, f)?;
+                self.return_home = f.home;
+                Err(self.unwind_return(v))
+            }
             Node::SetIVar(i, e) => {
                 let v = self.eval(e, f)?;
                 if let Value::Obj(o) = f.recv {
@@ -1034,7 +1154,7 @@ impl Vm {
             Node::While(parts, until, off) => {
                 let (cond, body) = &**parts;
                 loop {
-                    let c = self.eval(cond, f)?;
+                    let c = self.eval_leaf(cond, f)?;
                     match (c, *until) {
                         (Value::True, true) | (Value::False, false) => {}
                         (Value::True, false) | (Value::False, true) => break,
@@ -1042,13 +1162,13 @@ impl Vm {
                             self.non_boolean(other, u32::MAX, *off)?;
                         }
                     }
-                    self.eval(body, f)?;
+                    self.eval_leaf(body, f)?;
                     self.check_interrupt()?;
                 }
                 Ok(Value::Nil)
             }
             Node::Repeat(body, _) => loop {
-                self.eval(body, f)?;
+                self.eval_leaf(body, f)?;
                 self.check_interrupt()?;
             },
             Node::TimesRepeat(parts, _) => {
@@ -1061,7 +1181,7 @@ impl Vm {
                     );
                 };
                 for _ in 0..n.max(0) {
-                    self.eval(body, f)?;
+                    self.eval_leaf(body, f)?;
                     self.check_interrupt()?;
                 }
                 Ok(n.into_value())
@@ -1128,7 +1248,7 @@ impl Vm {
         let rp = self.stack.len();
         self.stack.push(r);
         for a in &p.args {
-            match self.eval(a, f) {
+            match self.eval_leaf(a, f) {
                 Ok(v) => self.stack.push(v),
                 Err(e) => {
                     self.stack.truncate(rp);
@@ -1136,6 +1256,7 @@ impl Vm {
                 }
             }
         }
+        self.pos = p.offset as u32;
         self.send(p.selector, rp, Some(p.site), None)
     }
 
@@ -1153,7 +1274,7 @@ impl Vm {
             let mut i = a;
             while (s > 0 && i <= b) || (s < 0 && i >= b) {
                 self.set_slot(t.var, Value::Int(i), f);
-                self.eval(&t.body, f)?;
+                self.eval_leaf(&t.body, f)?;
                 self.check_interrupt()?;
                 i += s;
             }
@@ -1192,6 +1313,10 @@ impl Vm {
             let rp = self.stack.len();
             self.stack.push(r);
             self.stack.push(a);
+            self.pos = s.offset as u32;
+            if s.super_of.is_none() {
+                return self.send_at_site(s.selector, rp, s.site);
+            }
             return self.send(s.selector, rp, Some(s.site), s.super_of);
         }
         let rp = self.stack.len();
@@ -1204,6 +1329,10 @@ impl Vm {
                     return Err(e);
                 }
             }
+        }
+        self.pos = s.offset as u32;
+        if s.super_of.is_none() {
+            return self.send_at_site(s.selector, rp, s.site);
         }
         self.send(s.selector, rp, Some(s.site), s.super_of)
     }
@@ -1220,8 +1349,47 @@ impl Vm {
                 Value::Obj(o) => self.ivar_get(o, *i as usize),
                 _ => Value::Nil,
             }),
-            Node::Send(s) => self.eval_send(s, f),
+            Node::Send(s) => self.send_node(s, f),
+            Node::EnvVar(d, i) => {
+                let e = self.env_at(f.env, *d);
+                Ok(self.heap.slot(e, *i as usize))
+            }
             _ => self.eval(n, f),
+        }
+    }
+
+    /// A send node: SmallInteger/Float arithmetic and comparisons between
+    /// variables and constants are answered in place, anything else goes
+    /// through `eval_send`.
+    #[inline(always)]
+    fn send_node(&mut self, s: &SendNode, f: &Frame) -> R {
+        if s.leaf_special {
+            let r = self.leaf_value(&s.recv, f);
+            let a = self.leaf_value(&s.args[0], f);
+            if let Some(v) = fast_special(s.special, r, a) {
+                return Ok(v);
+            }
+        }
+        self.eval_send(s, f)
+    }
+
+    /// The value of a variable or constant node (nil for anything else,
+    /// which `leaf_special` rules out).
+    #[inline(always)]
+    fn leaf_value(&self, n: &Node, f: &Frame) -> Value {
+        match n {
+            Node::Temp(i) => self.stack[f.base + *i as usize],
+            Node::Const(v) => *v,
+            Node::SelfRef => f.recv,
+            Node::IVar(i) => match f.recv {
+                Value::Obj(o) => self.ivar_get(o, *i as usize),
+                _ => Value::Nil,
+            },
+            Node::EnvVar(d, i) => {
+                let e = self.env_at(f.env, *d);
+                self.heap.slot(e, *i as usize)
+            }
+            _ => Value::Nil,
         }
     }
 
@@ -1277,7 +1445,7 @@ pub fn is_small_double(f: f64) -> bool {
     (-126..=127).contains(&exp)
 }
 
-#[inline]
+#[inline(always)]
 fn fast_special(sp: Special, r: Value, a: Value) -> Option<Value> {
     use crate::value::Value::Int;
     match (sp, r, a) {

@@ -201,6 +201,7 @@ known! {
 pub mod exc {
     pub const NUMBER: usize = 2;
     pub const HANDLER: usize = 3;
+    pub const STACK: usize = 4;
     pub const DETAILS: usize = 6;
     pub const MESSAGE_TEXT: usize = 8;
     pub const ARGS: usize = 9;

@@ -17,6 +17,7 @@ mod ast;
 mod behavior;
 mod bootstrap;
 mod code;
+mod collprims;
 mod compiler;
 mod exceptions;
 mod filein;

@@ -25,8 +25,9 @@ pub fn is_known_primitive(n: u16) -> bool {
         160..=169 |
         200..=241 |
         250..=260 |
-        270..=280 | 285 |
-        300..=304 | 310..=319 | 320..=331 | 340 | 341 | 380..=399)
+        270..=280 | 285..=287 |
+        300..=304 | 310..=319 | 320..=331 | 340 | 341 | 380..=399 |
+        400..=407 | 410..=426)
 }
 
 /// `foo`, `foo:bar:`, `+` print bare after `#`; anything else is quoted.
@@ -230,20 +231,34 @@ impl Vm {
     /// probed element (Set) or association key (Dictionary) is anything but a
     /// SmallInteger — its `=` could be user code — or when `hash` for
     /// SmallIntegers or `key` for Associations is not the kernel's.
-    fn hashed_index_of(&mut self, r: Value, key: Value, dict: bool) -> Option<Value> {
+    /// Whether `SmallInteger>>hash` and `Association>>key` are still the
+    /// kernel's (primitive 114, the `key` getter), worked out once per method
+    /// epoch: every change of a method moves the epoch.
+    pub(crate) fn kernel_hashing(&mut self) -> (bool, bool, bool) {
+        let (epoch, int_hash, assoc_key, assoc_set) = self.hashing_checked;
+        if epoch == self.epoch + 1 {
+            return (int_hash, assoc_key, assoc_set);
+        }
+        let (hash_sel, key_sel, set_sel) = (self.sels.hash, self.sels.key, self.sels.value_set);
+        let int_hash = self
+            .lookup(self.k.small_integer, hash_sel)
+            .is_some_and(|m| m.primitive == 114);
+        let assoc_key = self
+            .lookup(self.k.association, key_sel)
+            .is_some_and(|m| matches!(m.trivial, crate::code::Trivial::IVar(0)));
+        let assoc_set = self
+            .lookup(self.k.association, set_sel)
+            .is_some_and(|m| matches!(m.trivial, crate::code::Trivial::SetIVar(1)));
+        self.hashing_checked = (self.epoch + 1, int_hash, assoc_key, assoc_set);
+        (int_hash, assoc_key, assoc_set)
+    }
+
+    pub(crate) fn hashed_index_of(&mut self, r: Value, key: Value, dict: bool) -> Option<Value> {
         let (Value::Obj(o), Value::Int(k)) = (r, key) else {
             return None;
         };
-        let (hash_sel, key_sel) = (self.sels.hash, self.sels.key);
-        if self.lookup(self.k.small_integer, hash_sel)?.primitive != 114 {
-            return None;
-        }
-        if dict
-            && !matches!(
-                self.lookup(self.k.association, key_sel)?.trivial,
-                crate::code::Trivial::IVar(0)
-            )
-        {
+        let (int_hash, assoc_key, _) = self.kernel_hashing();
+        if !int_hash || (dict && !assoc_key) {
             return None;
         }
         let Value::Obj(b) = self.heap.slot(o, 1) else {
@@ -523,7 +538,9 @@ impl Vm {
             160..=169 => self.prim_char(n, r, rp),
             200..=239 => self.prim_string(n, r, rp, argc),
             240 | 241 => Ok(self.hashed_index_of(r, self.arg(rp, 0), n == 241)),
+            400..=429 => self.prim_collection(n, r, rp, argc),
             250..=260 => self.prim_block(n, r, rp, argc),
+            286 | 287 => self.prim_stack_report(n, r, rp, argc),
             270..=285 => self.prim_exception(n, r, rp, argc),
             313..=316 if self.repo.is_some() => self.persist_prim(n, rp, argc),
             380..=399 => self.persist_prim(n, rp, argc),

@@ -803,6 +803,14 @@ fn caller_thread_evaluation_survives_deep_recursion() {
                 )
                 .unwrap_err();
             assert_eq!(e.number, 3139);
+            // recursion through the primitive loops (Array and OrderedCollection
+            // do:, detect:ifNone:) that call blocks from Rust
+            s.file_in(
+                "method: EngFlow\nloopsDown: n\n  #(1) do: [:e | (OrderedCollection with: e) do: [:x | #(1) detect: [:y | self loopsDown: n + 1] ifNone: [nil]]]\n%\n",
+            )
+            .expect("file-in");
+            let e = s.evaluate_print_string("EngFlow new loopsDown: 1").unwrap_err();
+            assert_eq!(e.number, 3139);
             s.evaluate_print_string("3 + 4").unwrap()
         })
         .unwrap();
@@ -1173,6 +1181,71 @@ fn simple_blocks_are_shared_and_others_are_not() {
                 "anArray( 2, 20, 2)",
             ),
             ("EngInc == EngTimes", "false"),
+        ],
+    );
+}
+
+#[test]
+fn stack_reports_name_the_activations_at_the_signal() {
+    let mut s = session();
+    s.file_in(CLASSES).expect("file-in");
+    // a deep recursion: one line per activation, innermost first
+    let report = s
+        .evaluate_string(
+            "[EngFlow new down: 1] on: AlmostOutOfStack do: [:e | e return: e stackReport]",
+        )
+        .expect("report");
+    let lines: Vec<&str> = report.lines().collect();
+    // the signal comes at the activation past the 10 000-frame limit
+    assert_eq!(lines.len(), 10_000);
+    assert_eq!(lines[0], "EngFlow >> down: @1 line 2");
+    assert_eq!(lines[lines.len() - 2], "[] in Executed Code @2 line 1");
+    assert_eq!(lines[lines.len() - 1], "Executed Code @3 line 1");
+    // every way out of an activation pops its record: after errors, non-local
+    // returns, handler returns, ensure blocks and aborted evaluations the
+    // stack is the doit alone
+    let _ = s.evaluate_print_string("EngFlow new down: 1");
+    let _ = s.evaluate_print_string("nil foo");
+    for src in [
+        "EngFlow new find: 3",
+        "EngFlow new nlrThroughHandler",
+        "EngFlow new returnFromHandler",
+        "EngFlow new returnThroughEnsureInHandler: (Array new: 1)",
+        "EngFlow new deepReturn",
+        "[1/0] on: ZeroDivide do: [:e | e retryUsing: [7]]",
+        "[Warning signal: 'w'] on: Warning do: [:e | e resume: 5]",
+    ] {
+        s.evaluate_print_string(src).expect(src);
+        check(
+            &mut s,
+            &[(
+                "GsProcess stackReportToLevel: 100",
+                "'Executed Code @1 line 1\n'",
+            )],
+        );
+    }
+    // the level bounds the report; a block names its home method
+    check(
+        &mut s,
+        &[
+            (
+                "[:x | GsProcess stackReportToLevel: x] value: 1",
+                "'[] in Executed Code @1 line 1\n'",
+            ),
+            (
+                "(GsProcess stackReportToLevel: 0) isEmpty",
+                "true",
+            ),
+            (
+                "| ex | ex := [#(1 2) do: [:e | e foo]] on: MessageNotUnderstood do: [:e | e]. ex stackReport lines first",
+                "'[] in Executed Code @2 line 1'",
+            ),
+            ("Error new stackReport", "nil"),
+            // a primitive loop that calls blocks is reported as its method
+            (
+                "| ex | ex := [#(1 2) do: [:e | e foo]] on: MessageNotUnderstood do: [:e | e]. (ex stackReport lines at: 2)",
+                "'Array (SequenceableCollection) >> do: @1 line 1'",
+            ),
         ],
     );
 }

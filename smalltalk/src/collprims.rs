@@ -1,0 +1,601 @@
+//! Fast paths for the kernel's hottest collection methods (primitives
+//! 400..=429): `OrderedCollection` adding, removing, indexing and `do:`,
+//! `Array` enumeration, `Dictionary at:ifAbsent:`/`at:put:` and `Set
+//! add:`/`includes:` for SmallInteger keys, and `WriteStream`
+//! `nextPut:`/`nextPutAll:` on Strings and Arrays.
+//!
+//! Each primitive does exactly what the Smalltalk body of its method does,
+//! and only in the cases where that body's sends would all reach kernel
+//! primitives (an `Array` of exact class, SmallInteger indexes and keys, the
+//! kernel's `_indexOf:`). Anything else fails the primitive, so the
+//! Smalltalk body runs and every override, error and growth step behaves as
+//! written there. This module must not signal errors itself.
+
+use crate::heap::Body;
+use crate::interp::{Unwind, Vm};
+use crate::prims::P;
+use crate::value::{Oop, Value};
+
+/// `OrderedCollection`'s named slots (kernel/10-classes.gs).
+const OC_ARRAY: usize = 0;
+const OC_FIRST: usize = 1;
+const OC_LAST: usize = 2;
+/// `WriteStream`'s named slots (PositionableStream's, then its own).
+const WS_COLLECTION: usize = 0;
+const WS_POSITION: usize = 1;
+const WS_READ_LIMIT: usize = 2;
+const WS_WRITE_LIMIT: usize = 3;
+/// `Set`'s and `Dictionary`'s named slots.
+const HASHED_TALLY: usize = 0;
+const HASHED_BUCKETS: usize = 1;
+
+impl Vm {
+    pub(crate) fn prim_collection(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
+        if let (418 | 419, 1) = (n, argc) {
+            return Ok(min_max(r, self.stack[rp + 1], n == 418));
+        }
+        let Value::Obj(o) = r else {
+            return Ok(None);
+        };
+        Ok(match (n, argc) {
+            (400, 1) => self.oc_add_last(o, self.stack[rp + 1]),
+            (401, 0) => self.oc_remove(o, true),
+            (402, 0) => self.oc_remove(o, false),
+            (403, 1) => self.oc_at(o, self.stack[rp + 1]),
+            (404, 2) => self.oc_at_put(o, self.stack[rp + 1], self.stack[rp + 2]),
+            (405, 1) => return self.oc_do(o, rp),
+            (406, 1) | (407, 1) => return self.array_do(o, rp, n == 407),
+            (410, 2) => return self.dictionary_at_if_absent(o, rp),
+            (425, 2) => return self.array_detect(o, rp),
+            (422, 0) => self.rehash_ints(o, 240, None),
+            (424, 1) => match self.stack[rp + 1] {
+                Value::Int(size) if size > 0 => self.rehash_ints(o, 241, Some(size as usize)),
+                _ => None,
+            },
+            (423, 1) => self.oc_initialize(o, self.stack[rp + 1]),
+            (411, 2) => self.dictionary_at_put(o, self.stack[rp + 1], self.stack[rp + 2]),
+            (412, 1) => self.set_add(o, self.stack[rp + 1]),
+            (413, 1) => self.set_includes(o, self.stack[rp + 1]),
+            (414, 1) => self.stream_next_put(o, self.stack[rp + 1]),
+            (416, 0) => self
+                .oc_parts(o)
+                .map(|(_, first, last)| Value::Int(last - first + 1)),
+            (420, 0) => self
+                .oc_parts(o)
+                .map(|(_, first, last)| Value::bool(last < first)),
+            (421, 0) => self
+                .oc_parts(o)
+                .map(|(_, first, last)| Value::bool(last >= first)),
+            (426, 2) if o == self.k.array => match self.stack[rp + 1] {
+                Value::Int(n) if n >= 0 && self.heap.can_allocate((n as usize).saturating_mul(16)) => {
+                    let fill = self.stack[rp + 2];
+                    Some(self.new_array(vec![fill; n as usize]))
+                }
+                _ => None,
+            },
+            (417, 1..=6) if o == self.k.array => {
+                let items = self.stack[rp + 1..=rp + argc].to_vec();
+                Some(self.new_array(items))
+            }
+            (415, 1) => self.stream_next_put_all(o, self.stack[rp + 1]),
+            _ => None,
+        })
+    }
+
+    /// The pointer slots of `o`, if it has them.
+    fn ptr_slots(&self, o: Oop) -> Option<&Vec<Value>> {
+        match &self.heap.get(o).body {
+            Body::Ptr(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// An OrderedCollection's array (an `Array` of exact class), first and last index.
+    fn oc_parts(&self, o: Oop) -> Option<(Oop, i64, i64)> {
+        let s = self.ptr_slots(o)?;
+        let (Value::Obj(a), Value::Int(first), Value::Int(last)) =
+            (*s.get(OC_ARRAY)?, *s.get(OC_FIRST)?, *s.get(OC_LAST)?)
+        else {
+            return None;
+        };
+        (self.heap.get(a).class == self.k.array).then_some((a, first, last))
+    }
+
+    /// Stores `v` at 1-based `index` of the Array `a` through the write barrier.
+    fn array_put(&mut self, a: Oop, index: i64, v: Value) -> Option<()> {
+        if index < 1 {
+            return None;
+        }
+        match self.heap.write(a) {
+            Some(obj) => match &mut obj.body {
+                Body::Ptr(s) if (index as usize) <= s.len() => {
+                    s[index as usize - 1] = v;
+                    Some(())
+                }
+                _ => None,
+            },
+            None => None,
+        }
+    }
+
+    /// The element at 1-based `index` of the Array `a`.
+    fn array_get(&self, a: Oop, index: i64) -> Option<Value> {
+        if index < 1 {
+            return None;
+        }
+        self.ptr_slots(a)?.get(index as usize - 1).copied()
+    }
+
+    /// Whether the receiver's first and last index may be written (it is not invariant).
+    fn writable(&self, o: Oop) -> bool {
+        !self.heap.is_invariant(o)
+    }
+
+    /// `addLast:` / `add:` while the array has room at the end.
+    fn oc_add_last(&mut self, o: Oop, v: Value) -> Option<Value> {
+        let (a, _, last) = self.oc_parts(o)?;
+        let len = self.ptr_slots(a)?.len() as i64;
+        if last >= len || last < 0 || !self.writable(o) || self.heap.is_invariant(a) {
+            return None;
+        }
+        self.array_put(a, last + 1, v)?;
+        self.heap.store(o, OC_LAST, Value::Int(last + 1));
+        Some(v)
+    }
+
+    /// `removeFirst` / `removeLast` of a non-empty collection.
+    fn oc_remove(&mut self, o: Oop, first_end: bool) -> Option<Value> {
+        let (a, first, last) = self.oc_parts(o)?;
+        if last < first || !self.writable(o) || self.heap.is_invariant(a) {
+            return None;
+        }
+        let at = if first_end { first } else { last };
+        let element = self.array_get(a, at)?;
+        self.array_put(a, at, Value::Nil)?;
+        if first_end {
+            self.heap.store(o, OC_FIRST, Value::Int(first + 1));
+        } else {
+            self.heap.store(o, OC_LAST, Value::Int(last - 1));
+        }
+        Some(element)
+    }
+
+    /// `at:` with a SmallInteger index within `1 to: self size`.
+    fn oc_at(&self, o: Oop, index: Value) -> Option<Value> {
+        let (a, first, last) = self.oc_parts(o)?;
+        let Value::Int(i) = index else { return None };
+        if i < 1 || i > last - first + 1 {
+            return None;
+        }
+        self.array_get(a, first + i - 1)
+    }
+
+    /// `at:put:` with a SmallInteger index within `1 to: self size`.
+    fn oc_at_put(&mut self, o: Oop, index: Value, v: Value) -> Option<Value> {
+        let (a, first, last) = self.oc_parts(o)?;
+        let Value::Int(i) = index else { return None };
+        if i < 1 || i > last - first + 1 {
+            return None;
+        }
+        self.array_put(a, first + i - 1, v)?;
+        Some(v)
+    }
+
+    /// Whether `b` is a block taking `argc` arguments (so `value:` reaches primitive 250).
+    fn is_block_of(&self, b: Value, argc: usize) -> bool {
+        match b {
+            Value::Obj(o) => {
+                matches!(&self.heap.get(o).body, Body::Block(c) if c.code.num_args == argc)
+            }
+            _ => false,
+        }
+    }
+
+    /// Calls the block at `self.stack[rp + 1]` with `args`, on top of the stack.
+    fn call_arg_block(&mut self, rp: usize, args: &[Value]) -> Result<(), Unwind> {
+        let block = self.stack[rp + 1];
+        let bp = self.stack.len();
+        self.stack.push(block);
+        for &a in args {
+            self.stack.push(a);
+        }
+        match self.call_block(bp, args.len()) {
+            Ok(Some(_)) => Ok(()),
+            Ok(None) => {
+                // not reached: the block was checked before the loop
+                self.stack.truncate(bp);
+                let sel = if args.len() == 1 {
+                    "value:"
+                } else {
+                    "value:value:"
+                };
+                self.send_str(block, sel, args).map(|_| ())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `OrderedCollection>>do:` — `firstIndex to: lastIndex do: [:i | aBlock
+    /// value: (array at: i)]`: the bounds are read once, the array at every step.
+    fn oc_do(&mut self, o: Oop, rp: usize) -> P {
+        let Some((_, first, last)) = self.oc_parts(o) else {
+            return Ok(None);
+        };
+        if !self.is_block_of(self.stack[rp + 1], 1) {
+            return Ok(None);
+        }
+        let at = self.sels.at;
+        for i in first..=last {
+            let array = self.heap.slot(o, OC_ARRAY);
+            let element = match array {
+                Value::Obj(a) if self.heap.get(a).class == self.k.array => self.array_get(a, i),
+                _ => None,
+            };
+            let element = match element {
+                Some(e) => e,
+                // whatever the array became, ask it as the Smalltalk body would
+                None => self.send_msg(array, at, &[Value::Int(i)])?,
+            };
+            self.call_arg_block(rp, &[element])?;
+        }
+        Ok(Some(Value::Obj(o)))
+    }
+
+    /// `Array>>do:` / `Array>>doWithIndex:` — `1 to: self size do: [:i | aBlock
+    /// value: (self at: i) (value: i)]` for an `Array` of exact class.
+    fn array_do(&mut self, o: Oop, rp: usize, with_index: bool) -> P {
+        if self.heap.get(o).class != self.k.array
+            || !self.is_block_of(self.stack[rp + 1], if with_index { 2 } else { 1 })
+        {
+            return Ok(None);
+        }
+        let size = self.ptr_slots(o).map_or(0, |s| s.len()) as i64;
+        let at = self.sels.at;
+        for i in 1..=size {
+            let element = match self.array_get(o, i) {
+                Some(e) => e,
+                // the array shrank under the loop: `at:` signals as it would
+                None => self.send_msg(Value::Obj(o), at, &[Value::Int(i)])?,
+            };
+            if with_index {
+                self.call_arg_block(rp, &[element, Value::Int(i)])?;
+            } else {
+                self.call_arg_block(rp, &[element])?;
+            }
+        }
+        Ok(Some(Value::Obj(o)))
+    }
+
+    /// The receiver's bucket Array and tally, when its class's `_indexOf:` is
+    /// the kernel primitive `prim` (240: Set, 241: Dictionary).
+    fn hashed_parts(&mut self, o: Oop, prim: u16) -> Option<(Oop, i64)> {
+        let class = self.heap.get(o).class;
+        let sel = self.sels.index_of;
+        if self.lookup(class, sel)?.primitive != prim {
+            return None;
+        }
+        let s = self.ptr_slots(o)?;
+        let (Value::Int(tally), Value::Obj(b)) = (*s.get(HASHED_TALLY)?, *s.get(HASHED_BUCKETS)?)
+        else {
+            return None;
+        };
+        Some((b, tally))
+    }
+
+    /// The bucket index `_indexOf:` answers, through the primitive.
+    fn probe(&mut self, o: Oop, key: Value, dict: bool) -> Option<i64> {
+        match self.hashed_index_of(Value::Obj(o), key, dict)? {
+            Value::Int(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// `Dictionary>>at:ifAbsent:`: the value of a present key, else the value
+    /// of the block (a niladic block; anything else runs the body).
+    fn dictionary_at_if_absent(&mut self, o: Oop, rp: usize) -> P {
+        let (key, block) = (self.stack[rp + 1], self.stack[rp + 2]);
+        let Some((b, _)) = self.hashed_parts(o, 241) else {
+            return Ok(None);
+        };
+        let Some(index) = self.probe(o, key, true) else {
+            return Ok(None);
+        };
+        match self.array_get(b, index) {
+            // the probe checked the association's class
+            Some(Value::Obj(assoc)) => Ok(self.ptr_slots(assoc).and_then(|s| s.get(1).copied())),
+            Some(Value::Nil) if self.is_block_of(block, 0) => {
+                let bp = self.stack.len();
+                self.stack.push(block);
+                self.call_block(bp, 0)
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// `Dictionary>>at:put:` without growing the bucket array.
+    fn dictionary_at_put(&mut self, o: Oop, key: Value, v: Value) -> Option<Value> {
+        let (b, tally) = self.hashed_parts(o, 241)?;
+        if !self.writable(o) || self.heap.is_invariant(b) {
+            return None;
+        }
+        let index = self.probe(o, key, true)?;
+        match self.array_get(b, index)? {
+            Value::Obj(assoc) => {
+                // `assoc value: aValue`: the association exists; its setter is the kernel's
+                if !self.kernel_hashing().2 || self.heap.is_invariant(assoc) {
+                    return None;
+                }
+                self.heap.store(assoc, 1, v);
+                Some(v)
+            }
+            Value::Nil => {
+                let n = self.ptr_slots(b)?.len() as i64;
+                if tally * 4 >= n * 3 {
+                    return None;
+                }
+                let assoc = self.new_object(self.k.association, vec![key, v]);
+                self.array_put(b, index, assoc)?;
+                self.heap.store(o, HASHED_TALLY, Value::Int(tally + 1));
+                Some(v)
+            }
+            _ => None,
+        }
+    }
+
+    /// `Set>>add:` for a SmallInteger while the buckets have room.
+    fn set_add(&mut self, o: Oop, v: Value) -> Option<Value> {
+        if v.is_nil() {
+            return Some(v);
+        }
+        let (b, tally) = self.hashed_parts(o, 240)?;
+        let n = self.ptr_slots(b)?.len() as i64;
+        if tally * 4 >= n * 3 || !self.writable(o) || self.heap.is_invariant(b) {
+            return None;
+        }
+        let index = self.probe(o, v, false)?;
+        if self.array_get(b, index)?.is_nil() {
+            self.array_put(b, index, v)?;
+            self.heap.store(o, HASHED_TALLY, Value::Int(tally + 1));
+        }
+        Some(v)
+    }
+
+    /// `Set>>includes:` for a SmallInteger (or nil).
+    fn set_includes(&mut self, o: Oop, v: Value) -> Option<Value> {
+        if v.is_nil() {
+            return Some(Value::False);
+        }
+        let (b, _) = self.hashed_parts(o, 240)?;
+        let index = self.probe(o, v, false)?;
+        Some(Value::bool(!self.array_get(b, index)?.is_nil()))
+    }
+
+    /// The bytes of a String or Symbol of exact class.
+    fn plain_bytes(&self, v: Value) -> Option<&[u8]> {
+        let Value::Obj(o) = v else { return None };
+        let obj = self.heap.get(o);
+        if obj.class != self.k.string && obj.class != self.k.symbol {
+            return None;
+        }
+        match &obj.body {
+            Body::Bytes(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// A WriteStream's collection (a String or Array of exact class), position,
+    /// read limit and write limit, when the stream and collection may be written.
+    fn stream_parts(&self, o: Oop) -> Option<(Oop, i64, i64, i64)> {
+        let s = self.ptr_slots(o)?;
+        let (Value::Obj(c), Value::Int(pos), Value::Int(read), Value::Int(write)) = (
+            *s.get(WS_COLLECTION)?,
+            *s.get(WS_POSITION)?,
+            *s.get(WS_READ_LIMIT)?,
+            *s.get(WS_WRITE_LIMIT)?,
+        ) else {
+            return None;
+        };
+        let class = self.heap.get(c).class;
+        if (class != self.k.string && class != self.k.array)
+            || pos < 0
+            || self.heap.is_invariant(o)
+            || self.heap.is_invariant(c)
+        {
+            return None;
+        }
+        Some((c, pos, read, write))
+    }
+
+    /// Sets position (and the read limit when passed) after writing up to `end`.
+    fn stream_advance(&mut self, o: Oop, end: i64, read: i64) {
+        self.heap.store(o, WS_POSITION, Value::Int(end));
+        if end > read {
+            self.heap.store(o, WS_READ_LIMIT, Value::Int(end));
+        }
+    }
+
+    /// `WriteStream>>nextPut:` while the collection has room.
+    fn stream_next_put(&mut self, o: Oop, v: Value) -> Option<Value> {
+        let (c, pos, read, write) = self.stream_parts(o)?;
+        if pos >= write {
+            return None;
+        }
+        let at = pos as usize;
+        match (&mut self.heap.write(c)?.body, v) {
+            (Body::Bytes(b), Value::Char(ch)) if ch < 256 && at < b.len() => b[at] = ch as u8,
+            (Body::Ptr(s), _) if at < s.len() => s[at] = v,
+            _ => return None,
+        }
+        self.stream_advance(o, pos + 1, read);
+        Some(v)
+    }
+
+    /// `WriteStream>>nextPutAll:` of a byte String into a String, while it fits.
+    fn stream_next_put_all(&mut self, o: Oop, v: Value) -> Option<Value> {
+        let (c, pos, read, write) = self.stream_parts(o)?;
+        let src: Vec<u8> = self.plain_bytes(v)?.to_vec();
+        let end = pos + src.len() as i64;
+        if end > write {
+            return None;
+        }
+        match &mut self.heap.write(c)?.body {
+            Body::Bytes(b) if (end as usize) <= b.len() => {
+                b[pos as usize..end as usize].copy_from_slice(&src);
+            }
+            _ => return None,
+        }
+        self.stream_advance(o, end, read);
+        Some(v)
+    }
+}
+
+/// `Number>>max:` / `min:` (`self > aNumber ifTrue: [self] ifFalse: [aNumber]`)
+/// for two SmallIntegers or two Floats, whose `>`/`<` the interpreter answers
+/// without a send.
+fn min_max(a: Value, b: Value, max: bool) -> Option<Value> {
+    let first = match (a, b) {
+        (Value::Int(x), Value::Int(y)) => {
+            if max {
+                x > y
+            } else {
+                x < y
+            }
+        }
+        (Value::Float(x), Value::Float(y)) => {
+            if max {
+                x > y
+            } else {
+                x < y
+            }
+        }
+        _ => return None,
+    };
+    Some(if first { a } else { b })
+}
+
+impl Vm {
+    /// `OrderedCollection>>_initialize:` — an empty collection with room for
+    /// `aCapacity max: 4` elements, a third of it before the first.
+    fn oc_initialize(&mut self, o: Oop, capacity: Value) -> Option<Value> {
+        let Value::Int(c) = capacity else { return None };
+        if self.ptr_slots(o)?.len() <= OC_LAST || self.heap.is_invariant(o) || c > 1 << 24 {
+            return None;
+        }
+        let size = c.max(4);
+        let array = self.new_array(vec![Value::Nil; size as usize]);
+        let first = size / 3 + 1;
+        self.heap.store(o, OC_ARRAY, array);
+        self.heap.store(o, OC_FIRST, Value::Int(first));
+        self.heap.store(o, OC_LAST, Value::Int(first - 1));
+        Some(Value::Obj(o))
+    }
+
+    /// `Set>>_grow` (twice the buckets; `new_size` None) and
+    /// `Dictionary>>_rehashInto:` (`new_size` buckets) when every element
+    /// (association key) is a SmallInteger: the elements are placed as
+    /// `_store:` / `_indexOf:` would place them, in the same order.
+    fn rehash_ints(&mut self, o: Oop, prim: u16, new_size: Option<usize>) -> Option<Value> {
+        let (b, _) = self.hashed_parts(o, prim)?;
+        let dict = prim == 241;
+        let (int_hash, assoc_key, _) = self.kernel_hashing();
+        if !int_hash || (dict && !assoc_key) || self.heap.is_invariant(o) {
+            return None;
+        }
+        let old = self.ptr_slots(b)?;
+        let n = new_size.unwrap_or(old.len() * 2);
+        if n == 0 || n > 1 << 26 {
+            return None;
+        }
+        // (key, element) of every non-nil bucket
+        let mut items = Vec::with_capacity(old.len());
+        for &v in old {
+            let key = match v {
+                Value::Nil => continue,
+                Value::Int(k) if !dict => k,
+                Value::Obj(a) if dict => {
+                    let assoc = self.heap.get(a);
+                    if assoc.class != self.k.association {
+                        return None;
+                    }
+                    match &assoc.body {
+                        Body::Ptr(s) => match s.first() {
+                            Some(Value::Int(k)) => *k,
+                            _ => return None,
+                        },
+                        _ => return None,
+                    }
+                }
+                _ => return None,
+            };
+            items.push((key, v));
+        }
+        let mut buckets = vec![Value::Nil; n];
+        let mut keys = vec![None::<i64>; n];
+        let mut tally = 0i64;
+        for (k, v) in items {
+            // SmallInteger>>hash (primitive 114) is the value modulo 2^60
+            let h = k & ((1i64 << 60) - 1);
+            let mut index = ((h % 0x3FFF_FFFF * 40503) % n as i64) as usize;
+            while let Some(other) = keys[index] {
+                if other == k {
+                    break;
+                }
+                index = (index + 1) % n;
+            }
+            // `_rehashInto:` counts every association it places; `_store:`
+            // keeps the first of equal elements
+            if keys[index].is_none() || dict {
+                tally += 1;
+            } else {
+                continue;
+            }
+            keys[index] = Some(k);
+            buckets[index] = v;
+        }
+        let nb = self.new_array(buckets);
+        self.heap.store(o, HASHED_BUCKETS, nb);
+        self.heap.store(o, HASHED_TALLY, Value::Int(tally));
+        Some(Value::Obj(o))
+    }
+}
+
+impl Vm {
+    /// `Collection>>detect:ifNone:` for an `Array` of exact class — `self do:
+    /// [:each | (aBlock value: each) ifTrue: [^ each]]. ^ exceptionBlock value`:
+    /// a non-Boolean answer is sent `mustBeBoolean` as the inlined `ifTrue:`
+    /// does, and the exception block is sent `value` unless it is a block.
+    fn array_detect(&mut self, o: Oop, rp: usize) -> P {
+        if self.heap.get(o).class != self.k.array || !self.is_block_of(self.stack[rp + 1], 1) {
+            return Ok(None);
+        }
+        let size = self.ptr_slots(o).map_or(0, |s| s.len()) as i64;
+        let at = self.sels.at;
+        for i in 1..=size {
+            let element = match self.array_get(o, i) {
+                Some(e) => e,
+                None => self.send_msg(Value::Obj(o), at, &[Value::Int(i)])?,
+            };
+            let block = self.stack[rp + 1];
+            let bp = self.stack.len();
+            self.stack.push(block);
+            self.stack.push(element);
+            match self.call_block(bp, 1)? {
+                Some(Value::True) => return Ok(Some(element)),
+                Some(Value::False) => {}
+                Some(other) => {
+                    let sel = self.sels.must_be_boolean;
+                    self.send_msg(other, sel, &[])?;
+                }
+                // not reached: the block was checked above
+                None => return Ok(None),
+            }
+        }
+        let none = self.stack[rp + 2];
+        if self.is_block_of(none, 0) {
+            let bp = self.stack.len();
+            self.stack.push(none);
+            return self.call_block(bp, 0);
+        }
+        self.send_str(none, "value", &[]).map(Some)
+    }
+}
