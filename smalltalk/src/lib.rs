@@ -20,6 +20,7 @@ mod code;
 mod compiler;
 mod exceptions;
 mod filein;
+mod finder;
 mod heap;
 mod interp;
 mod known;

@@ -26,7 +26,7 @@ pub fn is_known_primitive(n: u16) -> bool {
         200..=241 |
         250..=260 |
         270..=280 | 285 |
-        300..=304 | 310..=319 | 320..=331 | 340 | 341 | 380..=399)
+        300..=304 | 310..=319 | 320..=331 | 340 | 341 | 360..=364 | 380..=399)
 }
 
 /// `foo`, `foo:bar:`, `+` print bare after `#`; anything else is quoted.
@@ -494,6 +494,7 @@ impl Vm {
             250..=260 => self.prim_block(n, r, rp, argc),
             270..=285 => self.prim_exception(n, r, rp, argc),
             313..=316 if self.repo.is_some() => self.persist_prim(n, rp, argc),
+            360..=364 => self.prim_finder(n, rp, argc),
             380..=399 => self.persist_prim(n, rp, argc),
             300..=349 => self.prim_system(n, r, rp, argc),
             _ => Ok(None),
