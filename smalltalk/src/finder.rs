@@ -9,7 +9,7 @@
 //! only its answers: nothing here stores into an existing object, so a search
 //! never adds to a commit.
 
-use std::sync::Arc;
+use std::cmp::Ordering;
 
 use crate::code::Method;
 use crate::heap::Body;
@@ -25,7 +25,7 @@ enum Test<'a> {
     /// of its literal Associations (`_refersTo:`).
     Refers(Value),
     /// Its source holds the text (`_findString:startingAt:ignoreCase:`).
-    Source(&'a [u32], bool),
+    Source(&'a Needle),
 }
 
 impl Vm {
@@ -58,14 +58,14 @@ impl Vm {
                     return Ok(None);
                 }
                 let methods = self.scan(&classes, &Test::Literal(sel));
-                Some(self.with_offsets(methods, &keyword, false))
+                Some(self.with_offsets(methods, &Needle::new(&keyword, false)))
             }
             363 => {
                 let Some(classes) = self.class_list(arg(self, 1)) else {
                     return Ok(None);
                 };
                 let methods = self.scan(&classes, &Test::Refers(arg(self, 0)));
-                Some(self.method_array(methods))
+                Some(self.method_array(&methods))
             }
             364 => {
                 let ignore_case = match arg(self, 1) {
@@ -78,8 +78,9 @@ impl Vm {
                 else {
                     return Ok(None);
                 };
-                let methods = self.scan(&classes, &Test::Source(&text, ignore_case));
-                Some(self.with_offsets(methods, &text, ignore_case))
+                let needle = Needle::new(&text, ignore_case);
+                let methods = self.scan(&classes, &Test::Source(&needle));
+                Some(self.with_offsets(methods, &needle))
             }
             _ => None,
         })
@@ -153,22 +154,13 @@ impl Vm {
         Some(self.new_array(out))
     }
 
-    /// The compiled method of method object `mo` (compiling a stored method
-    /// on its first use); None for a stored method that no longer compiles.
-    fn compiled(&mut self, mo: Oop) -> Option<Arc<Method>> {
-        self.ensure_method(mo);
-        match &self.heap.get(mo).body {
-            Body::Method(m) => Some(m.clone()),
-            _ => None,
-        }
-    }
-
     /// Every method of the behaviors of `classes` passing `test`, each
-    /// behavior's in selector order, with its compiled form.
-    fn scan(&mut self, classes: &[Oop], test: &Test) -> Vec<(Oop, Arc<Method>)> {
+    /// behavior's in selector order. A stored method not compiled yet is
+    /// compiled first; one that no longer compiles passes no test.
+    fn scan(&mut self, classes: &[Oop], test: &Test) -> Vec<Oop> {
         let mut out = Vec::new();
         let mut entries: Vec<(Oop, Oop)> = Vec::new();
-        let mut hits: Vec<(String, Oop, Arc<Method>)> = Vec::new();
+        let mut hits: Vec<(Oop, Oop)> = Vec::new();
         for b in self.behaviors(classes) {
             entries.clear();
             if let Some(d) = self.heap.class_data(b) {
@@ -176,16 +168,27 @@ impl Vm {
             }
             hits.clear();
             for &(sel, mo) in &entries {
-                let Some(m) = self.compiled(mo) else { continue };
-                if self.passes(&m, test) {
-                    let name = self.string_of(Value::Obj(sel)).unwrap_or_default();
-                    hits.push((name, mo, m));
+                self.ensure_method(mo);
+                if let Body::Method(m) = &self.heap.get(mo).body {
+                    if self.passes(m, test) {
+                        hits.push((sel, mo));
+                    }
                 }
             }
-            hits.sort_by(|a, b| a.0.cmp(&b.0));
-            out.extend(hits.drain(..).map(|(_, mo, m)| (mo, m)));
+            if hits.len() > 1 {
+                hits.sort_by(|a, b| self.symbol_order(a.0, b.0));
+            }
+            out.extend(hits.iter().map(|&(_, mo)| mo));
         }
         out
+    }
+
+    /// Two selectors in code-point order (`Symbol <=`), read in place.
+    fn symbol_order(&self, a: Oop, b: Oop) -> Ordering {
+        match (&self.heap.get(a).body, &self.heap.get(b).body) {
+            (Body::Bytes(x), Body::Bytes(y)) => x.cmp(y),
+            (x, y) => code_points(x).cmp(code_points(y)),
+        }
     }
 
     fn passes(&self, m: &Method, test: &Test) -> bool {
@@ -206,78 +209,128 @@ impl Vm {
                                 && self.heap.slot(a, 1).identical(obj))
                 })
             }
-            Test::Source(text, ignore_case) => find_chars(&m.source, text, ignore_case) > 0,
+            Test::Source(needle) => needle.find_in(&m.source) > 0,
         }
     }
 
-    fn method_array(&mut self, methods: Vec<(Oop, Arc<Method>)>) -> Value {
-        self.new_array(methods.into_iter().map(|(mo, _)| Value::Obj(mo)).collect())
+    fn method_array(&mut self, methods: &[Oop]) -> Value {
+        self.new_array(methods.iter().map(|&mo| Value::Obj(mo)).collect())
     }
 
     /// `{methods. offsets}`: each method's 1-based offset of `text` in its source.
     fn with_offsets(
         &mut self,
-        methods: Vec<(Oop, Arc<Method>)>,
-        text: &[u32],
-        ignore_case: bool,
+        methods: Vec<Oop>,
+        needle: &Needle,
     ) -> Value {
         let offsets = methods
             .iter()
-            .map(|(_, m)| Value::Int(find_chars(&m.source, text, ignore_case) as i64))
+            .map(|&mo| match &self.heap.get(mo).body {
+                Body::Method(m) => Value::Int(needle.find_in(&m.source) as i64),
+                _ => Value::Int(0),
+            })
             .collect();
         let offsets = self.new_array(offsets);
-        let methods = self.method_array(methods);
+        let methods = self.method_array(&methods);
         self.new_array(vec![methods, offsets])
     }
 }
 
-/// `_findString: text startingAt: 1 ignoreCase:` on a method's source: the
-/// 1-based character index of the first occurrence, 0 when there is none or
-/// the text is empty. Case is folded character by character to the first
-/// character of its lower case, as the string primitive does.
-pub(crate) fn find_chars(source: &str, text: &[u32], ignore_case: bool) -> usize {
-    if text.is_empty() {
-        return 0;
+/// The code points of a String or Symbol body, whatever its width.
+fn code_points(body: &Body) -> Box<dyn Iterator<Item = u32> + '_> {
+    match body {
+        Body::Bytes(b) => Box::new(b.iter().map(|&c| c as u32)),
+        Body::Wide(w) => Box::new(w.iter().copied()),
+        _ => Box::new(std::iter::empty()),
     }
-    let fold = |c: u32| -> u32 {
-        if ignore_case {
-            char::from_u32(c)
-                .map(|ch| ch.to_lowercase().next().unwrap_or(ch) as u32)
-                .unwrap_or(c)
+}
+
+/// The text of `_findString: text startingAt: 1 ignoreCase:`, prepared once
+/// for searching many sources: the 1-based character index of its first
+/// occurrence, 0 when there is none or the text is empty. Case is folded
+/// character by character to the first character of its lower case, as the
+/// string primitive does.
+pub(crate) struct Needle {
+    /// Folded when ignoring case.
+    chars: Vec<u32>,
+    /// The text as a Rust string, when every code point is a character.
+    text: Option<String>,
+    ignore_case: bool,
+}
+
+fn fold(c: u32) -> u32 {
+    char::from_u32(c)
+        .map(|ch| ch.to_lowercase().next().unwrap_or(ch) as u32)
+        .unwrap_or(c)
+}
+
+impl Needle {
+    pub(crate) fn new(text: &[u32], ignore_case: bool) -> Needle {
+        let chars: Vec<u32> = if ignore_case {
+            text.iter().map(|&c| fold(c)).collect()
         } else {
-            c
+            text.to_vec()
+        };
+        let text = chars.iter().map(|&c| char::from_u32(c)).collect();
+        Needle {
+            chars,
+            text,
+            ignore_case,
         }
-    };
-    if !ignore_case {
-        if let Some(needle) = text
-            .iter()
-            .map(|&c| char::from_u32(c))
-            .collect::<Option<String>>()
-        {
+    }
+
+    pub(crate) fn find_in(&self, source: &str) -> usize {
+        if self.chars.is_empty() {
+            return 0;
+        }
+        match &self.text {
             // UTF-8 is self-synchronising: the first byte match is the first
             // character match
-            return match source.find(&needle) {
-                Some(i) => source[..i].chars().count() + 1,
-                None => 0,
-            };
+            Some(t) if !self.ignore_case => {
+                return source
+                    .find(t.as_str())
+                    .map_or(0, |i| source[..i].chars().count() + 1);
+            }
+            // an ASCII source folds byte by byte (a non-ASCII character may fold
+            // to an ASCII one, so this needs the source to be ASCII)
+            Some(t) if source.is_ascii() => {
+                let (hay, pat) = (source.as_bytes(), t.as_bytes());
+                if !t.is_ascii() || hay.len() < pat.len() {
+                    return 0;
+                }
+                return (0..=hay.len() - pat.len())
+                    .find(|&i| {
+                        hay[i].to_ascii_lowercase() == pat[0]
+                            && hay[i..i + pat.len()]
+                                .iter()
+                                .zip(pat)
+                                .all(|(a, b)| a.to_ascii_lowercase() == *b)
+                    })
+                    .map_or(0, |i| i + 1);
+            }
+            _ => {}
         }
+        let hay: Vec<u32> = if self.ignore_case {
+            source.chars().map(|c| fold(c as u32)).collect()
+        } else {
+            source.chars().map(|c| c as u32).collect()
+        };
+        let n = self.chars.len();
+        if hay.len() < n {
+            return 0;
+        }
+        (0..=hay.len() - n)
+            .find(|&i| hay[i..i + n] == self.chars[..])
+            .map_or(0, |i| i + 1)
     }
-    let needle: Vec<u32> = text.iter().map(|&c| fold(c)).collect();
-    let hay: Vec<u32> = source.chars().map(|c| fold(c as u32)).collect();
-    if hay.len() < needle.len() {
-        return 0;
-    }
-    (0..=hay.len() - needle.len())
-        .find(|&i| hay[i..i + needle.len()] == needle[..])
-        .map_or(0, |i| i + 1)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::find_chars;
+    use super::Needle;
 
     #[test]
-    fn find_chars_counts_characters_and_folds_case_like_the_string_primitive() {
+    fn needle_counts_characters_and_folds_case_like_the_string_primitive() {
         let chars = |s: &str| s.chars().map(|c| c as u32).collect::<Vec<u32>>();
         let table: &[(&str, &str, bool, usize)] = &[
             ("foo ^ bar", "bar", false, 7),
@@ -288,9 +341,15 @@ mod tests {
             ("x ^ 1", "", false, 0),
             ("x", "xy", true, 0),
             ("a😀b", "b", false, 3),
+            ("a😀b", "😀B", true, 2),
+            ("x ^ 'abc'", "BC'", true, 7),
+            ("x ^ \u{212A}ey", "key", true, 5),
+            ("x ^ \u{212A}ey", "KEY", false, 0),
+            ("ab", "abc", true, 0),
         ];
         for &(src, text, ic, want) in table {
-            assert_eq!(find_chars(src, &chars(text), ic), want, "{src:?} {text:?} {ic}");
+            let needle = Needle::new(&chars(text), ic);
+            assert_eq!(needle.find_in(src), want, "{src:?} {text:?} {ic}");
         }
     }
 }
