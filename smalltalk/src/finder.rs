@@ -236,6 +236,81 @@ impl Vm {
     }
 }
 
+impl Vm {
+    /// The reads of Behavior a source scan repeats for every class or method
+    /// — `name` (42), `superclass` (43), `selectors` (46), `sourceCodeAt:`
+    /// (49), `_compiledMethodAtOrNil:` (50), `includesSelector:` (51),
+    /// `categoryOfSelector:` (54), `isMeta` (62), `thisClass` (67) — answered
+    /// from the class in place, with `prim_behavior`'s answers; None for any
+    /// other primitive.
+    pub(crate) fn behavior_read(&mut self, n: u16, c: Oop, arg: Value) -> Option<P> {
+        let d = self.heap.class_data(c)?;
+        let key = arg.oop();
+        let method = key.and_then(|s| d.methods.get(&s).copied());
+        let v = match n {
+            42 => Value::Obj(d.name),
+            43 => d.superclass.map_or(Value::Nil, Value::Obj),
+            46 => {
+                let mut sels: Vec<Oop> = d.methods.keys().copied().collect();
+                sels.sort_by(|a, b| self.symbol_order(*a, *b));
+                self.new_array(sels.into_iter().map(Value::Obj).collect())
+            }
+            51 => Value::bool(method.is_some()),
+            54 => key
+                .and_then(|s| d.categories.get(&s).copied())
+                .map_or(Value::Nil, Value::Obj),
+            50 => method.map_or(Value::Nil, Value::Obj),
+            62 => Value::bool(d.is_meta),
+            67 => Value::Obj(d.this_class),
+            49 => {
+                let Some(mo) = method else {
+                    return Some(Ok(Some(Value::Nil)));
+                };
+                self.ensure_method(mo);
+                match &self.heap.get(mo).body {
+                    Body::Method(m) => {
+                        let m = m.clone();
+                        self.new_string(&m.source)
+                    }
+                    _ => Value::Nil,
+                }
+            }
+            _ => return None,
+        };
+        Some(Ok(Some(v)))
+    }
+
+    /// `includesString:` (229) when both strings are ASCII bytes: the same
+    /// answer as the general primitive (lower-cased containment) without
+    /// copying either string. None for anything else.
+    pub(crate) fn includes_string_ascii(&self, r: Value, arg: Value) -> Option<Value> {
+        let (Value::Obj(a), Value::Obj(b)) = (r, arg) else {
+            return None;
+        };
+        let (x, y) = (self.heap.get(a), self.heap.get(b));
+        let (Body::Bytes(hay), Body::Bytes(pat)) = (&x.body, &y.body) else {
+            return None;
+        };
+        if !hay.is_ascii()
+            || !pat.is_ascii()
+            || !self.is_char_class(x.class)
+            || !self.is_char_class(y.class)
+        {
+            return None;
+        }
+        if pat.is_empty() {
+            return Some(Value::True);
+        }
+        if hay.len() < pat.len() {
+            return Some(Value::False);
+        }
+        let first = pat[0].to_ascii_lowercase();
+        Some(Value::bool((0..=hay.len() - pat.len()).any(|i| {
+            hay[i].to_ascii_lowercase() == first && hay[i..i + pat.len()].eq_ignore_ascii_case(pat)
+        })))
+    }
+}
+
 /// The code points of a String or Symbol body, whatever its width.
 fn code_points(body: &Body) -> Box<dyn Iterator<Item = u32> + '_> {
     match body {

@@ -1364,6 +1364,11 @@ impl Vm {
             let class = self.heap.get(a).class;
             return Ok(Some(Value::Obj(self.heap.alloc(class, Body::Bytes(v)))));
         }
+        if n == 229 && argc == 1 {
+            if let Some(v) = self.includes_string_ascii(r, self.arg(rp, 0)) {
+                return Ok(Some(v));
+            }
+        }
         if n == 224 {
             // size: no need to copy the characters
             if let Value::Obj(o) = r {
