@@ -40,7 +40,8 @@ impl Vm {
         Ok(match n {
             360 => self.searched_classes(),
             361 => {
-                let (Value::Obj(sel), Some(classes)) = (arg(self, 0), self.class_list(arg(self, 1)))
+                let (Value::Obj(sel), Some(classes)) =
+                    (arg(self, 0), self.class_list(arg(self, 1)))
                 else {
                     return Ok(None);
                 };
@@ -218,11 +219,7 @@ impl Vm {
     }
 
     /// `{methods. offsets}`: each method's 1-based offset of `text` in its source.
-    fn with_offsets(
-        &mut self,
-        methods: Vec<Oop>,
-        needle: &Needle,
-    ) -> Value {
+    fn with_offsets(&mut self, methods: Vec<Oop>, needle: &Needle) -> Value {
         let offsets = methods
             .iter()
             .map(|&mo| match &self.heap.get(mo).body {

@@ -324,13 +324,31 @@ async fn finders_follow_the_transaction() {
     let r = ok(&mut b, "find_senders", senders.clone()).await;
     let found = hits(&r);
     for i in 1..=CLASSES {
-        assert!(found.contains(&searched(i, false)), "Searched{i:02}: {found:?}");
+        assert!(
+            found.contains(&searched(i, false)),
+            "Searched{i:02}: {found:?}"
+        );
     }
-    let r = ok(&mut b, "find_implementors", json!({"selector": "probeMarker"})).await;
+    let r = ok(
+        &mut b,
+        "find_implementors",
+        json!({"selector": "probeMarker"}),
+    )
+    .await;
     assert_eq!(r["structuredContent"]["total"], 2 * CLASSES);
-    let r = ok(&mut b, "find_references_to", json!({"name": "SearchTarget"})).await;
+    let r = ok(
+        &mut b,
+        "find_references_to",
+        json!({"name": "SearchTarget"}),
+    )
+    .await;
     assert_eq!(r["structuredContent"]["total"], CLASSES);
-    let r = ok(&mut b, "search_method_source", json!({"pattern": "NeedleText"})).await;
+    let r = ok(
+        &mut b,
+        "search_method_source",
+        json!({"pattern": "NeedleText"}),
+    )
+    .await;
     assert_eq!(r["structuredContent"]["total"], CLASSES);
 
     // A method B compiles is found at once, one B removes is gone at once,
@@ -347,17 +365,36 @@ async fn finders_follow_the_transaction() {
         hits_in(&mut b, "find_senders", senders.clone(), "SearchTarget").await,
         ["freshSender"]
     );
-    assert!(hits_in(&mut b, "find_senders", senders.clone(), "Searched01")
-        .await
-        .is_empty());
-    let r = ok(&mut b, "find_implementors", json!({"selector": "probeMarker"})).await;
+    assert!(
+        hits_in(&mut b, "find_senders", senders.clone(), "Searched01")
+            .await
+            .is_empty()
+    );
+    let r = ok(
+        &mut b,
+        "find_implementors",
+        json!({"selector": "probeMarker"}),
+    )
+    .await;
     assert_eq!(r["structuredContent"]["total"], 2 * CLASSES - 1);
-    let r = ok(&mut b, "search_method_source", json!({"pattern": "FreshText"})).await;
+    let r = ok(
+        &mut b,
+        "search_method_source",
+        json!({"pattern": "FreshText"}),
+    )
+    .await;
     assert_eq!(r["structuredContent"]["total"], 1);
-    assert!(hits_in(&mut a, "find_senders", senders.clone(), "SearchTarget")
-        .await
-        .is_empty());
-    let r = ok(&mut a, "find_implementors", json!({"selector": "probeMarker"})).await;
+    assert!(
+        hits_in(&mut a, "find_senders", senders.clone(), "SearchTarget")
+            .await
+            .is_empty()
+    );
+    let r = ok(
+        &mut a,
+        "find_implementors",
+        json!({"selector": "probeMarker"}),
+    )
+    .await;
     assert_eq!(r["structuredContent"]["total"], 2 * CLASSES);
 
     // A commits another sender: B sees it only once its view moves (refresh
@@ -384,13 +421,20 @@ async fn finders_follow_the_transaction() {
         ["freshSender"]
     );
     ok(&mut b, "abort", json!({})).await;
-    assert!(hits_in(&mut b, "find_senders", senders.clone(), "SearchTarget")
-        .await
-        .is_empty());
+    assert!(
+        hits_in(&mut b, "find_senders", senders.clone(), "SearchTarget")
+            .await
+            .is_empty()
+    );
     assert_eq!(
         hits_in(&mut b, "find_senders", senders.clone(), "Searched01").await,
         ["probeMarker"]
     );
-    let r = ok(&mut b, "search_method_source", json!({"pattern": "FreshText"})).await;
+    let r = ok(
+        &mut b,
+        "search_method_source",
+        json!({"pattern": "FreshText"}),
+    )
+    .await;
     assert_eq!(r["structuredContent"]["total"], 0);
 }
