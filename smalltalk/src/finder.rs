@@ -169,6 +169,15 @@ impl Vm {
             }
             hits.clear();
             for &(sel, mo) in &entries {
+                if let Test::Source(needle) = test {
+                    // a stored method's source is read without compiling it
+                    if let Some(src) = self.stored_source(mo) {
+                        if needle.find_in(src) > 0 {
+                            hits.push((sel, mo));
+                        }
+                        continue;
+                    }
+                }
                 self.ensure_method(mo);
                 if let Body::Method(m) = &self.heap.get(mo).body {
                     if self.passes(m, test) {
@@ -222,9 +231,13 @@ impl Vm {
     fn with_offsets(&mut self, methods: Vec<Oop>, needle: &Needle) -> Value {
         let offsets = methods
             .iter()
-            .map(|&mo| match &self.heap.get(mo).body {
-                Body::Method(m) => Value::Int(needle.find_in(&m.source) as i64),
-                _ => Value::Int(0),
+            .map(|&mo| {
+                let found = match (self.stored_source(mo), &self.heap.get(mo).body) {
+                    (Some(src), _) => needle.find_in(src),
+                    (None, Body::Method(m)) => needle.find_in(&m.source),
+                    _ => 0,
+                };
+                Value::Int(found as i64)
             })
             .collect();
         let offsets = self.new_array(offsets);
@@ -263,6 +276,10 @@ impl Vm {
                 let Some(mo) = method else {
                     return Some(Ok(Some(Value::Nil)));
                 };
+                if let Some(src) = self.stored_source(mo) {
+                    let src = src.to_string();
+                    return Some(Ok(Some(self.new_string(&src))));
+                }
                 self.ensure_method(mo);
                 match &self.heap.get(mo).body {
                     Body::Method(m) => {

@@ -318,8 +318,26 @@ async fn finders_follow_the_transaction() {
     ok(&mut a, "commit", json!({})).await;
 
     // B logs in after the commit: A's methods are stored and none has run in
-    // B, yet every finder sees them.
+    // B, yet every finder sees them (the source search first, which reads
+    // stored sources without compiling them).
     let mut b = http.open().await;
+    let r = ok(
+        &mut b,
+        "search_method_source",
+        json!({"pattern": "NeedleText"}),
+    )
+    .await;
+    assert_eq!(r["structuredContent"]["total"], CLASSES);
+    let r = ok(
+        &mut b,
+        "get_method_source",
+        json!({"className": "Searched03", "selector": "probeMarker"}),
+    )
+    .await;
+    assert_eq!(
+        r["structuredContent"]["source"],
+        "probeMarker ^ SearchTarget new zorkFrob: 'NeedleText'"
+    );
     let senders = json!({"selector": "zorkFrob:", "limit": 500});
     let r = ok(&mut b, "find_senders", senders.clone()).await;
     let found = hits(&r);

@@ -102,6 +102,17 @@ impl PendingMethod {
         self.oop
     }
 
+    /// The stored source, while the method object still holds this method
+    /// uncompiled (the test `compile` makes before compiling).
+    pub fn current_source(&self, vm: &Vm, map: &OopMap) -> Option<&str> {
+        if map.store_of(vm, self.oop) != Some(self.store)
+            || matches!(vm.heap.get(self.oop).body, Body::Method(_))
+        {
+            return None;
+        }
+        Some(&self.source)
+    }
+
     /// Compiles the method into its object, unless that object is compiled
     /// already or is not this method any more. A method that no longer
     /// compiles keeps its placeholder (its sends fail as not understood) and

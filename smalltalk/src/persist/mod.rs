@@ -559,6 +559,14 @@ impl Vm {
         }
     }
 
+    /// The source of method object `mo` while it is stored and not compiled
+    /// yet, so `sourceCodeAt:` and source scans need not compile it; None for
+    /// a compiled method or anything else.
+    pub(crate) fn stored_source(&self, mo: Oop) -> Option<&str> {
+        let repo = self.repo.as_ref()?;
+        repo.pending.get(&mo)?.current_source(self, &repo.map)
+    }
+
     fn compile_pending(&mut self, mo: Oop) {
         let Some(mut repo) = self.repo.take() else {
             return;
