@@ -340,16 +340,28 @@ new
 category: 'Private'
 method: ClassOrganizer
 _initialize
-	"Collects the classes bound in the session's symbol list; unbound classes are not searched."
-	| found |
 	environmentId := 0.
-	found := IdentitySet new.
+	classes := self _classesInSymbolList
+%
+
+category: 'Private'
+method: ClassOrganizer
+_classesInSymbolList
+	"The classes bound in the session's symbol list, each once, sorted by name in code-point
+	 order; classes sharing a name keep the order they were first met in (symbol list order,
+	 then each dictionary's). Unbound classes are not searched. The primitive answers the
+	 same Array without running Smalltalk."
+	| found seen |
+	<primitive: 360>
+	found := OrderedCollection new.
+	seen := IdentitySet new.
 	System myUserProfile symbolList do: [:dict |
-		dict valuesDo: [:each | (each isBehavior and: [each isMeta not]) ifTrue: [found add: each]]].
+		dict valuesDo: [:each |
+			(each isBehavior and: [each isMeta not and: [(seen includes: each) not]])
+				ifTrue: [seen add: each. found add: each]]].
 	"Sorted as name -> class pairs so each comparison reads two keys rather than asking two
-	 classes for their names; the merge sort is stable, so classes sharing a name keep the
-	 order a sort of the classes themselves would give."
-	classes := ((found asArray collect: [:each | each name -> each])
+	 classes for their names; the merge sort is stable."
+	^ ((found asArray collect: [:each | each name -> each])
 		_asArraySortedBy: [:a :b | a key <= b key]) collect: [:each | each value]
 %
 
@@ -375,9 +387,16 @@ category: 'Private'
 method: ClassOrganizer
 _methodsSuchThat: aBlock
 	"Every method of the searched classes (instance side, then class side) satisfying aBlock."
+	^ self _methodsOf: classes suchThat: aBlock
+%
+
+category: 'Private'
+method: ClassOrganizer
+_methodsOf: anArray suchThat: aBlock
+	"Every method of the classes of anArray (instance side, then class side) satisfying aBlock."
 	| result |
 	result := OrderedCollection new.
-	classes do: [:class |
+	anArray do: [:class |
 		self _methodsOf: class suchThat: aBlock into: result.
 		self _methodsOf: class class suchThat: aBlock into: result].
 	^ result asArray
@@ -430,13 +449,21 @@ category: 'Searching'
 method: ClassOrganizer
 implementorsOf: aSelector
 	"The methods named aSelector, as an Array of GsNMethods."
-	| selector result |
-	selector := aSelector asSymbol.
+	^ self _implementorsOf: aSelector asSymbol in: classes
+%
+
+category: 'Private'
+method: ClassOrganizer
+_implementorsOf: aSymbol in: anArray
+	"The methods named aSymbol of the classes of anArray, each class's instance side then
+	 class side. The primitive answers the same Array without running Smalltalk."
+	| result |
+	<primitive: 361>
 	result := OrderedCollection new.
-	classes do: [:class |
+	anArray do: [:class |
 		(Array with: class with: class class) do: [:behavior |
-			(behavior includesSelector: selector)
-				ifTrue: [result add: (behavior compiledMethodAt: selector)]]].
+			(behavior includesSelector: aSymbol)
+				ifTrue: [result add: (behavior compiledMethodAt: aSymbol)]]].
 	^ result asArray
 %
 
@@ -444,18 +471,37 @@ category: 'Searching'
 method: ClassOrganizer
 sendersOf: aSelector
 	"A pair: the Array of methods sending aSelector, and the Array of the offsets of its first keyword in their sources."
-	| selector methods keyword |
+	| selector |
 	selector := aSelector asSymbol.
-	methods := self _methodsSuchThat: [:method | method _hasLiteral: selector].
-	keyword := selector keywords first.
-	^ Array with: methods with: (self _offsetsOf: keyword in: methods ignoreCase: false)
+	^ self _sendersOf: selector keyword: selector keywords first in: classes
+%
+
+category: 'Private'
+method: ClassOrganizer
+_sendersOf: aSymbol keyword: aString in: anArray
+	"sendersOf: over the classes of anArray: the methods holding aSymbol among their literals
+	 (sent selectors included) and the offset of aString in each one's source. The primitive
+	 answers the same pair without running Smalltalk."
+	| methods |
+	<primitive: 362>
+	methods := self _methodsOf: anArray suchThat: [:method | method _hasLiteral: aSymbol].
+	^ Array with: methods with: (self _offsetsOf: aString in: methods ignoreCase: false)
 %
 
 category: 'Searching'
 method: ClassOrganizer
 referencesToObject: anObject
 	"The methods referring to anObject (typically a class or a global's value), as an Array."
-	^ self _methodsSuchThat: [:method | method _refersTo: anObject]
+	^ self _referencesToObject: anObject in: classes
+%
+
+category: 'Private'
+method: ClassOrganizer
+_referencesToObject: anObject in: anArray
+	"referencesToObject: over the classes of anArray. The primitive answers the same Array
+	 without running Smalltalk."
+	<primitive: 363>
+	^ self _methodsOf: anArray suchThat: [:method | method _refersTo: anObject]
 %
 
 category: 'Searching'
@@ -471,8 +517,17 @@ category: 'Searching'
 method: ClassOrganizer
 substringSearch: aString ignoreCase: aBoolean
 	"A pair: the methods whose source contains aString, and the offset of its first occurrence in each."
+	^ self _substringSearch: aString ignoreCase: aBoolean in: classes
+%
+
+category: 'Private'
+method: ClassOrganizer
+_substringSearch: aString ignoreCase: aBoolean in: anArray
+	"substringSearch:ignoreCase: over the classes of anArray. The primitive answers the same
+	 pair without running Smalltalk."
 	| methods |
-	methods := self _methodsSuchThat: [:method |
+	<primitive: 364>
+	methods := self _methodsOf: anArray suchThat: [:method |
 		(method sourceString _findString: aString startingAt: 1 ignoreCase: aBoolean) > 0].
 	^ Array with: methods with: (self _offsetsOf: aString in: methods ignoreCase: aBoolean)
 %

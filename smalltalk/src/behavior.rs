@@ -424,6 +424,15 @@ impl Vm {
 
     pub(crate) fn prim_behavior(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
         let Value::Obj(c) = r else { return Ok(None) };
+        // the reads a scan repeats per class or method, without copying the class
+        let arg = if argc > 0 {
+            self.stack[rp + 1]
+        } else {
+            Value::Nil
+        };
+        if let Some(answer) = self.behavior_read(n, c, arg) {
+            return answer;
+        }
         let Some(d) = self.heap.class_data(c) else {
             return Ok(None);
         };

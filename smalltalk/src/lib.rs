@@ -21,6 +21,7 @@ mod collprims;
 mod compiler;
 mod exceptions;
 mod filein;
+mod finder;
 mod heap;
 mod interp;
 mod known;

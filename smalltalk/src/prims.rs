@@ -26,7 +26,7 @@ pub fn is_known_primitive(n: u16) -> bool {
         200..=241 |
         250..=260 |
         270..=280 | 285..=287 |
-        300..=304 | 310..=319 | 320..=331 | 340 | 341 | 380..=399 |
+        300..=304 | 310..=319 | 320..=331 | 340 | 341 | 360..=364 | 380..=399 |
         400..=407 | 410..=426)
 }
 
@@ -543,6 +543,7 @@ impl Vm {
             286 | 287 => self.prim_stack_report(n, r, rp, argc),
             270..=285 => self.prim_exception(n, r, rp, argc),
             313..=316 if self.repo.is_some() => self.persist_prim(n, rp, argc),
+            360..=364 => self.prim_finder(n, rp, argc),
             380..=399 => self.persist_prim(n, rp, argc),
             300..=349 => self.prim_system(n, r, rp, argc),
             _ => Ok(None),
@@ -1419,6 +1420,11 @@ impl Vm {
             v.extend_from_slice(y);
             let class = self.heap.get(a).class;
             return Ok(Some(Value::Obj(self.heap.alloc(class, Body::Bytes(v)))));
+        }
+        if n == 229 && argc == 1 {
+            if let Some(v) = self.includes_string_ascii(r, self.arg(rp, 0)) {
+                return Ok(Some(v));
+            }
         }
         if n == 224 {
             // size: no need to copy the characters

@@ -297,3 +297,162 @@ async fn awkward_arguments_are_refused_or_read_back() {
         assert_eq!(r["structuredContent"]["total"], 0, "{tool}");
     }
 }
+
+/// The selectors of the hits of `tool` for `args` on the instance side of `class`.
+async fn hits_in(s: &mut Session, tool: &str, args: Value, class: &str) -> Vec<String> {
+    let r = ok(s, tool, args).await;
+    hits(&r)
+        .into_iter()
+        .filter(|h| h.0 == class && !h.1)
+        .map(|h| h.2)
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finders_follow_the_transaction() {
+    let repo = gsmcp_tests::harness::scratch_path("search-transactions.db");
+    let server = Server::builder().env("MCP_REPOSITORY", &repo).start();
+    let http = Http::new(&server.url);
+    let mut a = http.open().await;
+    define(&mut a).await;
+    ok(&mut a, "commit", json!({})).await;
+
+    // B logs in after the commit: A's methods are stored and none has run in
+    // B, yet every finder sees them (the source search first, which reads
+    // stored sources without compiling them).
+    let mut b = http.open().await;
+    let r = ok(
+        &mut b,
+        "search_method_source",
+        json!({"pattern": "NeedleText"}),
+    )
+    .await;
+    assert_eq!(r["structuredContent"]["total"], CLASSES);
+    let r = ok(
+        &mut b,
+        "get_method_source",
+        json!({"className": "Searched03", "selector": "probeMarker"}),
+    )
+    .await;
+    assert_eq!(
+        r["structuredContent"]["source"],
+        "probeMarker ^ SearchTarget new zorkFrob: 'NeedleText'"
+    );
+    let senders = json!({"selector": "zorkFrob:", "limit": 500});
+    let r = ok(&mut b, "find_senders", senders.clone()).await;
+    let found = hits(&r);
+    for i in 1..=CLASSES {
+        assert!(
+            found.contains(&searched(i, false)),
+            "Searched{i:02}: {found:?}"
+        );
+    }
+    let r = ok(
+        &mut b,
+        "find_implementors",
+        json!({"selector": "probeMarker"}),
+    )
+    .await;
+    assert_eq!(r["structuredContent"]["total"], 2 * CLASSES);
+    let r = ok(
+        &mut b,
+        "find_references_to",
+        json!({"name": "SearchTarget"}),
+    )
+    .await;
+    assert_eq!(r["structuredContent"]["total"], CLASSES);
+    let r = ok(
+        &mut b,
+        "search_method_source",
+        json!({"pattern": "NeedleText"}),
+    )
+    .await;
+    assert_eq!(r["structuredContent"]["total"], CLASSES);
+
+    // A method B compiles is found at once, one B removes is gone at once,
+    // and neither is seen by A.
+    eval(
+        &mut b,
+        "SearchTarget compileMethod: 'freshSender ^ self zorkFrob: ''FreshText''' \
+         dictionaries: System myUserProfile symbolList category: 'probing'. \
+         (System myUserProfile symbolList objectNamed: #Searched01) removeSelector: #probeMarker. \
+         true",
+    )
+    .await;
+    assert_eq!(
+        hits_in(&mut b, "find_senders", senders.clone(), "SearchTarget").await,
+        ["freshSender"]
+    );
+    assert!(
+        hits_in(&mut b, "find_senders", senders.clone(), "Searched01")
+            .await
+            .is_empty()
+    );
+    let r = ok(
+        &mut b,
+        "find_implementors",
+        json!({"selector": "probeMarker"}),
+    )
+    .await;
+    assert_eq!(r["structuredContent"]["total"], 2 * CLASSES - 1);
+    let r = ok(
+        &mut b,
+        "search_method_source",
+        json!({"pattern": "FreshText"}),
+    )
+    .await;
+    assert_eq!(r["structuredContent"]["total"], 1);
+    assert!(
+        hits_in(&mut a, "find_senders", senders.clone(), "SearchTarget")
+            .await
+            .is_empty()
+    );
+    let r = ok(
+        &mut a,
+        "find_implementors",
+        json!({"selector": "probeMarker"}),
+    )
+    .await;
+    assert_eq!(r["structuredContent"]["total"], 2 * CLASSES);
+
+    // A commits another sender: B sees it only once its view moves (refresh
+    // keeps B's own changes; abort drops them).
+    eval(
+        &mut a,
+        "(System myUserProfile symbolList objectNamed: #Searched02) compileMethod: \
+         'committedSender ^ 1 zorkFrob: 2' dictionaries: System myUserProfile symbolList \
+         category: 'probing'. true",
+    )
+    .await;
+    ok(&mut a, "commit", json!({})).await;
+    assert_eq!(
+        hits_in(&mut b, "find_senders", senders.clone(), "Searched02").await,
+        ["probeMarker"]
+    );
+    ok(&mut b, "refresh", json!({})).await;
+    assert_eq!(
+        hits_in(&mut b, "find_senders", senders.clone(), "Searched02").await,
+        ["committedSender", "probeMarker"]
+    );
+    assert_eq!(
+        hits_in(&mut b, "find_senders", senders.clone(), "SearchTarget").await,
+        ["freshSender"]
+    );
+    ok(&mut b, "abort", json!({})).await;
+    assert!(
+        hits_in(&mut b, "find_senders", senders.clone(), "SearchTarget")
+            .await
+            .is_empty()
+    );
+    assert_eq!(
+        hits_in(&mut b, "find_senders", senders.clone(), "Searched01").await,
+        ["probeMarker"]
+    );
+    let r = ok(
+        &mut b,
+        "search_method_source",
+        json!({"pattern": "FreshText"}),
+    )
+    .await;
+    assert_eq!(r["structuredContent"]["total"], 0);
+}

@@ -118,6 +118,20 @@ impl PendingMethod {
             && !matches!(vm.heap.get(self.oop).body, Body::Method(_))
     }
 
+    /// Whether the record still has to be read (see `Loader::read_code`).
+    pub fn is_unread(&self) -> bool {
+        self.code.is_none()
+    }
+
+    /// The stored source, once the record is read and while the method object
+    /// still holds this method uncompiled (the test `compile` makes first).
+    pub fn current_source(&self, vm: &Vm, map: &OopMap) -> Option<&str> {
+        if !self.is_wanted(vm, map) {
+            return None;
+        }
+        self.code.as_ref().map(|(_, source)| source.as_str())
+    }
+
     /// Compiles the method into its object, unless that object is compiled
     /// already or is not this method any more. A method that no longer
     /// compiles keeps its placeholder (its sends fail as not understood) and

@@ -601,6 +601,37 @@ impl Vm {
         }
     }
 
+    /// The source of method object `mo` while it is stored and not compiled
+    /// yet, so `sourceCodeAt:` and source scans need not compile it; None for
+    /// a compiled method or anything else.
+    /// Call [`Vm::read_stored_code`] first: a method a class named at login
+    /// has no source in memory until its record is read.
+    pub(crate) fn stored_source(&self, mo: Oop) -> Option<&str> {
+        let repo = self.repo.as_ref()?;
+        repo.pending.get(&mo)?.current_source(self, &repo.map)
+    }
+
+    /// Reads the record of a stored, uncompiled method object at this
+    /// session's view, without compiling it. A record that cannot be read is
+    /// left for `ensure_method`, which reports it when the method is used.
+    pub(crate) fn read_stored_code(&mut self, mo: Oop) {
+        let Some(mut repo) = self.repo.take() else {
+            return;
+        };
+        if let Some(mut p) = repo.pending.remove(&mo) {
+            if p.is_unread() && p.is_wanted(self, &repo.map) {
+                self.unguarded(|vm| {
+                    let mut loader =
+                        Loader::new(vm, &mut repo.map, &repo.store, FxHashMap::default());
+                    // an error leaves the record unread: ensure_method reports it on use
+                    let _ = loader.read_code(&mut p);
+                });
+            }
+            repo.pending.insert(mo, p);
+        }
+        self.repo = Some(repo);
+    }
+
     fn compile_pending(&mut self, mo: Oop) {
         let Some(mut repo) = self.repo.take() else {
             return;
