@@ -65,6 +65,32 @@ impl Topaz {
         assert_eq!(rc, 0, "kill -INT failed");
     }
 
+    /// Waits until the process has taken the SIGINT sent to it (it is no
+    /// longer pending), then a little longer for its reaction to run: a
+    /// Ctrl-C meant for the prompt must not be handled only after the next
+    /// command has started.
+    fn wait_until_signal_taken(&self) {
+        let deadline = Instant::now() + HANG_GUARD;
+        loop {
+            let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+                .expect("read /proc status");
+            let pending = status
+                .lines()
+                .filter(|l| l.starts_with("ShdPnd:") || l.starts_with("SigPnd:"))
+                .any(|l| {
+                    let mask = u64::from_str_radix(l.split_whitespace().nth(1).unwrap_or("0"), 16)
+                        .unwrap_or(0);
+                    mask & (1 << (libc::SIGINT - 1)) != 0
+                });
+            if !pending {
+                break;
+            }
+            assert!(Instant::now() < deadline, "the SIGINT was never taken");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+
     /// CPU time the process has used, in clock ticks.
     fn cpu_ticks(&self) -> u64 {
         let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id()))
@@ -115,6 +141,7 @@ fn ctrl_c_breaks_the_evaluation_and_topaz_goes_on() {
     t.send(&printit("'ready'"));
     assert_eq!(t.next_line(), "'ready'");
     t.interrupt();
+    t.wait_until_signal_taken();
     t.send(&printit("3 + 4"));
     assert_eq!(t.next_line(), "7");
 
