@@ -23,6 +23,7 @@ mod filein;
 mod heap;
 mod interp;
 mod known;
+mod native_stack;
 mod num;
 pub mod parser;
 mod persist;

@@ -1176,3 +1176,55 @@ fn simple_blocks_are_shared_and_others_are_not() {
         ],
     );
 }
+
+/// A recursion whose frames each hold a deep expression tree runs out of
+/// native stack long before the frame limit: it is `AlmostOutOfStack`, which a
+/// handler can catch, never a stack overflow that kills the process — on the
+/// engine's own thread and on a caller's thread alike. A statement too deep to
+/// walk at all is a compile error.
+#[test]
+fn deep_expressions_in_deep_recursion_end_as_almost_out_of_stack() {
+    let body = format!(
+        "deep: n ^ n = 0 ifTrue: [0] ifFalse: [(self deep: n - 1){}]",
+        " + 1".repeat(2000)
+    );
+    let run = move |direct: bool| {
+        let mut s = session();
+        s.run_on_caller_thread(direct);
+        s.evaluate_print_string(
+            "Object subclass: 'EngDeep' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals",
+        )
+        .unwrap();
+        s.evaluate_print_string(&format!(
+            "EngDeep compileMethod: '{body}' dictionaries: System myUserProfile symbolList category: 'deep'"
+        ))
+        .unwrap();
+        assert_eq!(s.evaluate_print_string("EngDeep new deep: 3").unwrap(), "6000");
+        let e = s.evaluate_print_string("EngDeep new deep: 9000").unwrap_err();
+        assert_eq!(
+            (e.number, e.class_name.as_str(), e.kind),
+            (3139, "AlmostOutOfStack", ErrorKind::Limit),
+            "{}",
+            e.description
+        );
+        assert!(e.description.contains("native stack"), "{}", e.description);
+        assert_eq!(
+            s.evaluate_print_string(
+                "[EngDeep new deep: 9000] on: AlmostOutOfStack do: [:e | #caught]"
+            )
+            .unwrap(),
+            "#caught"
+        );
+        let e = s
+            .evaluate_print_string(&format!("1{}", "+1".repeat(20_000)))
+            .unwrap_err();
+        assert!(e.description.contains("statement too large"), "{}", e.description);
+        s.evaluate_print_string("3 + 4").unwrap()
+    };
+    assert_eq!(run(false), "7");
+    let h = std::thread::Builder::new()
+        .stack_size(Session::REQUIRED_STACK_BYTES)
+        .spawn(move || run(true))
+        .unwrap();
+    assert_eq!(h.join().unwrap(), "7");
+}
