@@ -1,0 +1,100 @@
+//! End-to-end: hostile and odd input through the real router and worker ends
+//! as a clear tool error while the session's worker lives on — never a
+//! crash, a hang or a silent fallback. Each row is an input that once killed
+//! or misled a worker, or pins a limit that keeps one from doing so.
+
+#[path = "tools_util.rs"]
+mod util;
+
+use gsmcp_tests::Server;
+use serde_json::json;
+use util::mcp::{worker_of, Http};
+use util::{eval, fails, ok};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_code_is_an_error_and_the_worker_lives_on() {
+    let server = Server::start();
+    let mut s = Http::new(&server.url).open().await;
+    let pid = worker_of(server.port(), &s).expect("the session's worker");
+
+    // a method whose frames each hold an expression 2000 sends deep
+    ok(
+        &mut s,
+        "compile_class_definition",
+        json!({"className": "Hostile"}),
+    )
+    .await;
+    let deep = format!(
+        "deep: n\n\t^ n = 0 ifTrue: [0] ifFalse: [(self deep: n - 1){}]",
+        " + 1".repeat(2000)
+    );
+    ok(
+        &mut s,
+        "compile_method",
+        json!({"className": "Hostile", "source": deep, "category": "deep"}),
+    )
+    .await;
+    assert_eq!(eval(&mut s, "Hostile new deep: 2").await, "4000");
+
+    // (code, error kind, what the message must say)
+    let chain = format!("1{}", "+1".repeat(500_000));
+    let parens = format!("{}1{}", "(".repeat(100_000), ")".repeat(100_000));
+    let table: &[(&str, &str, &str)] = &[
+        // overflowed the native stack compiling a 500k-deep tree
+        (&chain, "compileError", "statement too large"),
+        // overflowed the native stack in 5000 frames of the deep method
+        ("Hostile new deep: 9000", "other", "AlmostOutOfStack"),
+        (&parens, "compileError", "nested too deeply"),
+        ("String new: 1000000000", "other", "AlmostOutOfMemory"),
+        (
+            "| b | b := nil. b := [:n | b value: n + 1]. b value: 0",
+            "other",
+            "AlmostOutOfStack",
+        ),
+        ("Array new: -1", "other", "ImproperOperation"),
+        ("[:x | x] value", "other", "wrong number of arguments"),
+        ("3 +", "compileError", "expected an expression"),
+        ("'abc", "compileError", "unterminated string"),
+        ("1e99999999999", "compileError", "exponent too large"),
+    ];
+    for (code, kind, says) in table {
+        let e = fails(&mut s, "execute_code", json!({ "code": code })).await;
+        let label = &code[..code.len().min(40)];
+        assert_eq!(e["kind"], *kind, "{label}: {e}");
+        assert!(
+            e.to_string().contains(says),
+            "{label}: {says:?} missing from {e}"
+        );
+        assert_eq!(
+            worker_of(server.port(), &s),
+            Some(pid),
+            "{label}: the worker died\n{}",
+            server.log()
+        );
+    }
+    assert_eq!(eval(&mut s, "3 + 4").await, "7");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reserved_words_never_name_variables_of_a_class() {
+    let server = Server::start();
+    let mut s = Http::new(&server.url).open().await;
+    for (arg, name) in [
+        ("instVarNames", "self"),
+        ("instVarNames", "super"),
+        ("classVars", "nil"),
+        ("classInstVars", "thisContext"),
+        ("instVarNames", "true"),
+    ] {
+        let e = fails(
+            &mut s,
+            "compile_class_definition",
+            json!({"className": "Reserved", arg: [name]}),
+        )
+        .await;
+        assert_eq!(e["kind"], "invalidParams", "{arg} {name}: {e}");
+        assert!(e.to_string().contains("reserved word"), "{e}");
+    }
+    let e = fails(&mut s, "describe_class", json!({"className": "Reserved"})).await;
+    assert_eq!(e["kind"], "notFound", "nothing was defined: {e}");
+}
