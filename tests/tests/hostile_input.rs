@@ -98,3 +98,31 @@ async fn reserved_words_never_name_variables_of_a_class() {
     let e = fails(&mut s, "describe_class", json!({"className": "Reserved"})).await;
     assert_eq!(e["kind"], "notFound", "nothing was defined: {e}");
 }
+
+/// A name longer than a GemStone Symbol holds is refused before any
+/// Smalltalk runs, whichever tool it is given to.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn names_longer_than_a_symbol_are_invalid_params() {
+    let server = Server::start();
+    let mut s = Http::new(&server.url).open().await;
+    let long = "L".repeat(10_000);
+    for (tool, args) in [
+        ("compile_class_definition", json!({"className": long})),
+        (
+            "compile_class_definition",
+            json!({"className": "Short", "instVarNames": [long.to_lowercase()]}),
+        ),
+        ("describe_class", json!({"className": long})),
+        (
+            "get_method_source",
+            json!({"className": "Object", "selector": long}),
+        ),
+        ("find_implementors", json!({"selector": long})),
+        ("list_classes", json!({"dictionaryName": long})),
+    ] {
+        let e = fails(&mut s, tool, args).await;
+        assert_eq!(e["kind"], "invalidParams", "{tool}: {e}");
+        assert!(e.to_string().contains("at most 1024"), "{tool}: {e}");
+    }
+    assert_eq!(eval(&mut s, "3 + 4").await, "7");
+}
