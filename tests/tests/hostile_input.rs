@@ -56,6 +56,13 @@ async fn hostile_code_is_an_error_and_the_worker_lives_on() {
         ("3 +", "compileError", "expected an expression"),
         ("'abc", "compileError", "unterminated string"),
         ("1e99999999999", "compileError", "exponent too large"),
+        // a 5 MB message text, three times over, made a reply larger than a
+        // frame: the worker could not send it and the call hung until stopped
+        (
+            "(Error new messageText: (String new: 5000000 withAll: $e)) signal",
+            "other",
+            "characters dropped",
+        ),
     ];
     for (code, kind, says) in table {
         let e = fails(&mut s, "execute_code", json!({ "code": code })).await;
@@ -125,4 +132,37 @@ async fn names_longer_than_a_symbol_are_invalid_params() {
         assert!(e.to_string().contains("at most 1024"), "{tool}: {e}");
     }
     assert_eq!(eval(&mut s, "3 + 4").await, "7");
+}
+
+/// An answer too large to cross the worker's socket (a result cap set high,
+/// every character twice in the reply) is a JSON-RPC error saying so, at
+/// once; the worker lives on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_too_large_to_send_is_an_error_not_a_hang() {
+    let server = Server::builder()
+        .env("MCP_TOOLSET_OPTIONS", "Execution.maxResultChars=10000000")
+        .start();
+    let mut s = Http::new(&server.url).open().await;
+    let pid = worker_of(server.port(), &s).expect("the session's worker");
+    let a = s
+        .call(
+            "execute_code",
+            json!({"code": "String new: 9000000 withAll: $a"}),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{a:?}");
+    let e = a.error();
+    assert_eq!(e["code"], -32603, "{e}");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("a reply may carry"),
+        "{e}"
+    );
+    assert_eq!(worker_of(server.port(), &s), Some(pid), "{}", server.log());
+    assert_eq!(
+        eval(&mut s, "(String new: 3000000 withAll: $a) size").await,
+        "3000000"
+    );
 }
