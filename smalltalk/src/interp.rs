@@ -772,7 +772,7 @@ impl Vm {
                     class_name: "AlmostOutOfStack".into(),
                     message_text: None,
                     description: format!(
-                        "a AlmostOutOfStack occurred (error 3139), {}",
+                        "an AlmostOutOfStack occurred (error 3139), {}",
                         self.stack_exceeded(self.depth_limit + DEPTH_HEADROOM)
                     ),
                 })));
