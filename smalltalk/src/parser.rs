@@ -26,6 +26,11 @@ const MAX_DEPTH: usize = 400;
 /// do not add up, so a long doit of short statements is fine.
 pub const MAX_NESTED_SENDS: usize = 10_000;
 
+/// The most arguments and temporaries (of the method and all its blocks
+/// together) one method or doit may declare: the compiler numbers their slots
+/// in 16 bits, and no hand-written method comes near.
+pub const MAX_VARIABLES: usize = 10_000;
+
 #[derive(Debug, Clone, PartialEq)]
 enum Tk {
     Ident(String),
@@ -418,6 +423,8 @@ struct Parser {
     depth: usize,
     /// Sends counted towards [`MAX_NESTED_SENDS`] on the path being parsed.
     sends: usize,
+    /// Arguments and temporaries declared so far, towards [`MAX_VARIABLES`].
+    variables: usize,
 }
 
 impl Parser {
@@ -461,6 +468,7 @@ impl Parser {
                 match self.peek().clone() {
                     Tk::Ident(n) => {
                         let o = self.pos();
+                        self.declare_at(o)?;
                         self.advance();
                         temps.push((n, o));
                     }
@@ -473,6 +481,18 @@ impl Parser {
             }
         }
         Ok(temps)
+    }
+
+    /// Counts one declared argument or temporary.
+    fn declare_at(&mut self, offset: usize) -> PResult<()> {
+        self.variables += 1;
+        if self.variables > MAX_VARIABLES {
+            return err(
+                offset,
+                format!("too many variables: more than {MAX_VARIABLES} arguments and temporaries"),
+            );
+        }
+        Ok(())
     }
 
     /// Counts one send that extends the tree of the statement being parsed.
@@ -801,6 +821,7 @@ impl Parser {
             self.advance();
             match self.peek().clone() {
                 Tk::Ident(n) => {
+                    self.declare_at(self.pos())?;
                     args.push((n, self.pos()));
                     self.advance();
                 }
@@ -968,6 +989,7 @@ impl Parser {
                     sel.push_str(&k);
                     match self.peek().clone() {
                         Tk::Ident(a) => {
+                            self.declare_at(self.pos())?;
                             args.push((a, self.pos()));
                             self.advance();
                         }
@@ -1039,6 +1061,7 @@ fn parser_for(src: &str) -> PResult<Parser> {
         p: 0,
         depth: 0,
         sends: 0,
+        variables: 0,
     })
 }
 
@@ -1379,12 +1402,42 @@ mod tests {
             .unwrap();
     }
 
+    /// More arguments and temporaries than the compiler can number is a
+    /// syntax error, wherever they are declared.
+    #[test]
+    fn too_many_variables_is_an_error() {
+        let names = |n: usize, prefix: &str| {
+            (0..n)
+                .map(|i| format!("{prefix}{i}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let n = MAX_VARIABLES;
+        let refused = [
+            format!("| {} | 1", names(n + 1, "t")),
+            format!(
+                "| {} | [:x | | {} | x]",
+                names(n / 2, "t"),
+                names(n / 2, "u")
+            ),
+            format!("[{}] value", names(n + 1, ":a")),
+        ];
+        for src in &refused {
+            let e = parse_doit(src).unwrap_err();
+            assert!(e.message.contains("too many variables"), "{}", e.message);
+        }
+        let pattern: String = (0..=n).map(|i| format!("k{i}: a{i} ")).collect();
+        let e = parse_method(&format!("{pattern}^ 1")).unwrap_err();
+        assert!(e.message.contains("too many variables"), "{}", e.message);
+        assert!(parse_doit(&format!("| {} | 1", names(n, "t"))).is_ok());
+    }
+
     fn chains_of_sends() {
         let n = MAX_NESTED_SENDS;
         let refused = [
             format!("1{}", "+1".repeat(n + 1)),
             format!("3{}", " yourself".repeat(n + 1)),
-            format!("1{}", " max: 1".repeat(1) + &"+1".repeat(n)),
+            format!("1 max: 1{}", "+1".repeat(n)),
             // nested parentheses, each holding half of the budget
             format!("(1{}){}", "+1".repeat(n / 2 + 1), "+1".repeat(n / 2)),
             format!("[1{}] value{}", "+1".repeat(n / 2 + 1), "+1".repeat(n / 2)),

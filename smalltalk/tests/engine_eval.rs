@@ -1199,8 +1199,13 @@ fn deep_expressions_in_deep_recursion_end_as_almost_out_of_stack() {
             "EngDeep compileMethod: '{body}' dictionaries: System myUserProfile symbolList category: 'deep'"
         ))
         .unwrap();
-        assert_eq!(s.evaluate_print_string("EngDeep new deep: 3").unwrap(), "6000");
-        let e = s.evaluate_print_string("EngDeep new deep: 9000").unwrap_err();
+        assert_eq!(
+            s.evaluate_print_string("EngDeep new deep: 3").unwrap(),
+            "6000"
+        );
+        let e = s
+            .evaluate_print_string("EngDeep new deep: 9000")
+            .unwrap_err();
         assert_eq!(
             (e.number, e.class_name.as_str(), e.kind),
             (3139, "AlmostOutOfStack", ErrorKind::Limit),
@@ -1218,7 +1223,11 @@ fn deep_expressions_in_deep_recursion_end_as_almost_out_of_stack() {
         let e = s
             .evaluate_print_string(&format!("1{}", "+1".repeat(20_000)))
             .unwrap_err();
-        assert!(e.description.contains("statement too large"), "{}", e.description);
+        assert!(
+            e.description.contains("statement too large"),
+            "{}",
+            e.description
+        );
         s.evaluate_print_string("3 + 4").unwrap()
     };
     assert_eq!(run(false), "7");

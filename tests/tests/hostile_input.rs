@@ -39,12 +39,16 @@ async fn hostile_code_is_an_error_and_the_worker_lives_on() {
     // (code, error kind, what the message must say)
     let chain = format!("1{}", "+1".repeat(500_000));
     let parens = format!("{}1{}", "(".repeat(100_000), ")".repeat(100_000));
+    let temps: Vec<String> = (0..100_000).map(|i| format!("t{i}")).collect();
+    let temps = format!("| {} | 1", temps.join(" "));
     let table: &[(&str, &str, &str)] = &[
         // overflowed the native stack compiling a 500k-deep tree
         (&chain, "compileError", "statement too large"),
         // overflowed the native stack in 5000 frames of the deep method
         ("Hostile new deep: 9000", "other", "AlmostOutOfStack"),
         (&parens, "compileError", "nested too deeply"),
+        // overflowed the compiler's 16-bit slot numbers: a panic, the worker exited
+        (&temps, "compileError", "too many variables"),
         ("String new: 1000000000", "other", "AlmostOutOfMemory"),
         (
             "| b | b := nil. b := [:n | b value: n + 1]. b value: 0",
