@@ -1237,3 +1237,33 @@ fn deep_expressions_in_deep_recursion_end_as_almost_out_of_stack() {
         .unwrap();
     assert_eq!(h.join().unwrap(), "7");
 }
+
+/// A class may have more named instance variables than a method can number
+/// (16 bits): a method naming one past that is a compile error, never a read
+/// or write of another variable.
+#[test]
+fn instance_variables_past_the_sixteen_bit_index_are_a_compile_error() {
+    let mut s = session();
+    s.evaluate_print_string(
+        "| names | names := (1 to: 65540) collect: [:i | ('v', i printString) asSymbol]. \
+         Object subclass: 'EngWide' instVarNames: names classVars: #() classInstVars: #() \
+         poolDictionaries: #() inDictionary: UserGlobals. #ok",
+    )
+    .unwrap();
+    for source in ["setLast v65537 := 7. ^ v1", "getLast ^ v65540"] {
+        let e = s
+            .evaluate_print_string(&format!(
+                "EngWide compileMethod: '{source}' dictionaries: System myUserProfile symbolList category: 'x'"
+            ))
+            .unwrap();
+        assert!(e.contains("past the 65536"), "{source}: {e}");
+    }
+    s.evaluate_print_string(
+        "EngWide compileMethod: 'setFirst v65536 := 7. ^ v1' dictionaries: System myUserProfile symbolList category: 'x'",
+    )
+    .unwrap();
+    assert_eq!(
+        s.evaluate_print_string("EngWide new setFirst").unwrap(),
+        "nil"
+    );
+}
