@@ -67,6 +67,9 @@ async fn a_read_only_worker_user_reads_and_is_refused_changes() {
         .env("MCP_REPOSITORY", &repo)
         .env("MCP_WORKER_USER", "reader")
         .env("MCP_WORKER_PASSWORD_FILE", &password)
+        // the kernel guard would refuse the compile into Object below before
+        // the read-only login gets to
+        .env("MCP_TOOLSET_OPTIONS", "Mutation.kernelGuard=off")
         .start();
     assert!(
         !server.log().contains("look-only"),
