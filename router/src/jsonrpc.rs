@@ -97,8 +97,7 @@ fn valid_id(id: &Value) -> bool {
 pub fn classify(body: &[u8]) -> Result<Message, ClassifyError> {
     let text = std::str::from_utf8(body)
         .map_err(|e| ClassifyError::Parse(format!("body is not UTF-8: {e}")))?;
-    let value: Value =
-        serde_json::from_str(text).map_err(|e| ClassifyError::Parse(e.to_string()))?;
+    let value: Value = serde_json::from_str(text).map_err(|e| ClassifyError::Parse(explain(&e)))?;
     let obj = match value {
         Value::Object(obj) => obj,
         Value::Array(_) => {
@@ -110,6 +109,24 @@ pub fn classify(body: &[u8]) -> Result<Message, ClassifyError> {
         _ => return Err(invalid("a JSON-RPC message must be a JSON object", None)),
     };
     classify_object(&obj)
+}
+
+/// The JSON parser's complaint, with what it means for the two refusals a
+/// client does not expect from valid-looking JSON: a `\uD800`-`\uDFFF`
+/// escape that is not half of a surrogate pair (it names no Unicode
+/// character, so no string can hold it), and nesting deeper than the parser
+/// follows.
+fn explain(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    if text.contains("hex escape") || text.contains("surrogate") {
+        format!(
+            "{text} (a \\u escape between D800 and DFFF must be one half of a surrogate pair: a lone surrogate is not a Unicode character)"
+        )
+    } else if text.contains("recursion limit") {
+        format!("{text} (arrays and objects nested more than 128 deep)")
+    } else {
+        text
+    }
 }
 
 fn classify_object(obj: &Map<String, Value>) -> Result<Message, ClassifyError> {
@@ -311,6 +328,34 @@ mod tests {
             let body: Value = serde_json::from_str(&err.to_body()).unwrap();
             assert_eq!(body["error"]["code"], json!(code));
         }
+    }
+
+    /// Valid-looking JSON the parser refuses is a parse error that says why.
+    #[test]
+    fn parse_errors_explain_lone_surrogates_and_deep_nesting() {
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        let table: &[(&[u8], &str)] = &[
+            (
+                br#"{"jsonrpc":"2.0","id":1,"method":"\ud800"}"#,
+                "lone surrogate",
+            ),
+            (
+                br#"{"jsonrpc":"2.0","id":1,"method":"\udc00x"}"#,
+                "lone surrogate",
+            ),
+            (
+                br#"{"jsonrpc":"2.0","id":1,"method":"\ud800\u0041"}"#,
+                "lone surrogate",
+            ),
+            (deep.as_bytes(), "nested more than 128 deep"),
+        ];
+        for (text, says) in table {
+            let err = classify(text).unwrap_err();
+            assert_eq!(err.code(), PARSE_ERROR);
+            assert!(err.to_string().contains(says), "{err}");
+        }
+        // a pair is a character
+        assert!(classify(br#"{"jsonrpc":"2.0","id":1,"method":"\ud83d\ude00"}"#).is_ok());
     }
 
     #[test]

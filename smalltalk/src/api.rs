@@ -203,6 +203,7 @@ impl Session {
     ) -> Result<T, StError> {
         if self.direct {
             let vm: &mut Vm = &mut self.vm;
+            let _native = crate::native_stack::mark();
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || f(vm))).map_err(
                 |p| {
                     let msg = p
@@ -223,7 +224,10 @@ impl Session {
             let h = std::thread::Builder::new()
                 .name("gsmcp-smalltalk".into())
                 .stack_size(EVAL_STACK_BYTES)
-                .spawn_scoped(scope, move || f(vm));
+                .spawn_scoped(scope, move || {
+                    let _native = crate::native_stack::mark();
+                    f(vm)
+                });
             match h {
                 Ok(h) => h.join().map_err(|p| {
                     let msg = p

@@ -49,6 +49,24 @@ impl From<SyntaxError> for CompileErr {
 
 type CResult<T> = Result<T, CompileErr>;
 
+/// The tree's 16-bit index of instance variable `i`: a class with more named
+/// instance variables than that has some no method can reach, and saying so
+/// beats reading the wrong one.
+fn ivar_index(i: usize, name: &str, off: usize) -> CResult<u16> {
+    u16::try_from(i).or_else(|_| {
+        cerr(
+            ERR_SYNTAX,
+            off,
+            format!(
+                "instance variable {name} is number {}, past the {} a method can use",
+                i + 1,
+                u16::MAX as usize + 1
+            ),
+            Some(name),
+        )
+    })
+}
+
 fn cerr<T>(
     number: u32,
     offset: usize,
@@ -776,7 +794,7 @@ impl<'a> Compiler<'a> {
             if !self.ivars_used.contains(&s) {
                 self.ivars_used.push(s);
             }
-            return Ok(Node::IVar(i as u16));
+            return Ok(Node::IVar(ivar_index(i, name, off)?));
         }
         match self.binding(name) {
             Some(a) => Ok(Node::Global(a)),
@@ -814,7 +832,7 @@ impl<'a> Compiler<'a> {
             if !self.ivars_used.contains(&s) {
                 self.ivars_used.push(s);
             }
-            return Ok(Node::SetIVar(i as u16, v));
+            return Ok(Node::SetIVar(ivar_index(i, name, off)?, v));
         }
         match self.binding(name) {
             Some(a) => Ok(Node::SetGlobal(a, v)),

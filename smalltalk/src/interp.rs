@@ -739,7 +739,7 @@ impl Vm {
             return Err(e);
         }
         self.depth += 1;
-        if self.depth > self.depth_limit {
+        if self.depth > self.depth_limit || crate::native_stack::low() {
             if let Err(e) = self.stack_overflow() {
                 self.depth -= 1;
                 self.stack.truncate(rp);
@@ -857,25 +857,41 @@ impl Vm {
 
     #[cold]
     fn stack_overflow(&mut self) -> Result<(), Unwind> {
-        if self.depth > self.depth_limit + DEPTH_HEADROOM || self.stack_signalled {
-            if self.depth > self.depth_limit + DEPTH_HEADROOM {
+        // the frame limit, or the native stack running out (deep expression
+        // trees cost native stack a frame count does not see)
+        let hard =
+            self.depth > self.depth_limit + DEPTH_HEADROOM || crate::native_stack::exhausted();
+        if hard || self.stack_signalled {
+            if hard {
                 return Err(Unwind::abort(Box::new(Failure {
                     kind: crate::api::ErrorKind::Limit,
                     number: 3139,
                     class_name: "AlmostOutOfStack".into(),
                     message_text: None,
                     description: format!(
-                        "a AlmostOutOfStack occurred (error 3139), the execution stack exceeded {} frames",
-                        self.depth_limit + DEPTH_HEADROOM
+                        "an AlmostOutOfStack occurred (error 3139), {}",
+                        self.stack_exceeded(self.depth_limit + DEPTH_HEADROOM)
                     ),
                 })));
             }
             return Ok(());
         }
         self.stack_signalled = true;
-        let text = format!("the execution stack exceeded {} frames", self.depth_limit);
+        let text = self.stack_exceeded(self.depth_limit);
         let ex = self.new_exception(self.k.almost_out_of_stack, None, Some(&text));
         self.signal(ex).map(|_| ())
+    }
+
+    /// What ran out: the frames, or the native stack before them.
+    fn stack_exceeded(&self, limit: usize) -> String {
+        if self.depth > limit {
+            format!("the execution stack exceeded {limit} frames")
+        } else {
+            format!(
+                "the execution stack ran out of native stack at {} frames (deeply nested expressions)",
+                self.depth
+            )
+        }
     }
 
     /// Evaluates a block closure with the arguments on the stack above `rp`
@@ -901,7 +917,7 @@ impl Vm {
             (&cl.code, &cl.method, cl.receiver, cl.env, cl.home);
         self.check_interrupt()?;
         self.depth += 1;
-        if self.depth > self.depth_limit {
+        if self.depth > self.depth_limit || crate::native_stack::low() {
             if let Err(e) = self.stack_overflow() {
                 self.depth -= 1;
                 self.stack.truncate(rp);

@@ -25,6 +25,7 @@ mod finder;
 mod heap;
 mod interp;
 mod known;
+mod native_stack;
 mod num;
 pub mod parser;
 mod persist;

@@ -18,6 +18,19 @@ type PResult<T> = Result<T, SyntaxError>;
 
 const MAX_DEPTH: usize = 400;
 
+/// The most message sends one statement may chain or nest (counted so that
+/// the count bounds the height of its tree: summed within an expression, the
+/// largest of a block's or brace's statements). A longer chain (`1+1+1…`)
+/// would build a tree deeper than the compiler and the interpreter can walk
+/// on their stacks; it is a compile error instead. Statements in sequence
+/// do not add up, so a long doit of short statements is fine.
+pub const MAX_NESTED_SENDS: usize = 10_000;
+
+/// The most arguments and temporaries (of the method and all its blocks
+/// together) one method or doit may declare: the compiler numbers their slots
+/// in 16 bits, and no hand-written method comes near.
+pub const MAX_VARIABLES: usize = 10_000;
+
 #[derive(Debug, Clone, PartialEq)]
 enum Tk {
     Ident(String),
@@ -408,6 +421,10 @@ struct Parser {
     toks: Vec<Token>,
     p: usize,
     depth: usize,
+    /// Sends counted towards [`MAX_NESTED_SENDS`] on the path being parsed.
+    sends: usize,
+    /// Arguments and temporaries declared so far, towards [`MAX_VARIABLES`].
+    variables: usize,
 }
 
 impl Parser {
@@ -451,6 +468,7 @@ impl Parser {
                 match self.peek().clone() {
                     Tk::Ident(n) => {
                         let o = self.pos();
+                        self.declare_at(o)?;
                         self.advance();
                         temps.push((n, o));
                     }
@@ -465,14 +483,46 @@ impl Parser {
         Ok(temps)
     }
 
+    /// Counts one declared argument or temporary.
+    fn declare_at(&mut self, offset: usize) -> PResult<()> {
+        self.variables += 1;
+        if self.variables > MAX_VARIABLES {
+            return err(
+                offset,
+                format!("too many variables: more than {MAX_VARIABLES} arguments and temporaries"),
+            );
+        }
+        Ok(())
+    }
+
+    /// Counts one send that extends the tree of the statement being parsed.
+    fn send_at(&mut self, offset: usize) -> PResult<()> {
+        self.sends += 1;
+        if self.sends > MAX_NESTED_SENDS {
+            return err(
+                offset,
+                format!(
+                    "statement too large: more than {MAX_NESTED_SENDS} message sends chained or nested in it"
+                ),
+            );
+        }
+        Ok(())
+    }
+
     fn statements(&mut self, closer: Option<Tk>) -> PResult<Vec<Stmt>> {
         let mut out = Vec::new();
+        // statements in sequence: the tree is as deep as its deepest one
+        let base = self.sends;
+        let mut deepest = base;
         loop {
+            deepest = deepest.max(self.sends);
+            self.sends = base;
             while *self.peek() == Tk::Period {
                 self.advance();
             }
             let t = self.peek().clone();
             if t == Tk::Eof || Some(&t) == closer.as_ref() {
+                self.sends = deepest;
                 return Ok(out);
             }
             if t == Tk::Caret {
@@ -487,7 +537,10 @@ impl Parser {
                 Tk::Period => {
                     self.advance();
                 }
-                t if *t == Tk::Eof || Some(t) == closer.as_ref() => return Ok(out),
+                t if *t == Tk::Eof || Some(t) == closer.as_ref() => {
+                    self.sends = self.sends.max(deepest);
+                    return Ok(out);
+                }
                 Tk::RParen | Tk::RBrack | Tk::RBrace => {
                     return err(self.pos(), "unmatched closing bracket")
                 }
@@ -526,10 +579,16 @@ impl Parser {
         };
         let Send { recv, msg } = *send;
         let mut msgs = vec![CascadeMsg { msg, chain: vec![] }];
+        // the parts go to one receiver: the cascade is as deep as its deepest part
+        let base = self.sends;
+        let mut deepest = base;
         while *self.peek() == Tk::Semi {
             self.advance();
+            self.sends = base;
             msgs.push(self.cascade_part()?);
+            deepest = deepest.max(self.sends);
         }
+        self.sends = deepest;
         Ok(Expr::Cascade(Box::new(recv), msgs, cascade_off))
     }
 
@@ -542,6 +601,7 @@ impl Parser {
         // unary messages
         while let Tk::Ident(sel) = self.peek().clone() {
             let so = self.pos();
+            self.send_at(so)?;
             self.advance();
             msgs.push(Msg {
                 selector: sel,
@@ -552,6 +612,7 @@ impl Parser {
         // binary messages, each with a unary-expression argument
         while let Tk::Binary(op) = self.peek().clone() {
             let so = self.pos();
+            self.send_at(so)?;
             self.advance();
             let arg = self.binary_arg()?;
             msgs.push(Msg {
@@ -563,6 +624,7 @@ impl Parser {
         // at most one keyword message, last
         if let Tk::Keyword(_) = self.peek() {
             let so = self.pos();
+            self.send_at(so)?;
             let (sel, args) = self.keyword_parts()?;
             msgs.push(Msg {
                 selector: sel,
@@ -586,6 +648,7 @@ impl Parser {
             let mut a = self.binary_arg()?;
             while let Tk::Binary(op) = self.peek().clone() {
                 let o = self.pos();
+                self.send_at(o)?;
                 self.advance();
                 let b = self.binary_arg()?;
                 a = Expr::Send(Box::new(Send {
@@ -606,6 +669,7 @@ impl Parser {
         let recv = self.binary_expr()?;
         if let Tk::Keyword(_) = self.peek() {
             let o = self.pos();
+            self.send_at(o)?;
             let (sel, args) = self.keyword_parts()?;
             return Ok(Expr::Send(Box::new(Send {
                 recv,
@@ -623,6 +687,7 @@ impl Parser {
         let mut e = self.unary_expr()?;
         while let Tk::Binary(op) = self.peek().clone() {
             let o = self.pos();
+            self.send_at(o)?;
             self.advance();
             let arg = self.binary_arg()?;
             e = Expr::Send(Box::new(Send {
@@ -646,6 +711,7 @@ impl Parser {
         let mut e = self.primary()?;
         while let Tk::Ident(sel) = self.peek().clone() {
             let o = self.pos();
+            self.send_at(o)?;
             self.advance();
             e = Expr::Send(Box::new(Send {
                 recv: e,
@@ -710,6 +776,8 @@ impl Parser {
             Tk::LBrace => {
                 self.advance();
                 let mut items = Vec::new();
+                let base = self.sends;
+                let mut deepest = base;
                 loop {
                     while *self.peek() == Tk::Period {
                         self.advance();
@@ -718,7 +786,9 @@ impl Parser {
                         self.advance();
                         break;
                     }
+                    self.sends = base;
                     items.push(self.expr()?);
+                    deepest = deepest.max(self.sends);
                     match self.peek() {
                         Tk::Period => {
                             self.advance();
@@ -727,6 +797,7 @@ impl Parser {
                         _ => return err(self.pos(), "expected a period or }"),
                     }
                 }
+                self.sends = deepest;
                 Ok(Expr::Brace(items, o))
             }
             Tk::HashParen => {
@@ -750,6 +821,7 @@ impl Parser {
             self.advance();
             match self.peek().clone() {
                 Tk::Ident(n) => {
+                    self.declare_at(self.pos())?;
                     args.push((n, self.pos()));
                     self.advance();
                 }
@@ -917,6 +989,7 @@ impl Parser {
                     sel.push_str(&k);
                     match self.peek().clone() {
                         Tk::Ident(a) => {
+                            self.declare_at(self.pos())?;
                             args.push((a, self.pos()));
                             self.advance();
                         }
@@ -987,6 +1060,8 @@ fn parser_for(src: &str) -> PResult<Parser> {
         toks: tokenize(&chars)?,
         p: 0,
         depth: 0,
+        sends: 0,
+        variables: 0,
     })
 }
 
@@ -1311,6 +1386,76 @@ mod tests {
         assert!(parse_doit(&src).is_err());
         let src = format!("#{}{}", "(".repeat(100_000), ")".repeat(100_000));
         assert!(parse_doit(&src).is_err());
+    }
+
+    /// Chains and nests of sends deep enough to overflow the compiler's or the
+    /// interpreter's stack are compile errors; statements in sequence, and
+    /// the statements of a block or brace, do not add up.
+    #[test]
+    fn chains_of_sends_too_deep_to_walk_are_an_error() {
+        // the engine thread's stack, which the deepest accepted tree needs
+        std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn(chains_of_sends)
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
+    /// More arguments and temporaries than the compiler can number is a
+    /// syntax error, wherever they are declared.
+    #[test]
+    fn too_many_variables_is_an_error() {
+        let names = |n: usize, prefix: &str| {
+            (0..n)
+                .map(|i| format!("{prefix}{i}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let n = MAX_VARIABLES;
+        let refused = [
+            format!("| {} | 1", names(n + 1, "t")),
+            format!(
+                "| {} | [:x | | {} | x]",
+                names(n / 2, "t"),
+                names(n / 2, "u")
+            ),
+            format!("[{}] value", names(n + 1, ":a")),
+        ];
+        for src in &refused {
+            let e = parse_doit(src).unwrap_err();
+            assert!(e.message.contains("too many variables"), "{}", e.message);
+        }
+        let pattern: String = (0..=n).map(|i| format!("k{i}: a{i} ")).collect();
+        let e = parse_method(&format!("{pattern}^ 1")).unwrap_err();
+        assert!(e.message.contains("too many variables"), "{}", e.message);
+        assert!(parse_doit(&format!("| {} | 1", names(n, "t"))).is_ok());
+    }
+
+    fn chains_of_sends() {
+        let n = MAX_NESTED_SENDS;
+        let refused = [
+            format!("1{}", "+1".repeat(n + 1)),
+            format!("3{}", " yourself".repeat(n + 1)),
+            format!("1 max: 1{}", "+1".repeat(n)),
+            // nested parentheses, each holding half of the budget
+            format!("(1{}){}", "+1".repeat(n / 2 + 1), "+1".repeat(n / 2)),
+            format!("[1{}] value{}", "+1".repeat(n / 2 + 1), "+1".repeat(n / 2)),
+        ];
+        for src in &refused {
+            let e = parse_doit(src).unwrap_err();
+            assert!(e.message.contains("statement too large"), "{}", e.message);
+        }
+        let accepted = [
+            format!("1{}", "+1".repeat(n - 1)),
+            "x foo. ".repeat(n + 10),
+            format!("x foo{}", "; bar".repeat(n + 10)),
+            format!("[{}] value", "x foo. ".repeat(n + 10)),
+            format!("{{{}}}", "x foo. ".repeat(n + 10)),
+        ];
+        for src in &accepted {
+            assert!(parse_doit(src).is_ok(), "{}", &src[..40]);
+        }
     }
 
     proptest::proptest! {

@@ -1249,3 +1249,94 @@ fn stack_reports_name_the_activations_at_the_signal() {
         ],
     );
 }
+
+/// A recursion whose frames each hold a deep expression tree runs out of
+/// native stack long before the frame limit: it is `AlmostOutOfStack`, which a
+/// handler can catch, never a stack overflow that kills the process — on the
+/// engine's own thread and on a caller's thread alike. A statement too deep to
+/// walk at all is a compile error.
+#[test]
+fn deep_expressions_in_deep_recursion_end_as_almost_out_of_stack() {
+    let body = format!(
+        "deep: n ^ n = 0 ifTrue: [0] ifFalse: [(self deep: n - 1){}]",
+        " + 1".repeat(2000)
+    );
+    let run = move |direct: bool| {
+        let mut s = session();
+        s.run_on_caller_thread(direct);
+        s.evaluate_print_string(
+            "Object subclass: 'EngDeep' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals",
+        )
+        .unwrap();
+        s.evaluate_print_string(&format!(
+            "EngDeep compileMethod: '{body}' dictionaries: System myUserProfile symbolList category: 'deep'"
+        ))
+        .unwrap();
+        assert_eq!(
+            s.evaluate_print_string("EngDeep new deep: 3").unwrap(),
+            "6000"
+        );
+        let e = s
+            .evaluate_print_string("EngDeep new deep: 9000")
+            .unwrap_err();
+        assert_eq!(
+            (e.number, e.class_name.as_str(), e.kind),
+            (3139, "AlmostOutOfStack", ErrorKind::Limit),
+            "{}",
+            e.description
+        );
+        assert!(e.description.contains("native stack"), "{}", e.description);
+        assert_eq!(
+            s.evaluate_print_string(
+                "[EngDeep new deep: 9000] on: AlmostOutOfStack do: [:e | #caught]"
+            )
+            .unwrap(),
+            "#caught"
+        );
+        let e = s
+            .evaluate_print_string(&format!("1{}", "+1".repeat(20_000)))
+            .unwrap_err();
+        assert!(
+            e.description.contains("statement too large"),
+            "{}",
+            e.description
+        );
+        s.evaluate_print_string("3 + 4").unwrap()
+    };
+    assert_eq!(run(false), "7");
+    let h = std::thread::Builder::new()
+        .stack_size(Session::REQUIRED_STACK_BYTES)
+        .spawn(move || run(true))
+        .unwrap();
+    assert_eq!(h.join().unwrap(), "7");
+}
+
+/// A class may have more named instance variables than a method can number
+/// (16 bits): a method naming one past that is a compile error, never a read
+/// or write of another variable.
+#[test]
+fn instance_variables_past_the_sixteen_bit_index_are_a_compile_error() {
+    let mut s = session();
+    s.evaluate_print_string(
+        "| names | names := (1 to: 65540) collect: [:i | ('v', i printString) asSymbol]. \
+         Object subclass: 'EngWide' instVarNames: names classVars: #() classInstVars: #() \
+         poolDictionaries: #() inDictionary: UserGlobals. #ok",
+    )
+    .unwrap();
+    for source in ["setLast v65537 := 7. ^ v1", "getLast ^ v65540"] {
+        let e = s
+            .evaluate_print_string(&format!(
+                "EngWide compileMethod: '{source}' dictionaries: System myUserProfile symbolList category: 'x'"
+            ))
+            .unwrap();
+        assert!(e.contains("past the 65536"), "{source}: {e}");
+    }
+    s.evaluate_print_string(
+        "EngWide compileMethod: 'setFirst v65536 := 7. ^ v1' dictionaries: System myUserProfile symbolList category: 'x'",
+    )
+    .unwrap();
+    assert_eq!(
+        s.evaluate_print_string("EngWide new setFirst").unwrap(),
+        "nil"
+    );
+}

@@ -1142,3 +1142,114 @@ fn methods_read_on_first_use_follow_the_sessions_view() {
         "15"
     );
 }
+
+/// A stored method whose record cannot be read when it is first used is a
+/// Smalltalk error naming the class, the selector and the cause — one a
+/// handler can catch — never a silent `doesNotUnderstand`; the other methods
+/// of the class work, and nothing of the stand-in is ever committed.
+#[test]
+fn an_unreadable_method_record_is_an_error_naming_the_method() {
+    use gsmcp_store::{LoginOptions, Repository};
+    let (_dir, path) = new_repository("unreadable-method");
+    let mut dc = login(&path);
+    for code in [
+        // an instance variable named like the stand-in's first argument
+        "Object subclass: 'Damaged' instVarNames: #(arg1) classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals",
+        "Damaged compileMethod: 'keep ^ 7' dictionaries: System myUserProfile symbolList category: 'ok'",
+        "Damaged compileMethod: 'broken ^ ''marker-unary''' dictionaries: System myUserProfile symbolList category: 'ok'",
+        "Damaged compileMethod: 'at: i put: v ^ ''marker-keyword''' dictionaries: System myUserProfile symbolList category: 'ok'",
+        "Damaged compileMethod: '+ other ^ ''marker-binary''' dictionaries: System myUserProfile symbolList category: 'ok'",
+    ] {
+        dc.evaluate_print_string(code).expect(code);
+    }
+    assert!(dc.commit_transaction().unwrap());
+    drop(dc);
+
+    // every record holding a marker, by OOP, as the store holds it now
+    let records = || {
+        let repo = Repository::open(&path).unwrap();
+        let s = repo.login(LoginOptions::new().label("vandal")).unwrap();
+        let mut found = std::collections::BTreeMap::new();
+        s.for_each_object(|oop, data| {
+            if data.windows(7).any(|w| w == b"marker-") {
+                found.insert(oop, data.to_vec());
+            }
+        })
+        .unwrap();
+        found
+    };
+    let marked = records();
+    assert_eq!(marked.len(), 3, "one record per marked method");
+    // two records cut in half (still method records by their header), one deleted
+    let damage: Vec<(u64, Option<Vec<u8>>)> = marked
+        .iter()
+        .map(|(&oop, data)| {
+            let keyword = data.windows(14).any(|w| w == b"marker-keyword");
+            (oop, (!keyword).then(|| data[..data.len() / 2].to_vec()))
+        })
+        .collect();
+    {
+        let repo = Repository::open(&path).unwrap();
+        let mut s = repo.login(LoginOptions::new().label("vandal")).unwrap();
+        s.commit(damage.clone()).unwrap();
+        s.logout().unwrap();
+    }
+    let stored_damage = || {
+        let repo = Repository::open(&path).unwrap();
+        let s = repo.login(LoginOptions::new().label("vandal")).unwrap();
+        damage
+            .iter()
+            .map(|(oop, _)| (*oop, s.read(*oop).unwrap()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(stored_damage(), damage);
+
+    let mut a = login(&path);
+    assert_eq!(a.evaluate_print_string("Damaged new keep").unwrap(), "7");
+    for (send, selector, cause) in [
+        ("Damaged new broken", "Damaged>>broken", "undecodable"),
+        (
+            "Damaged new at: 1 put: 2",
+            "Damaged>>at:put:",
+            "does not hold",
+        ),
+        ("Damaged new + 3", "Damaged>>+", "undecodable"),
+    ] {
+        let err = a.evaluate_print_string(send).expect_err(send);
+        assert_eq!(err.class_name, "Error", "{send}: {}", err.description);
+        let text = err.message_text.clone().unwrap_or_default();
+        for part in ["repository error", selector, "cannot be read", cause] {
+            assert!(
+                text.contains(part),
+                "{send}: {part:?} missing from {text:?}"
+            );
+        }
+    }
+    assert_eq!(
+        a.evaluate_print_string(
+            "[Damaged new broken] on: Error do: [:e | (e messageText includesString: 'Damaged>>broken') printString]"
+        )
+        .unwrap(),
+        "'true'"
+    );
+    assert_eq!(a.load_warnings().len(), 3, "{:?}", a.load_warnings());
+    // a commit of this session writes none of the stand-ins
+    a.evaluate_print_string("UserGlobals at: #AfterDamage put: 1")
+        .unwrap();
+    assert!(a.commit_transaction().unwrap());
+    drop(a);
+    assert_eq!(
+        stored_damage(),
+        damage,
+        "the damaged records are as they were"
+    );
+    let mut b = login(&path);
+    let err = b.evaluate_print_string("Damaged new broken").unwrap_err();
+    assert!(
+        err.message_text
+            .unwrap_or_default()
+            .contains("cannot be read"),
+        "{}",
+        err.description
+    );
+}

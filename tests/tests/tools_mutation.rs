@@ -242,6 +242,18 @@ async fn define_compile_redefine_and_delete_a_class() {
             "compile_class_definition",
             json!({"className": "Opt", "instVarNames": ["a", "a"]}),
         ),
+        (
+            "compile_class_definition",
+            json!({"className": "Opt", "instVarNames": ["self"]}),
+        ),
+        (
+            "compile_class_definition",
+            json!({"className": "Opt", "classVars": ["nil"]}),
+        ),
+        (
+            "compile_class_definition",
+            json!({"className": "Opt", "classInstVars": ["thisContext"]}),
+        ),
     ] {
         let e = fails(&mut s, tool, args.clone()).await;
         assert_eq!(e["kind"], "invalidParams", "{tool} {args}: {e}");

@@ -138,6 +138,13 @@ async fn a_conflicting_commit_is_refused_until_abort() {
     // Still refused, nothing of B's committed; abort then shows A's version.
     let e = fails(&mut b, "commit", json!({})).await;
     assert_eq!(e["kind"], "conflict", "{e}");
+    let message = e["message"].as_str().unwrap_or_default();
+    assert_eq!(
+        message.matches("commit refused").count(),
+        1,
+        "said once: {message}"
+    );
+    assert!(message.contains("abort the transaction first"), "{message}");
     assert_eq!(eval(&mut a, "Contested new answer").await, "1");
     ok(&mut b, "abort", json!({})).await;
     assert_eq!(eval(&mut b, "Contested new answer").await, "1");

@@ -85,6 +85,35 @@ pub fn input_schema(params: &[Param]) -> Value {
     schema
 }
 
+/// The most characters a GemStone Symbol holds (`GCI_MAX_SYMBOL_SIZE`): no
+/// class, selector, variable or dictionary can have a longer name.
+pub const MAX_NAME_CHARS: usize = 1024;
+
+/// The parameters, in every toolset, whose strings are Smalltalk names (symbols).
+const NAME_PARAMS: [&str; 12] = [
+    "className",
+    "superclassName",
+    "selector",
+    "dictionaryName",
+    "dictionary",
+    "name",
+    "instVarNames",
+    "classVars",
+    "classInstVars",
+    "poolDictionaries",
+    "classNames",
+    "options",
+];
+
+/// A name longer than a Symbol holds, in `value` (a string or strings).
+fn overlong_name(value: &Value) -> Option<usize> {
+    let len = |v: &Value| v.as_str().map_or(0, |s| s.chars().count());
+    match value {
+        Value::Array(items) => items.iter().map(len).find(|&n| n > MAX_NAME_CHARS),
+        v => Some(len(v)).filter(|&n| n > MAX_NAME_CHARS),
+    }
+}
+
 /// Checks `args` against `params`; the error message names the offending argument.
 /// Every problem is reported at once, in parameter order, unknown names last.
 pub fn validate(params: &[Param], args: &Map<String, Value>) -> Result<(), String> {
@@ -99,7 +128,18 @@ pub fn validate(params: &[Param], args: &Map<String, Value>) -> Result<(), Strin
                 p.ty.describe(),
                 json_kind(v)
             )),
-            Some(_) => {}
+            Some(v) => {
+                if let Some(n) = NAME_PARAMS
+                    .contains(&p.name)
+                    .then(|| overlong_name(v))
+                    .flatten()
+                {
+                    problems.push(format!(
+                        "argument '{}' holds a name of {n} characters; a Smalltalk name (a Symbol) has at most {MAX_NAME_CHARS}",
+                        p.name
+                    ));
+                }
+            }
         }
     }
     let mut unknown: Vec<&String> = args
@@ -171,6 +211,55 @@ mod tests {
             .expect("test arguments are an object")
     }
 
+    /// Names are Symbols: longer than GemStone's symbol limit is refused before
+    /// any Smalltalk runs; other strings (source, code) are not names.
+    #[test]
+    fn names_longer_than_a_symbol_are_refused() {
+        let params = [
+            Param {
+                name: "className",
+                ty: ParamType::String,
+                description: "c",
+                required: true,
+            },
+            Param {
+                name: "instVarNames",
+                ty: ParamType::StringArray,
+                description: "i",
+                required: false,
+            },
+            Param {
+                name: "source",
+                ty: ParamType::String,
+                description: "s",
+                required: false,
+            },
+        ];
+        let long = "X".repeat(MAX_NAME_CHARS + 1);
+        let max = "X".repeat(MAX_NAME_CHARS);
+        let table = [
+            (
+                json!({"className": max, "instVarNames": [max], "source": long}),
+                None,
+            ),
+            (
+                json!({"className": long}),
+                Some("'className' holds a name of 1025"),
+            ),
+            (
+                json!({"className": "A", "instVarNames": ["a", long]}),
+                Some("'instVarNames' holds a name of 1025"),
+            ),
+        ];
+        for (a, want) in table {
+            let got = validate(&params, &args(a.clone()));
+            match want {
+                None => assert_eq!(got, Ok(()), "{a}"),
+                Some(w) => assert!(got.as_ref().unwrap_err().contains(w), "{a}: {got:?}"),
+            }
+        }
+    }
+
     #[test]
     fn validation_table() {
         // (arguments, Ok or the substrings the error must contain)
@@ -183,6 +272,7 @@ mod tests {
             (json!({"code": "x", "limit": 5.0}), Ok(())),
             (json!({"code": "x", "names": []}), Ok(())),
             (json!({}), Err(vec!["missing required argument 'code'"])),
+            (json!({"code": "x".repeat(MAX_NAME_CHARS + 1)}), Ok(())),
             (
                 json!({"code": 3}),
                 Err(vec!["'code' must be a string, not an integer"]),

@@ -352,8 +352,27 @@ fn engine_loop(
             }
         };
         let reply = run_call(login, server, shared, call_id, &message);
-        if let Some(message) = reply {
-            if let Err(e) = writer.send(&ToRouter::Reply { call_id, message }) {
+        if let Some(reply) = reply {
+            let mut sent = writer.send(&ToRouter::Reply {
+                call_id,
+                message: reply,
+            });
+            if let Err(IpcError::TooLarge(bytes)) = sent {
+                // nothing was written: the client hears why instead of waiting forever
+                tracing::warn!(call_id, bytes, "the reply is too large to send");
+                let e = RpcError::new(
+                    code::INTERNAL_ERROR,
+                    format!(
+                        "the answer is {bytes} bytes, more than the {} a reply may carry; \
+                         ask for less (a smaller page, or a shorter result)",
+                        gsmcp_ipc::MAX_FRAME_LEN
+                    ),
+                );
+                if let Some(message) = answer_with(&message, e) {
+                    sent = writer.send(&ToRouter::Reply { call_id, message });
+                }
+            }
+            if let Err(e) = sent {
                 tracing::warn!(call_id, "cannot send the reply, stopping: {e}");
                 return;
             }

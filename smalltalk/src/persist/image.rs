@@ -8,11 +8,13 @@
 //! `mod.rs` does.
 
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 use gsmcp_store::StoreSession;
 
 use super::codec::{big_from_bytes, big_to_bytes, Record, SBody, SClass, SVal};
 use super::PersistError;
+use crate::code::Method;
 use crate::compiler::Compiler;
 use crate::heap::{Body, ClassData, Format, SymDict, F_DIRTY, F_INVARIANT, F_PERSISTENT};
 use crate::interp::Vm;
@@ -134,46 +136,87 @@ impl PendingMethod {
 
     /// Compiles the method into its object, unless that object is compiled
     /// already or is not this method any more. A method that no longer
-    /// compiles keeps its placeholder (its sends fail as not understood) and
-    /// is described in the answer.
+    /// compiles becomes a method that signals why (see [`Self::fail`]) and is
+    /// described in the answer.
     pub fn compile(self, vm: &mut Vm, map: &OopMap) -> Option<String> {
         if !self.is_wanted(vm, map) {
             return None;
         }
-        let Some((category, source)) = self.code else {
-            return Some(format!(
-                "method object {} was compiled before its record was read",
-                self.store
-            ));
+        let Some((category, source)) = &self.code else {
+            let why = format!("its record {} was not read before compiling", self.store);
+            return Some(self.fail(vm, &why));
         };
         let dicts = vm.symbol_list_dicts();
+        let (category, source) = (*category, source.clone());
         match Compiler::new(vm, Some(self.class), dicts).compile(&source, false, category) {
             Ok(c) => {
-                c.method.oop.store(self.oop.0, Ordering::Relaxed);
-                let was_dirty = vm.heap.get(self.oop).flags & F_DIRTY != 0;
-                vm.heap.set_body(self.oop, Body::Method(c.method));
-                if !was_dirty {
-                    // compiling stored code is not a change this session would commit
-                    vm.heap.set_flags_quiet(self.oop, 0, F_DIRTY);
-                    if vm.heap.dirty.last() == Some(&self.oop) {
-                        vm.heap.dirty.pop();
-                    }
-                }
+                self.install(vm, c.method);
                 None
             }
             Err(e) => {
-                let class_name = vm
-                    .heap
-                    .class_data(self.class)
-                    .and_then(|d| vm.string_of(Value::Obj(d.name)))
-                    .unwrap_or_default();
-                let sel = vm.string_of(Value::Obj(self.selector)).unwrap_or_default();
-                Some(format!(
-                    "{class_name}>>{sel} does not compile any more: {}",
-                    e.message
-                ))
+                let why = format!("it does not compile any more: {}", e.message);
+                Some(self.fail(vm, &why))
             }
         }
+    }
+
+    /// Puts compiled code into the method object without making it a change
+    /// of this session: compiling stored code is not something to commit.
+    fn install(&self, vm: &mut Vm, method: Arc<Method>) {
+        method.oop.store(self.oop.0, Ordering::Relaxed);
+        let was_dirty = vm.heap.get(self.oop).flags & F_DIRTY != 0;
+        vm.heap.set_body(self.oop, Body::Method(method));
+        if !was_dirty {
+            vm.heap.set_flags_quiet(self.oop, 0, F_DIRTY);
+            if vm.heap.dirty.last() == Some(&self.oop) {
+                vm.heap.dirty.pop();
+            }
+        }
+    }
+
+    /// A stored method that cannot be read or compiled (`why`) becomes, for
+    /// this session, a method of the same selector whose every send signals an
+    /// Error naming the class, the selector and the cause — never a silent
+    /// `doesNotUnderstand`. Its source stays the stored one when that was read,
+    /// so a recompilation never replaces it with the stand-in. Nothing of this
+    /// is committed. Answers the load warning.
+    pub fn fail(self, vm: &mut Vm, why: &str) -> String {
+        let class_name = vm.class_name(self.class);
+        let sel = vm.string_of(Value::Obj(self.selector)).unwrap_or_default();
+        let text = format!("repository error: {class_name}>>{sel} cannot be used: {why}");
+        let ivars = vm.all_ivar_names(self.class);
+        let arg = |i: usize| {
+            let mut n = format!("arg{i}");
+            while ivars.contains(&n) {
+                n.insert(0, 'x');
+            }
+            n
+        };
+        let pattern = match crate::prims::selector_arity(&sel) {
+            0 => sel.clone(),
+            1 if !sel.ends_with(':') => format!("{sel} {}", arg(1)),
+            _ => sel
+                .split_terminator(':')
+                .enumerate()
+                .map(|(i, k)| format!("{k}: {}", arg(i + 1)))
+                .collect::<Vec<_>>()
+                .join(" "),
+        };
+        let stand_in = format!(
+            "{pattern}\n\t\"The repository cannot supply this method: sending it signals why.\"\n\t^ Error new signal: '{}'",
+            text.replace('\'', "''")
+        );
+        let category = self.code.as_ref().map_or(Value::Nil, |(c, _)| *c);
+        let dicts = vm.symbol_list_dicts();
+        if let Ok(mut c) =
+            Compiler::new(vm, Some(self.class), dicts).compile(&stand_in, false, category)
+        {
+            if let (Some(m), Some((_, source))) = (Arc::get_mut(&mut c.method), &self.code) {
+                m.source = source.clone();
+            }
+            self.install(vm, c.method);
+        }
+        text
     }
 }
 
@@ -470,8 +513,8 @@ impl<'a> Loader<'a> {
                 continue;
             }
             if let Err(e) = self.read_code(&mut p) {
-                self.warnings
-                    .push(format!("a stored method cannot be read: {e}"));
+                let w = p.fail(self.vm, &format!("its record cannot be read: {e}"));
+                self.warnings.push(w);
                 continue;
             }
             if let Some(w) = p.compile(self.vm, self.map) {

@@ -650,7 +650,7 @@ impl Vm {
                 };
                 match read {
                     Ok(()) => p.compile(vm, &repo.map),
-                    Err(e) => Some(format!("a stored method cannot be read: {e}")),
+                    Err(e) => Some(p.fail(vm, &format!("its record cannot be read: {e}"))),
                 }
             });
             if let Some(w) = w {

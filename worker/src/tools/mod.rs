@@ -718,13 +718,22 @@ pub fn error_result(err: &ToolError) -> Value {
     })
 }
 
+/// The most characters of an error's message text or description a tool
+/// error carries; the rest is cut with a marker saying how much.
+pub const ERROR_TEXT_CAP: usize = 10_000;
+
 /// The tool error for a Smalltalk failure: compile errors become `compileError`
 /// with their position, everything else `other`; both carry GemStone's error
 /// number, the exception class and its message text.
 pub fn from_st_error(e: &gsmcp_smalltalk::StError) -> ToolError {
     use gsmcp_smalltalk::ErrorKind as St;
     let class = &e.class_name;
-    let text = e.message_text.as_deref().unwrap_or(&e.description);
+    // a message text is the program's own: it may be megabytes long, and it
+    // appears up to three times in the answer
+    let capped = |s: &str| execution::cap(s.to_string(), ERROR_TEXT_CAP).0;
+    let message_text = e.message_text.as_deref().map(capped);
+    let description = capped(&e.description);
+    let text = message_text.as_deref().unwrap_or(&description);
     let (kind, message) = match e.kind {
         St::Compile => {
             let at = match (e.line, e.offset) {
@@ -754,8 +763,8 @@ pub fn from_st_error(e: &gsmcp_smalltalk::StError) -> ToolError {
     let d = &mut err.details;
     d.insert("number".into(), json!(e.number));
     d.insert("class".into(), json!(class));
-    d.insert("messageText".into(), json!(e.message_text));
-    d.insert("description".into(), json!(e.description));
+    d.insert("messageText".into(), json!(message_text));
+    d.insert("description".into(), json!(description));
     if e.kind == St::Compile {
         d.insert("line".into(), json!(e.line));
         d.insert("offset".into(), json!(e.offset));

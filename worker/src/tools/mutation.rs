@@ -281,6 +281,10 @@ fn is_identifier(name: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
+/// The pseudo-variables: identifiers no variable may be named, since no
+/// method could refer to it.
+const RESERVED: [&str; 6] = ["self", "super", "nil", "true", "false", "thisContext"];
+
 fn check_identifiers(cx: &Context<'_>, arg: &str) -> Result<(), ToolError> {
     let items = cx.args.get(arg).and_then(Value::as_array);
     for item in items.into_iter().flatten() {
@@ -289,6 +293,14 @@ fn check_identifiers(cx: &Context<'_>, arg: &str) -> Result<(), ToolError> {
             return Err(ToolError::new(
                 ErrorKind::InvalidParams,
                 format!("argument '{arg}': {name:?} is not a Smalltalk identifier"),
+            ));
+        }
+        if arg != "options" && RESERVED.contains(&name) {
+            return Err(ToolError::new(
+                ErrorKind::InvalidParams,
+                format!(
+                    "argument '{arg}': {name:?} is a reserved word (a pseudo-variable) and cannot name a variable"
+                ),
             ));
         }
     }

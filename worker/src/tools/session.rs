@@ -119,6 +119,13 @@ fn conflict_error(answer: &Value) -> ToolError {
     let reason = answer["reason"]
         .as_str()
         .unwrap_or("the commit was refused");
+    // a commit tried again after a conflict fails with the error's own text
+    // ("commit refused: a previous commit failed, ..."); the conflicts listed
+    // are the earlier commit's
+    let (reason, again) = match reason.strip_prefix("commit refused: ") {
+        Some(r) => (r, true),
+        None => (reason, false),
+    };
     let conflicts: Vec<String> = answer["conflicts"]
         .as_array()
         .map(|a| {
@@ -137,7 +144,14 @@ fn conflict_error(answer: &Value) -> ToolError {
             } else {
                 String::new()
             };
-            format!(" on {}{more}", named.join(", "))
+            if again {
+                format!(
+                    " (the refused commit conflicted on {}{more})",
+                    named.join(", ")
+                )
+            } else {
+                format!(" on {}{more}", named.join(", "))
+            }
         }
     };
     let mut err = ToolError::new(
@@ -249,10 +263,26 @@ mod tests {
                 vec!["the commit was refused.", "abort"],
                 0,
             ),
+            // committing again before aborting: the error's text, said once
+            (
+                json!({"committed": false, "reason": "commit refused: a previous commit failed, abort the transaction first",
+                       "conflicts": ["an instance of SymbolAssociation"]}),
+                vec![
+                    "commit refused: a previous commit failed, abort the transaction first (the refused commit conflicted on an instance of SymbolAssociation). Nothing",
+                    "abort",
+                ],
+                1,
+            ),
         ];
         for (answer, parts, n) in table {
             let e = conflict_error(&answer);
             assert_eq!(e.kind.as_str(), "conflict");
+            assert_eq!(
+                e.message.matches("commit refused").count(),
+                1,
+                "{}",
+                e.message
+            );
             for p in parts {
                 assert!(e.message.contains(p), "{:?} lacks {p:?}", e.message);
             }
