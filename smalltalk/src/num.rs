@@ -123,11 +123,43 @@ pub enum Op {
     Rem,
 }
 
+/// The largest integer the engine computes, in bits (2^23: about 2.5 million
+/// decimal digits). One multiplication of two numbers this size is a single
+/// primitive that a break cannot interrupt, so a result past it is an error
+/// (`ArgumentError`) rather than seconds or minutes of uninterruptible work.
+pub const MAX_INT_BITS: u64 = 1 << 23;
+
+/// The error for a result that would pass [`MAX_INT_BITS`].
+pub const TOO_LARGE: NumErr =
+    NumErr::Domain("the result would be an integer of more than 8388608 bits (2^23)");
+
+/// log2 |n|: how many bits each factor of `n` adds to a power of it.
+pub fn power_bits(n: &BigInt) -> f64 {
+    match n.to_f64() {
+        Some(f) if f.is_finite() && f != 0.0 => f.abs().log2(),
+        Some(_) if n.is_zero() => 0.0,
+        _ => n.bits() as f64,
+    }
+}
+
+/// Bits of the exact parts of `n` (numerator and denominator), 0 for a float.
+fn exact_bits(n: &Num) -> u64 {
+    match n {
+        Num::I(i) => i.bits(),
+        Num::Frac(p, q) | Num::Scaled(p, q, _) => p.bits() + q.bits(),
+        Num::F(_) => 0,
+    }
+}
+
 pub fn arith(op: Op, a: &Num, b: &Num) -> Result<Num, NumErr> {
     let rank = a.rank().max(b.rank());
     let scale = a.scale().max(b.scale());
     if matches!(op, Op::Div | Op::IntDiv | Op::Mod | Op::Quo | Op::Rem) && b.is_zero() {
         return Err(NumErr::ZeroDivide);
+    }
+    // exact arithmetic multiplies the parts: bound the product's size first
+    if rank != 3 && exact_bits(a) + exact_bits(b) > MAX_INT_BITS {
+        return Err(TOO_LARGE);
     }
     if rank == 3 {
         let (x, y) = (a.to_f64(), b.to_f64());

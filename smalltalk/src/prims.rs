@@ -1012,6 +1012,9 @@ impl Vm {
                         .signal_error(self.k.argument_error, "bitShift: amount too large")
                         .map(Some);
                 }
+                if s > 0 && x.bits() + s as u64 > num::MAX_INT_BITS {
+                    return self.num_result(r, Err(num::TOO_LARGE));
+                }
                 let v = if s >= 0 {
                     x << (s as usize)
                 } else {
@@ -1041,12 +1044,17 @@ impl Vm {
                 match (&a, &b) {
                     (_, Num::I(e)) if !matches!(a, Num::F(_)) => {
                         let Some(e) = e.to_i64() else { return Ok(None) };
-                        if e.unsigned_abs() > 1_000_000 {
+                        if e.unsigned_abs() > u32::MAX as u64 {
                             return self
                                 .signal_error(self.k.argument_error, "exponent too large")
                                 .map(Some);
                         }
                         let (p, q) = a.ratio().unwrap();
+                        if num::power_bits(&p).max(num::power_bits(&q)) * e.unsigned_abs() as f64
+                            > num::MAX_INT_BITS as f64
+                        {
+                            return self.num_result(r, Err(num::TOO_LARGE));
+                        }
                         let (p, q) = (
                             p.pow(e.unsigned_abs() as u32),
                             q.pow(e.unsigned_abs() as u32),
