@@ -270,9 +270,14 @@ impl Vm {
     /// the kernel primitive `prim` (240: Set, 241: Dictionary).
     fn hashed_parts(&mut self, o: Oop, prim: u16) -> Option<(Oop, i64)> {
         let class = self.heap.get(o).class;
-        let sel = self.sels.index_of;
-        if self.lookup(class, sel)?.primitive != prim {
-            return None;
+        // the answer holds until a method changes (`epoch`); one class per primitive
+        let memo = (prim - 240) as usize;
+        if self.index_of_checked[memo] != (self.epoch + 1, class) {
+            let sel = self.sels.index_of;
+            if self.lookup(class, sel)?.primitive != prim {
+                return None;
+            }
+            self.index_of_checked[memo] = (self.epoch + 1, class);
         }
         let s = self.ptr_slots(o)?;
         let (Value::Int(tally), Value::Obj(b)) = (*s.get(HASHED_TALLY)?, *s.get(HASHED_BUCKETS)?)
