@@ -438,14 +438,27 @@ impl Vm {
     /// `WriteStream>>nextPutAll:` of a byte String into a String, while it fits.
     fn stream_next_put_all(&mut self, o: Oop, v: Value) -> Option<Value> {
         let (c, pos, read, write) = self.stream_parts(o)?;
-        let src: Vec<u8> = self.plain_bytes(v)?.to_vec();
+        // copied out first (the argument may be the collection itself); short
+        // strings, the common case, on the Rust stack
+        let mut short = [0u8; 64];
+        let mut long = Vec::new();
+        let src: &[u8] = {
+            let bytes = self.plain_bytes(v)?;
+            if bytes.len() <= short.len() {
+                short[..bytes.len()].copy_from_slice(bytes);
+                &short[..bytes.len()]
+            } else {
+                long.extend_from_slice(bytes);
+                &long
+            }
+        };
         let end = pos + src.len() as i64;
         if end > write {
             return None;
         }
         match &mut self.heap.write(c)?.body {
             Body::Bytes(b) if (end as usize) <= b.len() => {
-                b[pos as usize..end as usize].copy_from_slice(&src);
+                b[pos as usize..end as usize].copy_from_slice(src);
             }
             _ => return None,
         }
