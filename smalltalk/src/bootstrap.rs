@@ -219,6 +219,8 @@ impl Vm {
         // caches may hold methods whose objects are about to go
         for c in &mut self.caches {
             c.method = None;
+            c.method2 = None;
+            c.class2 = crate::interp::NO_CLASS;
             c.epoch = 0;
             c.block = Value::Nil;
         }
