@@ -124,6 +124,7 @@ pub fn new_vm(interrupter: Interrupter, memory_limit: usize) -> Vm {
         session_id: 1,
         sites_pinned: 0,
         hashing_checked: (0, false, false, false),
+        index_of_checked: [(0, Oop(0)); 2],
         repo: None,
     };
     // dictionaries
@@ -218,6 +219,8 @@ impl Vm {
         // caches may hold methods whose objects are about to go
         for c in &mut self.caches {
             c.method = None;
+            c.method2 = None;
+            c.class2 = crate::interp::NO_CLASS;
             c.epoch = 0;
             c.block = Value::Nil;
         }

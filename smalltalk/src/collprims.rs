@@ -270,9 +270,14 @@ impl Vm {
     /// the kernel primitive `prim` (240: Set, 241: Dictionary).
     fn hashed_parts(&mut self, o: Oop, prim: u16) -> Option<(Oop, i64)> {
         let class = self.heap.get(o).class;
-        let sel = self.sels.index_of;
-        if self.lookup(class, sel)?.primitive != prim {
-            return None;
+        // the answer holds until a method changes (`epoch`); one class per primitive
+        let memo = (prim - 240) as usize;
+        if self.index_of_checked[memo] != (self.epoch + 1, class) {
+            let sel = self.sels.index_of;
+            if self.lookup(class, sel)?.primitive != prim {
+                return None;
+            }
+            self.index_of_checked[memo] = (self.epoch + 1, class);
         }
         let s = self.ptr_slots(o)?;
         let (Value::Int(tally), Value::Obj(b)) = (*s.get(HASHED_TALLY)?, *s.get(HASHED_BUCKETS)?)
@@ -433,14 +438,27 @@ impl Vm {
     /// `WriteStream>>nextPutAll:` of a byte String into a String, while it fits.
     fn stream_next_put_all(&mut self, o: Oop, v: Value) -> Option<Value> {
         let (c, pos, read, write) = self.stream_parts(o)?;
-        let src: Vec<u8> = self.plain_bytes(v)?.to_vec();
+        // copied out first (the argument may be the collection itself); short
+        // strings, the common case, on the Rust stack
+        let mut short = [0u8; 64];
+        let mut long = Vec::new();
+        let src: &[u8] = {
+            let bytes = self.plain_bytes(v)?;
+            if bytes.len() <= short.len() {
+                short[..bytes.len()].copy_from_slice(bytes);
+                &short[..bytes.len()]
+            } else {
+                long.extend_from_slice(bytes);
+                &long
+            }
+        };
         let end = pos + src.len() as i64;
         if end > write {
             return None;
         }
         match &mut self.heap.write(c)?.body {
             Body::Bytes(b) if (end as usize) <= b.len() => {
-                b[pos as usize..end as usize].copy_from_slice(&src);
+                b[pos as usize..end as usize].copy_from_slice(src);
             }
             _ => return None,
         }

@@ -119,6 +119,11 @@ pub struct Cache {
     pub selector: Oop,
     pub epoch: u64,
     pub method: Option<Arc<Method>>,
+    /// The class seen before `class` at this send site and its method, valid
+    /// under the same selector and epoch (`NO_CLASS`: none), so a site that
+    /// alternates between two receiver classes keeps hitting.
+    pub class2: Oop,
+    pub method2: Option<Arc<Method>>,
     /// For a simple block's site: its closure (nil until made; emptied by the
     /// collector with the other cache contents).
     pub block: Value,
@@ -127,6 +132,9 @@ pub struct Cache {
 /// The `selector` of a cache entry that holds a simple block's closure (its
 /// `class` is the address of the block's code).
 pub const SIMPLE_BLOCK: Oop = Oop(u64::MAX - 1);
+
+/// The `class`/`class2` of a cache entry that matches no receiver.
+pub const NO_CLASS: Oop = Oop(u64::MAX);
 
 pub struct Handler {
     pub id: u64,
@@ -191,6 +199,7 @@ impl Vm {
             sites_pinned: self.sites_pinned,
             repo: None,
             hashing_checked: (0, false, false, false),
+            index_of_checked: [(0, Oop(0)); 2],
         }
     }
 }
@@ -245,6 +254,9 @@ pub struct Vm {
     /// Association>>value: are the kernel's)` as last worked out by
     /// `kernel_hashing` (epoch 0: never).
     pub hashing_checked: (u64, bool, bool, bool),
+    /// The last class found to answer `_indexOf:` with primitive 240 (index 0)
+    /// / 241 (index 1), with `epoch + 1` of that check (0: none yet).
+    pub index_of_checked: [(u64, Oop); 2],
 }
 
 #[derive(Default, Clone)]
@@ -424,7 +436,10 @@ impl Vm {
             return;
         }
         let mut seen: FxHashMap<usize, Arc<Method>> = FxHashMap::default();
-        let cached = self.caches.iter().filter_map(|c| c.method.as_ref());
+        let cached = self
+            .caches
+            .iter()
+            .flat_map(|c| c.method.iter().chain(c.method2.iter()));
         for m in cached.chain(self.gcache.values().flatten()) {
             seen.entry(Arc::as_ptr(m) as usize)
                 .or_insert_with(|| m.clone());
@@ -442,10 +457,12 @@ impl Vm {
 
     pub fn new_site(&mut self) -> u32 {
         self.caches.push(Cache {
-            class: Oop(u64::MAX),
+            class: NO_CLASS,
             selector: Oop(u64::MAX),
             epoch: 0,
             method: None,
+            class2: NO_CLASS,
+            method2: None,
             block: Value::Nil,
         });
         (self.caches.len() - 1) as u32
@@ -506,6 +523,12 @@ impl Vm {
                     None => std::ptr::null(),
                 }
             }
+            Some(c) if c.class2 == class && c.selector == sel && c.epoch == self.epoch => {
+                match &c.method2 {
+                    Some(m) => Arc::as_ptr(m),
+                    None => std::ptr::null(),
+                }
+            }
             Some(_) => self.send_miss(class, sel, site),
             None => return self.send(sel, rp, Some(site), None),
         };
@@ -527,11 +550,20 @@ impl Vm {
             None => std::ptr::null(),
         };
         let epoch = self.epoch;
-        self.caches[s as usize] = Cache {
+        let old = &mut self.caches[s as usize];
+        // the class this site saw last stays as the second entry
+        let (class2, method2) = if old.selector == sel && old.epoch == epoch && old.class != class {
+            (old.class, old.method.take())
+        } else {
+            (NO_CLASS, None)
+        };
+        *old = Cache {
             class,
             selector: sel,
             epoch,
             method: m,
+            class2,
+            method2,
             block: Value::Nil,
         };
         p
@@ -1253,6 +1285,8 @@ impl Vm {
                 selector: SIMPLE_BLOCK,
                 epoch: 0,
                 method: None,
+                class2: NO_CLASS,
+                method2: None,
                 block: v,
             };
         }
