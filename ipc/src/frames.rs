@@ -43,17 +43,32 @@ pub enum ToRouter {
     /// The JSON-RPC response to a call, as text. Exactly one per call.
     Reply { call_id: u64, message: String },
     /// Progress of a running call (`notifications/progress`).
-    Progress { call_id: u64, progress: f64, total: Option<f64>, message: Option<String> },
+    Progress {
+        call_id: u64,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<String>,
+    },
     /// A log line for the client (`notifications/message`) or, with no call, for
     /// the router's own log.
-    Log { call_id: Option<u64>, level: String, text: String },
+    Log {
+        call_id: Option<u64>,
+        level: String,
+        text: String,
+    },
     /// A JSON-RPC message the worker sends to the client while a call runs
     /// (a server request such as `sampling/createMessage`, or a notification).
     /// With no call it goes to the session's standalone stream.
-    Outbound { call_id: Option<u64>, message: String },
+    Outbound {
+        call_id: Option<u64>,
+        message: String,
+    },
     /// How far the session's view is behind the newest commit, and whether it
     /// holds uncommitted changes.
-    ViewStatus { commits_behind: u64, needs_commit: bool },
+    ViewStatus {
+        commits_behind: u64,
+        needs_commit: bool,
+    },
 }
 
 /// The worker's configuration, sent once.
@@ -83,7 +98,11 @@ pub struct Hello {
 pub enum Backend {
     /// The embedded stone. `repository` is the repository path; `None` means a
     /// fresh in-memory image (tests and the language-only mode).
-    Embedded { repository: Option<String>, user: String, password: String },
+    Embedded {
+        repository: Option<String>,
+        user: String,
+        password: String,
+    },
     /// A GemStone/S 64 stone through libgcits.
     Gci {
         gemstone: String,
@@ -112,7 +131,10 @@ impl fmt::Debug for Hello {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Hello")
             .field("protocol", &self.protocol)
-            .field("session_id", &self.session_id.get(..8).unwrap_or(&self.session_id))
+            .field(
+                "session_id",
+                &self.session_id.get(..8).unwrap_or(&self.session_id),
+            )
             .field("port", &self.port)
             .field("backend", &self.backend)
             .field("toolsets", &self.toolsets)
@@ -129,13 +151,22 @@ impl fmt::Debug for Hello {
 impl fmt::Debug for Backend {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Backend::Embedded { repository, user, .. } => f
+            Backend::Embedded {
+                repository, user, ..
+            } => f
                 .debug_struct("Embedded")
                 .field("repository", repository)
                 .field("user", user)
                 .field("password", &"<redacted>")
                 .finish(),
-            Backend::Gci { gemstone, stone, user, host, netldi, .. } => f
+            Backend::Gci {
+                gemstone,
+                stone,
+                user,
+                host,
+                netldi,
+                ..
+            } => f
                 .debug_struct("Gci")
                 .field("gemstone", gemstone)
                 .field("stone", stone)
