@@ -128,6 +128,18 @@ impl Vm {
         self.ptr_slots(a)?.get(index as usize - 1).copied()
     }
 
+    /// Element `i` of Array `o` for an enumeration primitive; if the array
+    /// shrank under the loop, `at:` is sent so it signals as it would.
+    fn array_element(&mut self, o: Oop, i: i64) -> Result<Value, Unwind> {
+        match self.array_get(o, i) {
+            Some(e) => Ok(e),
+            None => {
+                let at = self.sels.at;
+                self.send_msg(Value::Obj(o), at, &[Value::Int(i)])
+            }
+        }
+    }
+
     /// Whether the receiver's first and last index may be written (it is not invariant).
     fn writable(&self, o: Oop) -> bool {
         !self.heap.is_invariant(o)
@@ -252,13 +264,8 @@ impl Vm {
             return Ok(None);
         }
         let size = self.ptr_slots(o).map_or(0, |s| s.len()) as i64;
-        let at = self.sels.at;
         for i in 1..=size {
-            let element = match self.array_get(o, i) {
-                Some(e) => e,
-                // the array shrank under the loop: `at:` signals as it would
-                None => self.send_msg(Value::Obj(o), at, &[Value::Int(i)])?,
-            };
+            let element = self.array_element(o, i)?;
             if with_index {
                 self.call_arg_block(rp, &[element, Value::Int(i)])?;
             } else {
@@ -589,12 +596,8 @@ impl Vm {
             return Ok(None);
         }
         let size = self.ptr_slots(o).map_or(0, |s| s.len()) as i64;
-        let at = self.sels.at;
         for i in 1..=size {
-            let element = match self.array_get(o, i) {
-                Some(e) => e,
-                None => self.send_msg(Value::Obj(o), at, &[Value::Int(i)])?,
-            };
+            let element = self.array_element(o, i)?;
             let block = self.stack[rp + 1];
             let bp = self.stack.len();
             self.stack.push(block);
