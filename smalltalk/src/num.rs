@@ -123,15 +123,15 @@ pub enum Op {
     Rem,
 }
 
-/// The largest integer the engine computes, in bits (2^23: about 2.5 million
+/// The largest integer the engine computes, in bits (2^20: about 315,000
 /// decimal digits). One multiplication of two numbers this size is a single
 /// primitive that a break cannot interrupt, so a result past it is an error
 /// (`ArgumentError`) rather than seconds or minutes of uninterruptible work.
-pub const MAX_INT_BITS: u64 = 1 << 23;
+pub const MAX_INT_BITS: u64 = 1 << 20;
 
 /// The error for a result that would pass [`MAX_INT_BITS`].
 pub const TOO_LARGE: NumErr =
-    NumErr::Domain("the result would be an integer of more than 8388608 bits (2^23)");
+    NumErr::Domain("the result would be an integer of more than 1048576 bits (2^20)");
 
 /// log2 |n|: how many bits each factor of `n` adds to a power of it.
 pub fn power_bits(n: &BigInt) -> f64 {
