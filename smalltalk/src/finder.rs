@@ -279,9 +279,10 @@ impl Vm {
                     return Some(Ok(Some(Value::Nil)));
                 };
                 self.read_stored_code(mo);
-                if let Some(src) = self.stored_source(mo) {
-                    let src = src.to_string();
-                    return Some(Ok(Some(self.new_string(&src))));
+                if let Some((class, body)) =
+                    self.stored_source(mo).map(|src| self.string_parts(src))
+                {
+                    return Some(Ok(Some(Value::Obj(self.heap.alloc(class, body)))));
                 }
                 self.ensure_method(mo);
                 match &self.heap.get(mo).body {

@@ -298,17 +298,25 @@ impl Vm {
     }
 
     pub fn new_string(&mut self, s: &str) -> Value {
-        let o = if s.chars().all(|c| (c as u32) < 256) {
-            self.heap.alloc(
+        let (class, body) = self.string_parts(s);
+        Value::Obj(self.heap.alloc(class, body))
+    }
+
+    /// The class and body of a new string of these characters: a String when
+    /// every one is below 256, else the narrowest wide class.
+    pub fn string_parts(&self, s: &str) -> (Oop, Body) {
+        if s.is_ascii() {
+            // the common case: the UTF-8 bytes are the characters
+            (self.k.string, Body::Bytes(s.as_bytes().to_vec()))
+        } else if s.chars().all(|c| (c as u32) < 256) {
+            (
                 self.k.string,
                 Body::Bytes(s.chars().map(|c| c as u8).collect()),
             )
         } else {
             let chars: Vec<u32> = s.chars().map(|c| c as u32).collect();
-            let class = self.wide_string_class(&chars);
-            self.heap.alloc(class, Body::Wide(chars))
-        };
-        Value::Obj(o)
+            (self.wide_string_class(&chars), Body::Wide(chars))
+        }
     }
 
     pub fn new_array(&mut self, items: Vec<Value>) -> Value {

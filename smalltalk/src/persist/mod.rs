@@ -615,6 +615,15 @@ impl Vm {
     /// session's view, without compiling it. A record that cannot be read is
     /// left for `ensure_method`, which reports it when the method is used.
     pub(crate) fn read_stored_code(&mut self, mo: Oop) {
+        // the common case costs one lookup: not pending, or its record read already
+        let unread = self
+            .repo
+            .as_ref()
+            .and_then(|r| r.pending.get(&mo))
+            .is_some_and(|p| p.is_unread());
+        if !unread {
+            return;
+        }
         let Some(mut repo) = self.repo.take() else {
             return;
         };
