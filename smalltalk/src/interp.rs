@@ -1301,11 +1301,13 @@ impl Vm {
         v
     }
 
-    /// Sends one cascade message to `r`.
-    fn cascade_send(&mut self, r: Value, p: &CascadePart, f: &Frame) -> R {
+    /// Pushes a receiver and its evaluated arguments for a send; answers the
+    /// receiver's stack index. An argument that fails leaves the stack as it was.
+    #[inline(always)]
+    fn push_send(&mut self, r: Value, args: &[Node], f: &Frame) -> Result<usize, Unwind> {
         let rp = self.stack.len();
         self.stack.push(r);
-        for a in &p.args {
+        for a in args {
             match self.eval_leaf(a, f) {
                 Ok(v) => self.stack.push(v),
                 Err(e) => {
@@ -1314,6 +1316,12 @@ impl Vm {
                 }
             }
         }
+        Ok(rp)
+    }
+
+    /// Sends one cascade message to `r`.
+    fn cascade_send(&mut self, r: Value, p: &CascadePart, f: &Frame) -> R {
+        let rp = self.push_send(r, &p.args, f)?;
         self.pos = p.offset as u32;
         self.send(p.selector, rp, Some(p.site), None)
     }
@@ -1377,17 +1385,7 @@ impl Vm {
             }
             return self.send(s.selector, rp, Some(s.site), s.super_of);
         }
-        let rp = self.stack.len();
-        self.stack.push(r);
-        for a in &s.args {
-            match self.eval_leaf(a, f) {
-                Ok(v) => self.stack.push(v),
-                Err(e) => {
-                    self.stack.truncate(rp);
-                    return Err(e);
-                }
-            }
-        }
+        let rp = self.push_send(r, &s.args, f)?;
         self.pos = s.offset as u32;
         if s.super_of.is_none() {
             return self.send_at_site(s.selector, rp, s.site);

@@ -230,25 +230,14 @@ impl StoreSession {
     /// answers how many there were. For loading a whole repository at once.
     pub fn for_each_object(&self, mut f: impl FnMut(u64, &[u8])) -> Result<u64> {
         let busy_ms = self.busy_ms();
-        let tx = self
-            .conn
-            .unchecked_transaction()
-            .ctx("starting a scan", busy_ms)?;
         let mut count = 0u64;
-        {
-            let mut stmt = tx
-                .prepare_cached(
-                    "SELECT o.oop, o.data FROM objects o \
-                     WHERE o.version <= ?1 AND o.data IS NOT NULL AND NOT EXISTS \
-                       (SELECT 1 FROM objects n WHERE n.oop = o.oop AND n.version > o.version \
-                        AND n.version <= ?1) \
-                     ORDER BY o.oop",
-                )
-                .ctx("preparing a scan", busy_ms)?;
-            let mut rows = stmt
-                .query([self.view as i64])
-                .ctx("scanning objects", busy_ms)?;
-            while let Some(row) = rows.next().ctx("scanning objects", busy_ms)? {
+        self.scan_rows(
+            "SELECT o.oop, o.data FROM objects o \
+             WHERE o.version <= ?1 AND o.data IS NOT NULL AND NOT EXISTS \
+               (SELECT 1 FROM objects n WHERE n.oop = o.oop AND n.version > o.version \
+                AND n.version <= ?1) \
+             ORDER BY o.oop",
+            |row| {
                 let oop: i64 = row.get(0).ctx("scanning objects", busy_ms)?;
                 let data = row
                     .get_ref(1)
@@ -256,9 +245,9 @@ impl StoreSession {
                     .ctx("scanning objects", busy_ms)?;
                 f(oop as u64, data);
                 count += 1;
-            }
-        }
-        tx.commit().ctx("ending a scan", busy_ms)?;
+                Ok(())
+            },
+        )?;
         Ok(count)
     }
 
@@ -272,27 +261,16 @@ impl StoreSession {
     /// version as of the view (see DESIGN.md, "Views and reads").
     pub fn scan(&self, mut f: impl FnMut(u64, &[u8])) -> Result<u64> {
         let busy_ms = self.busy_ms();
-        let tx = self
-            .conn
-            .unchecked_transaction()
-            .ctx("starting a scan", busy_ms)?;
         let mut count = 0u64;
-        {
-            let mut stmt = tx
-                .prepare_cached(
-                    "SELECT oop, data FROM objects WHERE version <= ?1 ORDER BY id DESC",
-                )
-                .ctx("preparing a scan", busy_ms)?;
-            let mut rows = stmt
-                .query([self.view as i64])
-                .ctx("scanning objects", busy_ms)?;
-            let mut seen: std::collections::HashSet<i64, OopHashing> =
-                std::collections::HashSet::default();
-            while let Some(row) = rows.next().ctx("scanning objects", busy_ms)? {
+        let mut seen: std::collections::HashSet<i64, OopHashing> =
+            std::collections::HashSet::default();
+        self.scan_rows(
+            "SELECT oop, data FROM objects WHERE version <= ?1 ORDER BY id DESC",
+            |row| {
                 let oop: i64 = row.get(0).ctx("scanning objects", busy_ms)?;
                 if !seen.insert(oop) {
                     // an older version of an object already met
-                    continue;
+                    return Ok(());
                 }
                 match row.get_ref(1).ctx("scanning objects", busy_ms)? {
                     rusqlite::types::ValueRef::Null => {} // deleted as of the view
@@ -309,10 +287,34 @@ impl StoreSession {
                         })
                     }
                 }
+                Ok(())
+            },
+        )?;
+        Ok(count)
+    }
+
+    /// Runs `sql` (whose one parameter is this view) in a read transaction and
+    /// hands `each` every row: the shared part of the whole-repository scans.
+    fn scan_rows(
+        &self,
+        sql: &str,
+        mut each: impl FnMut(&rusqlite::Row<'_>) -> Result<()>,
+    ) -> Result<()> {
+        let busy_ms = self.busy_ms();
+        let tx = self
+            .conn
+            .unchecked_transaction()
+            .ctx("starting a scan", busy_ms)?;
+        {
+            let mut stmt = tx.prepare_cached(sql).ctx("preparing a scan", busy_ms)?;
+            let mut rows = stmt
+                .query([self.view as i64])
+                .ctx("scanning objects", busy_ms)?;
+            while let Some(row) = rows.next().ctx("scanning objects", busy_ms)? {
+                each(row)?;
             }
         }
-        tx.commit().ctx("ending a scan", busy_ms)?;
-        Ok(count)
+        tx.commit().ctx("ending a scan", busy_ms)
     }
 
     /// A fresh OOP, never handed out before in this repository (by any session or
