@@ -163,8 +163,13 @@ fn probes_answered_unanswered_and_stale_after_a_handover() {
     let probe = next_probe(&mut stream);
     answer(&server, &s.id, &probe);
     assert!(wait_until(BOUND, || gone(&server, &s.id)));
+    // the "session closed" line follows the session's removal
+    assert!(
+        wait_until(BOUND, || server.log().contains("reason=idle timeout")),
+        "{}",
+        server.log()
+    );
     let log = server.log();
-    assert!(log.contains("reason=idle timeout"), "{log}");
     assert!(!log.contains("liveness probe unanswered"), "{log}");
 
     // Handover: the probe written to the superseded stream proves nothing; a
@@ -179,8 +184,11 @@ fn probes_answered_unanswered_and_stale_after_a_handover() {
     assert_ne!(fresh, stale);
     answer(&server, &s.id, &fresh);
     assert!(wait_until(BOUND, || gone(&server, &s.id)));
-    let log = server.log();
-    assert!(log.contains("reason=idle timeout"), "{log}");
+    assert!(
+        wait_until(BOUND, || server.log().contains("reason=idle timeout")),
+        "{}",
+        server.log()
+    );
 }
 
 /// A call's answer: JSON (`Some(body)`), or 202 with no body (`None`).
