@@ -369,6 +369,101 @@ impl Vm {
         }
     }
 
+    /// The bytes of a one-byte CharacterCollection (a String, Symbol or
+    /// other character class with a byte body): the characters `chars_of`
+    /// would answer, without copying them.
+    #[inline]
+    fn char_bytes(&self, v: Value) -> Option<&[u8]> {
+        let Value::Obj(o) = v else { return None };
+        let obj = self.heap.get(o);
+        let Body::Bytes(b) = &obj.body else {
+            return None;
+        };
+        (obj.class == self.k.string || obj.class == self.k.symbol || self.is_char_class(obj.class))
+            .then_some(b.as_slice())
+    }
+
+    /// The string primitives for one-byte receivers (and arguments), on the
+    /// bytes themselves: the same answers the general path in `prim_string`
+    /// gives through code points, without building them. `None` where that
+    /// general path has to decide (wide characters, a non-ASCII case change,
+    /// a case-insensitive search, a printString of a Symbol, a failure).
+    fn prim_string_bytes(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> Option<Value> {
+        match (n, argc) {
+            (200, 1) => {
+                let joined = {
+                    let (a, b) = (self.char_bytes(r)?, self.char_bytes(self.arg(rp, 0))?);
+                    if !self.heap.can_allocate(a.len() + b.len()) {
+                        return None;
+                    }
+                    let mut v = Vec::with_capacity(a.len() + b.len());
+                    v.extend_from_slice(a);
+                    v.extend_from_slice(b);
+                    v
+                };
+                Some(Value::Obj(self.heap.alloc(self.k.string, Body::Bytes(joined))))
+            }
+            (201, 1) => {
+                let other = self.arg(rp, 0);
+                if self.is_symbol(r) && self.is_symbol(other) {
+                    return Some(Value::bool(r.identical(other)));
+                }
+                Some(Value::bool(self.char_bytes(r)? == self.char_bytes(other)?))
+            }
+            (202..=205, 1) => {
+                let o = self.char_bytes(r)?.cmp(self.char_bytes(self.arg(rp, 0))?);
+                use std::cmp::Ordering::*;
+                Some(Value::bool(match n {
+                    202 => o == Less,
+                    203 => o == Greater,
+                    204 => o != Greater,
+                    _ => o != Less,
+                }))
+            }
+            (206, 0) => Some(Value::Int(bytes_hash(self.char_bytes(r)?))),
+            (212 | 213, 0) => {
+                let b = self.char_bytes(r)?;
+                if !b.is_ascii() {
+                    return None;
+                }
+                let changed = if n == 212 {
+                    b.to_ascii_uppercase()
+                } else {
+                    b.to_ascii_lowercase()
+                };
+                if self.is_symbol(r) {
+                    // ASCII bytes are UTF-8
+                    let s = String::from_utf8(changed).ok()?;
+                    Some(self.sym(&s))
+                } else {
+                    Some(Value::Obj(self.heap.alloc(self.k.string, Body::Bytes(changed))))
+                }
+            }
+            (214, 0) if !self.is_symbol(r) => {
+                let quoted = {
+                    let b = self.char_bytes(r)?;
+                    let mut v = Vec::with_capacity(b.len() + 2);
+                    v.push(b'\'');
+                    for &c in b {
+                        v.push(c);
+                        if c == b'\'' {
+                            v.push(c);
+                        }
+                    }
+                    v.push(b'\'');
+                    v
+                };
+                Some(Value::Obj(self.heap.alloc(self.k.string, Body::Bytes(quoted))))
+            }
+            (221, 3) if !matches!(self.arg(rp, 2), Value::True) => {
+                let start = Self::one_based(self.arg(rp, 1))?;
+                let (hay, needle) = (self.char_bytes(r)?, self.char_bytes(self.arg(rp, 0))?);
+                Some(Value::Int(find_bytes(hay, needle, start).map_or(0, |i| i as i64 + 1)))
+            }
+            _ => None,
+        }
+    }
+
     fn chars_to_string(chars: &[u32]) -> String {
         chars
             .iter()
@@ -837,8 +932,10 @@ impl Vm {
                 (157, _) => Some(Value::bool(x < 0)),
                 (159, _) => Some(Value::bool(x % 2 == 0)),
                 (122 | 148, _) => {
-                    let s = x.to_string();
-                    return Ok(Some(self.new_string(&s)));
+                    let digits = int_digits(x);
+                    return Ok(Some(Value::Obj(
+                        self.heap.alloc(self.k.string, Body::Bytes(digits)),
+                    )));
                 }
                 _ => None,
             };
@@ -1356,7 +1453,10 @@ impl Vm {
                     let obj = self.heap.get(o);
                     if let Body::Bytes(b) = &obj.body {
                         if obj.class == self.k.string || self.is_char_class(obj.class) {
-                            let n = b.iter().filter(|&&e| e as u32 == c).count();
+                            let n = match u8::try_from(c) {
+                                Ok(c) => b.iter().filter(|&&e| e == c).count(),
+                                Err(_) => 0,
+                            };
                             return Ok(Some(Value::Int(n as i64)));
                         }
                     }
@@ -1446,6 +1546,9 @@ impl Vm {
                     }
                 }
             }
+        }
+        if let Some(v) = self.prim_string_bytes(n, r, rp, argc) {
+            return Ok(Some(v));
         }
         let Some(s) = self.chars_of(r) else {
             return Ok(None);
@@ -1945,6 +2048,54 @@ impl Vm {
 pub fn identity_hash(v: Value) -> i64 {
     let (t, x) = v.identity_key();
     ((x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 8) as i64 ^ t as i64) & ((1 << 30) - 1)
+}
+
+/// The decimal digits of a SmallInteger (with a leading `-`), as a String's bytes.
+fn int_digits(x: i64) -> Vec<u8> {
+    let mut buf = [0u8; 20];
+    let mut at = buf.len();
+    let mut m = x.unsigned_abs();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    let mut v = Vec::with_capacity(buf.len() - at + 1);
+    if x < 0 {
+        v.push(b'-');
+    }
+    v.extend_from_slice(&buf[at..]);
+    v
+}
+
+/// `string_hash` of a one-byte string's characters (the same value).
+pub fn bytes_hash(s: &[u8]) -> i64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &c in s {
+        h ^= c as u64;
+        h = h.wrapping_mul(0x100_0000_01b3);
+    }
+    (h & ((1 << 30) - 1)) as i64
+}
+
+/// The 0-based index of the first occurrence of a non-empty `needle` in
+/// `hay` at or after `start`.
+fn find_bytes(hay: &[u8], needle: &[u8], start: usize) -> Option<usize> {
+    let (&first, rest) = needle.split_first()?;
+    let last_start = hay.len().checked_sub(needle.len())?;
+    let mut i = start;
+    while i <= last_start {
+        let k = hay[i..=last_start].iter().position(|&c| c == first)?;
+        i += k;
+        if &hay[i + 1..i + needle.len()] == rest {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
 }
 
 pub fn string_hash(s: &[u32]) -> i64 {
