@@ -205,39 +205,15 @@ impl Vm {
         }
     }
 
-    /// Calls the block at `self.stack[rp + 1]` with `args`, on top of the stack.
-    fn call_arg_block(&mut self, rp: usize, args: &[Value]) -> Result<(), Unwind> {
-        let block = self.stack[rp + 1];
-        let bp = self.stack.len();
-        self.stack.push(block);
-        for &a in args {
-            self.stack.push(a);
-        }
-        match self.call_block(bp, args.len()) {
-            Ok(Some(_)) => Ok(()),
-            Ok(None) => {
-                // not reached: the block was checked before the loop
-                self.stack.truncate(bp);
-                let sel = if args.len() == 1 {
-                    "value:"
-                } else {
-                    "value:value:"
-                };
-                self.send_str(block, sel, args).map(|_| ())
-            }
-            Err(e) => Err(e),
-        }
-    }
-
     /// `OrderedCollection>>do:` — `firstIndex to: lastIndex do: [:i | aBlock
     /// value: (array at: i)]`: the bounds are read once, the array at every step.
     fn oc_do(&mut self, o: Oop, rp: usize) -> P {
         let Some((_, first, last)) = self.oc_parts(o) else {
             return Ok(None);
         };
-        if !self.is_block_of(self.stack[rp + 1], 1) {
+        let Some(block) = self.block_loop(rp + 1, 1) else {
             return Ok(None);
-        }
+        };
         let at = self.sels.at;
         for i in first..=last {
             let array = self.heap.slot(o, OC_ARRAY);
@@ -250,7 +226,7 @@ impl Vm {
                 // whatever the array became, ask it as the Smalltalk body would
                 None => self.send_msg(array, at, &[Value::Int(i)])?,
             };
-            self.call_arg_block(rp, &[element])?;
+            self.block_loop_call(&block, &[element])?;
         }
         Ok(Some(Value::Obj(o)))
     }
@@ -258,18 +234,19 @@ impl Vm {
     /// `Array>>do:` / `Array>>doWithIndex:` — `1 to: self size do: [:i | aBlock
     /// value: (self at: i) (value: i)]` for an `Array` of exact class.
     fn array_do(&mut self, o: Oop, rp: usize, with_index: bool) -> P {
-        if self.heap.get(o).class != self.k.array
-            || !self.is_block_of(self.stack[rp + 1], if with_index { 2 } else { 1 })
-        {
+        if self.heap.get(o).class != self.k.array {
             return Ok(None);
         }
+        let Some(block) = self.block_loop(rp + 1, if with_index { 2 } else { 1 }) else {
+            return Ok(None);
+        };
         let size = self.ptr_slots(o).map_or(0, |s| s.len()) as i64;
         for i in 1..=size {
             let element = self.array_element(o, i)?;
             if with_index {
-                self.call_arg_block(rp, &[element, Value::Int(i)])?;
+                self.block_loop_call(&block, &[element, Value::Int(i)])?;
             } else {
-                self.call_arg_block(rp, &[element])?;
+                self.block_loop_call(&block, &[element])?;
             }
         }
         Ok(Some(Value::Obj(o)))
@@ -592,25 +569,22 @@ impl Vm {
     /// a non-Boolean answer is sent `mustBeBoolean` as the inlined `ifTrue:`
     /// does, and the exception block is sent `value` unless it is a block.
     fn array_detect(&mut self, o: Oop, rp: usize) -> P {
-        if self.heap.get(o).class != self.k.array || !self.is_block_of(self.stack[rp + 1], 1) {
+        if self.heap.get(o).class != self.k.array {
             return Ok(None);
         }
+        let Some(block) = self.block_loop(rp + 1, 1) else {
+            return Ok(None);
+        };
         let size = self.ptr_slots(o).map_or(0, |s| s.len()) as i64;
         for i in 1..=size {
             let element = self.array_element(o, i)?;
-            let block = self.stack[rp + 1];
-            let bp = self.stack.len();
-            self.stack.push(block);
-            self.stack.push(element);
-            match self.call_block(bp, 1)? {
-                Some(Value::True) => return Ok(Some(element)),
-                Some(Value::False) => {}
-                Some(other) => {
+            match self.block_loop_call(&block, &[element])? {
+                Value::True => return Ok(Some(element)),
+                Value::False => {}
+                other => {
                     let sel = self.sels.must_be_boolean;
                     self.send_msg(other, sel, &[])?;
                 }
-                // not reached: the block was checked above
-                None => return Ok(None),
             }
         }
         let none = self.stack[rp + 2];

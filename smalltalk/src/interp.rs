@@ -103,6 +103,14 @@ pub struct Act {
 // its records with it and does not end any activation.
 unsafe impl Send for Act {}
 
+/// A block that a primitive calls in a loop, checked once (see
+/// [`Vm::block_loop`]).
+pub struct BlockLoop {
+    cl: *const Closure,
+    bp: usize,
+    base: usize,
+}
+
 /// The activation a node is evaluated in.
 pub struct Frame<'a> {
     pub recv: Value,
@@ -953,6 +961,17 @@ impl Vm {
         // and closures are never rewritten in place (nor loaded from the
         // repository), so the box and the Arcs it owns outlive this call.
         let cl: &Closure = unsafe { &*clp };
+        let r = self.run_block(cl, rp, rp + 1);
+        self.stack.truncate(rp);
+        r.map(Some)
+    }
+
+    /// Runs closure `cl` (the block object at `self.stack[bp]`) with its
+    /// arguments at `self.stack[base..]`: the interrupt and depth checks, the
+    /// activation record, the temporaries and environment, the statements.
+    /// Leaves the stack at `base + frame_size` or above; the caller truncates.
+    #[inline(always)]
+    fn run_block(&mut self, cl: &Closure, bp: usize, base: usize) -> R {
         let (code, method, receiver, env, home) =
             (&cl.code, &cl.method, cl.receiver, cl.env, cl.home);
         self.check_interrupt()?;
@@ -960,16 +979,14 @@ impl Vm {
         if self.depth > self.depth_limit || crate::native_stack::low() {
             if let Err(e) = self.stack_overflow() {
                 self.depth -= 1;
-                self.stack.truncate(rp);
                 return Err(e);
             }
         }
         self.acts.push(Act {
             method: std::ptr::null(),
-            rp: rp as u32,
+            rp: bp as u32,
             caller_pos: self.pos,
         });
-        let base = rp + 1;
         self.stack.resize(base + code.frame_size, Value::Nil);
         let env = if code.env_size > 0 {
             let mut slots = vec![Value::Nil; code.env_size];
@@ -997,8 +1014,41 @@ impl Vm {
         }
         self.pos = self.acts.pop().map_or(0, |a| a.caller_pos);
         self.depth -= 1;
-        self.stack.truncate(rp);
-        result.map(Some)
+        result
+    }
+
+    /// Prepares a primitive's loop over the block at `self.stack[bp]` (`do:`
+    /// and its kin): `None` unless it is a block taking `argc` arguments.
+    /// The block object must stay at `bp` until the loop ends, and the
+    /// primitive must not push anything above the stack it had here while
+    /// it calls [`Vm::block_loop_call`].
+    pub fn block_loop(&self, bp: usize, argc: usize) -> Option<BlockLoop> {
+        let Value::Obj(bo) = self.stack[bp] else {
+            return None;
+        };
+        match &self.heap.get(bo).body {
+            Body::Block(cl) if cl.code.num_args == argc => Some(BlockLoop {
+                cl: &**cl,
+                bp,
+                base: self.stack.len(),
+            }),
+            _ => None,
+        }
+    }
+
+    /// One call of a loop's block with `args` (as many as it takes): what
+    /// `value:` does, without finding and checking the closure again.
+    #[inline]
+    pub fn block_loop_call(&mut self, l: &BlockLoop, args: &[Value]) -> R {
+        // SAFETY: as in `call_block`: the block object stays at
+        // `self.stack[l.bp]` for the loop (`block_loop`'s contract), so its
+        // boxed closure outlives every call.
+        let cl: &Closure = unsafe { &*l.cl };
+        self.stack.truncate(l.base);
+        self.stack.extend_from_slice(args);
+        let r = self.run_block(cl, l.bp, l.base);
+        self.stack.truncate(l.base);
+        r
     }
 
     /// Calls a block (or anything answering `value…`) from Rust.
