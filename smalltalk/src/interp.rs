@@ -1373,7 +1373,7 @@ impl Vm {
     fn cascade_send(&mut self, r: Value, p: &CascadePart, f: &Frame) -> R {
         let rp = self.push_send(r, &p.args, f)?;
         self.pos = p.offset as u32;
-        self.send(p.selector, rp, Some(p.site), None)
+        self.send_at_site(p.selector, rp, p.site)
     }
 
     fn eval_to_do(&mut self, t: &ToDoNode, f: &Frame) -> R {
