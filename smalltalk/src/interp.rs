@@ -729,6 +729,15 @@ impl Vm {
                     self.pos = self.acts.pop().map_or(0, |a| a.caller_pos);
                     r
                 }
+                // the collection fast paths, without the general dispatcher
+                n @ 400..=429 => {
+                    let r = self.prim_collection(n, self.stack[rp], rp, m.num_args);
+                    if self.heap.refused.is_some() {
+                        self.refused_in_primitive(r)
+                    } else {
+                        r
+                    }
+                }
                 n => self.prim(n, rp, m.num_args),
             };
             match r {
