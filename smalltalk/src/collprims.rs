@@ -13,7 +13,7 @@
 
 use crate::heap::Body;
 use crate::interp::{Unwind, Vm};
-use crate::prims::P;
+use crate::prims::{Probe, P};
 use crate::value::{Oop, Value};
 
 /// `OrderedCollection`'s named slots (kernel/10-classes.gs).
@@ -273,28 +273,27 @@ impl Vm {
         Some((b, tally))
     }
 
-    /// The bucket index `_indexOf:` answers, through the primitive.
-    fn probe(&mut self, o: Oop, key: Value, dict: bool) -> Option<i64> {
-        match self.hashed_index_of(Value::Obj(o), key, dict)? {
-            Value::Int(i) => Some(i),
-            _ => None,
-        }
+    /// The probe `_indexOf:` makes for a SmallInteger `key` in the Set (240)
+    /// or Dictionary (241) `o`, with its tally and bucket Array.
+    fn hashed_find(&mut self, o: Oop, key: Value, prim: u16) -> Option<(Oop, i64, Probe)> {
+        let Value::Int(k) = key else {
+            return None;
+        };
+        let (b, tally) = self.hashed_parts(o, prim)?;
+        Some((b, tally, self.hashed_probe(b, k, prim == 241)?))
     }
 
     /// `Dictionary>>at:ifAbsent:`: the value of a present key, else the value
     /// of the block (a niladic block; anything else runs the body).
     fn dictionary_at_if_absent(&mut self, o: Oop, rp: usize) -> P {
         let (key, block) = (self.stack[rp + 1], self.stack[rp + 2]);
-        let Some((b, _)) = self.hashed_parts(o, 241) else {
+        let Some((_, _, p)) = self.hashed_find(o, key, 241) else {
             return Ok(None);
         };
-        let Some(index) = self.probe(o, key, true) else {
-            return Ok(None);
-        };
-        match self.array_get(b, index) {
+        match p.element {
             // the probe checked the association's class
-            Some(Value::Obj(assoc)) => Ok(self.ptr_slots(assoc).and_then(|s| s.get(1).copied())),
-            Some(Value::Nil) if self.is_block_of(block, 0) => {
+            Value::Obj(assoc) => Ok(self.ptr_slots(assoc).and_then(|s| s.get(1).copied())),
+            Value::Nil if self.is_block_of(block, 0) => {
                 let bp = self.stack.len();
                 self.stack.push(block);
                 self.call_block(bp, 0)
@@ -305,12 +304,11 @@ impl Vm {
 
     /// `Dictionary>>at:put:` without growing the bucket array.
     fn dictionary_at_put(&mut self, o: Oop, key: Value, v: Value) -> Option<Value> {
-        let (b, tally) = self.hashed_parts(o, 241)?;
+        let (b, tally, p) = self.hashed_find(o, key, 241)?;
         if !self.writable(o) || self.heap.is_invariant(b) {
             return None;
         }
-        let index = self.probe(o, key, true)?;
-        match self.array_get(b, index)? {
+        match p.element {
             Value::Obj(assoc) => {
                 // `assoc value: aValue`: the association exists; its setter is the kernel's
                 if !self.kernel_hashing().2 || self.heap.is_invariant(assoc) {
@@ -320,12 +318,11 @@ impl Vm {
                 Some(v)
             }
             Value::Nil => {
-                let n = self.ptr_slots(b)?.len() as i64;
-                if tally * 4 >= n * 3 {
+                if tally * 4 >= p.buckets * 3 {
                     return None;
                 }
                 let assoc = self.new_object(self.k.association, vec![key, v]);
-                self.array_put(b, index, assoc)?;
+                self.array_put(b, p.index, assoc)?;
                 self.heap.store(o, HASHED_TALLY, Value::Int(tally + 1));
                 Some(v)
             }
@@ -338,14 +335,12 @@ impl Vm {
         if v.is_nil() {
             return Some(v);
         }
-        let (b, tally) = self.hashed_parts(o, 240)?;
-        let n = self.ptr_slots(b)?.len() as i64;
-        if tally * 4 >= n * 3 || !self.writable(o) || self.heap.is_invariant(b) {
+        let (b, tally, p) = self.hashed_find(o, v, 240)?;
+        if tally * 4 >= p.buckets * 3 || !self.writable(o) || self.heap.is_invariant(b) {
             return None;
         }
-        let index = self.probe(o, v, false)?;
-        if self.array_get(b, index)?.is_nil() {
-            self.array_put(b, index, v)?;
+        if p.element.is_nil() {
+            self.array_put(b, p.index, v)?;
             self.heap.store(o, HASHED_TALLY, Value::Int(tally + 1));
         }
         Some(v)
@@ -356,9 +351,8 @@ impl Vm {
         if v.is_nil() {
             return Some(Value::False);
         }
-        let (b, _) = self.hashed_parts(o, 240)?;
-        let index = self.probe(o, v, false)?;
-        Some(Value::bool(!self.array_get(b, index)?.is_nil()))
+        let (_, _, p) = self.hashed_find(o, v, 240)?;
+        Some(Value::bool(!p.element.is_nil()))
     }
 
     /// The bytes of a String or Symbol of exact class.

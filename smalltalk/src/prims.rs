@@ -15,6 +15,17 @@ use crate::value::{Oop, Value};
 
 pub type P = Result<Option<Value>, Unwind>;
 
+/// Where a hashed-collection probe ended (see `Vm::hashed_probe`).
+#[derive(Clone, Copy)]
+pub(crate) struct Probe {
+    /// The 1-based bucket index.
+    pub index: i64,
+    /// The bucket's element: nil, the SmallInteger (Set) or the Association (Dictionary).
+    pub element: Value,
+    /// The number of buckets.
+    pub buckets: i64,
+}
+
 /// Whether `n` is a primitive number the VM implements.
 pub fn is_known_primitive(n: u16) -> bool {
     matches!(n,
@@ -257,13 +268,20 @@ impl Vm {
         let (Value::Obj(o), Value::Int(k)) = (r, key) else {
             return None;
         };
+        let Value::Obj(b) = self.heap.slot(o, 1) else {
+            return None;
+        };
+        self.hashed_probe(b, k, dict).map(|p| Value::Int(p.index))
+    }
+
+    /// The probe of `hashed_index_of` over bucket Array `b` for SmallInteger
+    /// key `k`: the 1-based bucket index `_indexOf:` answers, the element
+    /// found there (nil for an empty bucket) and the number of buckets.
+    pub(crate) fn hashed_probe(&mut self, b: Oop, k: i64, dict: bool) -> Option<Probe> {
         let (int_hash, assoc_key, _) = self.kernel_hashing();
         if !int_hash || (dict && !assoc_key) {
             return None;
         }
-        let Value::Obj(b) = self.heap.slot(o, 1) else {
-            return None;
-        };
         let obj = self.heap.get(b);
         if obj.class != self.k.array {
             return None;
@@ -279,11 +297,17 @@ impl Vm {
         let h = k & ((1i64 << 60) - 1);
         let mut index = (h % 0x3FFF_FFFF * 40503) % n + 1;
         for _ in 0..n {
-            match buckets[(index - 1) as usize] {
-                Value::Nil => return Some(Value::Int(index)),
+            let element = buckets[(index - 1) as usize];
+            let found = Probe {
+                index,
+                element,
+                buckets: n,
+            };
+            match element {
+                Value::Nil => return Some(found),
                 Value::Int(s) if !dict => {
                     if s == k {
-                        return Some(Value::Int(index));
+                        return Some(found);
                     }
                 }
                 Value::Obj(a) if dict => {
@@ -293,7 +317,7 @@ impl Vm {
                     }
                     match &assoc.body {
                         Body::Ptr(s) => match s.first() {
-                            Some(Value::Int(s)) if *s == k => return Some(Value::Int(index)),
+                            Some(Value::Int(s)) if *s == k => return Some(found),
                             Some(Value::Int(_)) => {}
                             _ => return None,
                         },
