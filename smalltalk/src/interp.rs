@@ -1175,6 +1175,12 @@ impl Vm {
                     }
                     continue;
                 }
+                // `^` in an inlined block of a method (`x ifTrue: [^ y]`)
+                Node::Return(e) => {
+                    let v = self.eval_leaf(e, f)?;
+                    self.return_home = f.home;
+                    Err(self.unwind_return(v))
+                }
                 _ => self.eval_cold(n, f),
             };
         }
@@ -1189,11 +1195,6 @@ impl Vm {
                 let v = self.eval_leaf(e, f)?;
                 self.set_slot(*s, v, f);
                 Ok(v)
-            }
-            Node::Return(e) => {
-                let v = self.eval(e, f)?;
-                self.return_home = f.home;
-                Err(self.unwind_return(v))
             }
             Node::SetIVar(i, e) => {
                 let v = self.eval(e, f)?;
