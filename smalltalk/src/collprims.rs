@@ -11,7 +11,7 @@
 //! Smalltalk body runs and every override, error and growth step behaves as
 //! written there. This module must not signal errors itself.
 
-use crate::heap::Body;
+use crate::heap::{Body, Object, F_INVARIANT};
 use crate::interp::{Unwind, Vm};
 use crate::prims::{Probe, P};
 use crate::value::{Oop, Value};
@@ -370,8 +370,15 @@ impl Vm {
 
     /// A WriteStream's collection (a String or Array of exact class), position,
     /// read limit and write limit, when the stream and collection may be written.
+    #[inline]
     fn stream_parts(&self, o: Oop) -> Option<(Oop, i64, i64, i64)> {
-        let s = self.ptr_slots(o)?;
+        let stream = self.heap.get(o);
+        if stream.flags & F_INVARIANT != 0 {
+            return None;
+        }
+        let Body::Ptr(s) = &stream.body else {
+            return None;
+        };
         let (Value::Obj(c), Value::Int(pos), Value::Int(read), Value::Int(write)) = (
             *s.get(WS_COLLECTION)?,
             *s.get(WS_POSITION)?,
@@ -380,22 +387,33 @@ impl Vm {
         ) else {
             return None;
         };
-        let class = self.heap.get(c).class;
-        if (class != self.k.string && class != self.k.array)
+        let coll = self.heap.get(c);
+        if (coll.class != self.k.string && coll.class != self.k.array)
             || pos < 0
-            || self.heap.is_invariant(o)
-            || self.heap.is_invariant(c)
+            || coll.flags & F_INVARIANT != 0
         {
             return None;
         }
         Some((c, pos, read, write))
     }
 
-    /// Sets position (and the read limit when passed) after writing up to `end`.
+    /// Sets position (and the read limit when passed) after writing up to
+    /// `end`, through one pass of the write barrier.
+    #[inline]
     fn stream_advance(&mut self, o: Oop, end: i64, read: i64) {
-        self.heap.store(o, WS_POSITION, Value::Int(end));
-        if end > read {
-            self.heap.store(o, WS_READ_LIMIT, Value::Int(end));
+        if let Some(Object {
+            body: Body::Ptr(s),
+            ..
+        }) = self.heap.write(o)
+        {
+            if let Some(p) = s.get_mut(WS_POSITION) {
+                *p = Value::Int(end);
+            }
+            if end > read {
+                if let Some(r) = s.get_mut(WS_READ_LIMIT) {
+                    *r = Value::Int(end);
+                }
+            }
         }
     }
 
