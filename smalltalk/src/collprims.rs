@@ -148,8 +148,15 @@ impl Vm {
     /// `addLast:` / `add:` while the array has room at the end.
     fn oc_add_last(&mut self, o: Oop, v: Value) -> Option<Value> {
         let (a, _, last) = self.oc_parts(o)?;
-        let len = self.ptr_slots(a)?.len() as i64;
-        if last >= len || last < 0 || !self.writable(o) || self.heap.is_invariant(a) {
+        let array = self.heap.get(a);
+        let Body::Ptr(slots) = &array.body else {
+            return None;
+        };
+        if last >= slots.len() as i64
+            || last < 0
+            || array.flags & F_INVARIANT != 0
+            || !self.writable(o)
+        {
             return None;
         }
         self.array_put(a, last + 1, v)?;
@@ -160,11 +167,15 @@ impl Vm {
     /// `removeFirst` / `removeLast` of a non-empty collection.
     fn oc_remove(&mut self, o: Oop, first_end: bool) -> Option<Value> {
         let (a, first, last) = self.oc_parts(o)?;
-        if last < first || !self.writable(o) || self.heap.is_invariant(a) {
+        if last < first || !self.writable(o) {
             return None;
         }
         let at = if first_end { first } else { last };
-        let element = self.array_get(a, at)?;
+        let array = self.heap.get(a);
+        let (Body::Ptr(slots), true) = (&array.body, array.flags & F_INVARIANT == 0) else {
+            return None;
+        };
+        let element = *slots.get(usize::try_from(at).ok()?.checked_sub(1)?)?;
         self.array_put(a, at, Value::Nil)?;
         if first_end {
             self.heap.store(o, OC_FIRST, Value::Int(first + 1));
