@@ -1270,7 +1270,7 @@ impl Vm {
             Node::While(parts, until, off) => {
                 let (cond, body) = &**parts;
                 loop {
-                    let c = self.eval_leaf(cond, f)?;
+                    let c = self.eval_cond(cond, f)?;
                     match (c, *until) {
                         (Value::True, true) | (Value::False, false) => {}
                         (Value::True, false) | (Value::False, true) => break,
@@ -1278,13 +1278,13 @@ impl Vm {
                             self.non_boolean(other, u32::MAX, *off)?;
                         }
                     }
-                    self.eval_leaf(body, f)?;
+                    self.run_body(body, f)?;
                     self.check_interrupt()?;
                 }
                 Ok(Value::Nil)
             }
             Node::Repeat(body, _) => loop {
-                self.eval_leaf(body, f)?;
+                self.run_body(body, f)?;
                 self.check_interrupt()?;
             },
             Node::TimesRepeat(parts, _) => {
@@ -1297,7 +1297,7 @@ impl Vm {
                     );
                 };
                 for _ in 0..n.max(0) {
-                    self.eval_leaf(body, f)?;
+                    self.run_body(body, f)?;
                     self.check_interrupt()?;
                 }
                 Ok(n.into_value())
@@ -1386,6 +1386,36 @@ impl Vm {
         self.send_at_site(p.selector, rp, p.site)
     }
 
+    /// Runs an inlined loop body whose value is not used: a sequence's
+    /// statements one after another, without entering `eval` for it.
+    #[inline(always)]
+    fn run_body(&mut self, n: &Node, f: &Frame) -> Result<(), Unwind> {
+        match n {
+            Node::Seq(nodes, temps) => {
+                for &t in temps {
+                    self.set_slot(t, Value::Nil, f);
+                }
+                for x in nodes {
+                    self.eval_leaf(x, f)?;
+                }
+                Ok(())
+            }
+            other => self.eval_leaf(other, f).map(|_| ()),
+        }
+    }
+
+    /// The value of an inlined loop condition: a sequence of one statement
+    /// without temporaries is evaluated as that statement.
+    #[inline(always)]
+    fn eval_cond(&mut self, n: &Node, f: &Frame) -> R {
+        match n {
+            Node::Seq(nodes, temps) if temps.is_empty() && nodes.len() == 1 => {
+                self.eval_leaf(&nodes[0], f)
+            }
+            other => self.eval_leaf(other, f),
+        }
+    }
+
     fn eval_to_do(&mut self, t: &ToDoNode, f: &Frame) -> R {
         let from = self.eval(&t.from, f)?;
         let to = self.eval(&t.to, f)?;
@@ -1400,7 +1430,7 @@ impl Vm {
             let mut i = a;
             while (s > 0 && i <= b) || (s < 0 && i >= b) {
                 self.set_slot(t.var, Value::Int(i), f);
-                self.eval_leaf(&t.body, f)?;
+                self.run_body(&t.body, f)?;
                 self.check_interrupt()?;
                 i += s;
             }
