@@ -80,6 +80,7 @@ impl Vm {
                 Some(self.new_array(items))
             }
             (415, 1) => self.stream_next_put_all(o, self.stack[rp + 1]),
+            (427 | 428, 0) => self.first_or_last(o, n == 428),
             _ => None,
         })
     }
@@ -292,6 +293,42 @@ impl Vm {
         };
         let (b, tally) = self.hashed_parts(o, prim)?;
         Some((b, tally, self.hashed_probe(b, k, prim == 241)?))
+    }
+
+    /// `SequenceableCollection>>first` (`^ self at: 1`) and `last` (`^ self
+    /// at: self size`) when the receiver's `at:` (and for `last`, `size`) are
+    /// the kernel's primitives — OrderedCollection's 403/416, or Object's
+    /// 22/21 on indexable objects other than Rust-backed dictionaries — and
+    /// the element exists; an empty receiver runs the body, which signals.
+    fn first_or_last(&mut self, o: Oop, last: bool) -> Option<Value> {
+        let class = self.heap.get(o).class;
+        let at = self.lookup(class, self.sels.at)?.primitive;
+        // `first` sends no `size`
+        let size = if last {
+            Some(self.lookup(class, self.sels.size)?.primitive)
+        } else {
+            None
+        };
+        match (at, size) {
+            (403, None | Some(416)) => {
+                let (a, first, last_index) = self.oc_parts(o)?;
+                if last_index < first {
+                    return None;
+                }
+                self.array_get(a, if last { last_index } else { first })
+            }
+            (22, None | Some(21)) => {
+                if matches!(self.heap.get(o).body, Body::Dict(_)) {
+                    return None;
+                }
+                let n = self.basic_size(Value::Obj(o));
+                if n == 0 {
+                    return None;
+                }
+                self.basic_at(Value::Obj(o), if last { n - 1 } else { 0 })
+            }
+            _ => None,
+        }
     }
 
     /// `Dictionary>>at:ifAbsent:`: the value of a present key, else the value

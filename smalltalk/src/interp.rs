@@ -281,6 +281,7 @@ pub struct Sels {
     pub index_of: Oop,
     pub at: Oop,
     pub value_set: Oop,
+    pub size: Oop,
 }
 
 impl Vm {
