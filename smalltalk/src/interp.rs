@@ -1029,9 +1029,10 @@ impl Vm {
 
     /// Prepares a primitive's loop over the block at `self.stack[bp]` (`do:`
     /// and its kin): `None` unless it is a block taking `argc` arguments.
-    /// The block object must stay at `bp` until the loop ends, and the
-    /// primitive must not push anything above the stack it had here while
-    /// it calls [`Vm::block_loop_call`].
+    /// The block object must stay at `bp` until the loop ends; the block's
+    /// frame stays on the stack above the primitive's between calls (the
+    /// primitive's own return truncates it), so anything the primitive
+    /// pushes between calls goes above it and must be popped again.
     pub fn block_loop(&self, bp: usize, argc: usize) -> Option<BlockLoop> {
         let Value::Obj(bo) = self.stack[bp] else {
             return None;
@@ -1054,11 +1055,20 @@ impl Vm {
         // `self.stack[l.bp]` for the loop (`block_loop`'s contract), so its
         // boxed closure outlives every call.
         let cl: &Closure = unsafe { &*l.cl };
-        self.stack.truncate(l.base);
-        self.stack.extend_from_slice(args);
-        let r = self.run_block(cl, l.bp, l.base);
-        self.stack.truncate(l.base);
-        r
+        // the frame stays between calls: only its arguments and temporaries
+        // are written again
+        let frame = l.base + cl.code.frame_size;
+        self.stack.truncate(frame);
+        self.stack.resize(frame, Value::Nil);
+        let slots = &mut self.stack[l.base..frame];
+        let (arg_slots, temps) = slots.split_at_mut(args.len());
+        for (s, &a) in arg_slots.iter_mut().zip(args) {
+            *s = a;
+        }
+        for t in temps {
+            *t = Value::Nil;
+        }
+        self.run_block(cl, l.bp, l.base)
     }
 
     /// Calls a block (or anything answering `value…`) from Rust.
