@@ -245,11 +245,19 @@ impl Vm {
     /// Whether `SmallInteger>>hash` and `Association>>key` are still the
     /// kernel's (primitive 114, the `key` getter), worked out once per method
     /// epoch: every change of a method moves the epoch.
+    #[inline]
     pub(crate) fn kernel_hashing(&mut self) -> (bool, bool, bool) {
         let (epoch, int_hash, assoc_key, assoc_set) = self.hashing_checked;
         if epoch == self.epoch + 1 {
             return (int_hash, assoc_key, assoc_set);
         }
+        self.kernel_hashing_check()
+    }
+
+    /// `kernel_hashing` when the methods changed since the last check.
+    #[cold]
+    #[inline(never)]
+    fn kernel_hashing_check(&mut self) -> (bool, bool, bool) {
         let (hash_sel, key_sel, set_sel) = (self.sels.hash, self.sels.key, self.sels.value_set);
         let int_hash = self
             .lookup(self.k.small_integer, hash_sel)
