@@ -266,16 +266,13 @@ impl Vm {
 
     /// The receiver's bucket Array and tally, when its class's `_indexOf:` is
     /// the kernel primitive `prim` (240: Set, 241: Dictionary).
+    #[inline]
     fn hashed_parts(&mut self, o: Oop, prim: u16) -> Option<(Oop, i64)> {
         let class = self.heap.get(o).class;
         // the answer holds until a method changes (`epoch`); one class per primitive
         let memo = (prim - 240) as usize;
-        if self.index_of_checked[memo] != (self.epoch + 1, class) {
-            let sel = self.sels.index_of;
-            if self.lookup(class, sel)?.primitive != prim {
-                return None;
-            }
-            self.index_of_checked[memo] = (self.epoch + 1, class);
+        if self.index_of_checked[memo] != (self.epoch + 1, class) && !self.index_of_is(class, prim) {
+            return None;
         }
         let s = self.ptr_slots(o)?;
         let (Value::Int(tally), Value::Obj(b)) = (*s.get(HASHED_TALLY)?, *s.get(HASHED_BUCKETS)?)
@@ -283,6 +280,19 @@ impl Vm {
             return None;
         };
         Some((b, tally))
+    }
+
+    /// Whether `class` answers `_indexOf:` with primitive `prim` (remembered
+    /// for `hashed_parts` until the methods change).
+    #[cold]
+    #[inline(never)]
+    fn index_of_is(&mut self, class: Oop, prim: u16) -> bool {
+        let sel = self.sels.index_of;
+        if self.lookup(class, sel).is_none_or(|m| m.primitive != prim) {
+            return false;
+        }
+        self.index_of_checked[(prim - 240) as usize] = (self.epoch + 1, class);
+        true
     }
 
     /// The probe `_indexOf:` makes for a SmallInteger `key` in the Set (240)

@@ -1186,6 +1186,11 @@ impl Vm {
                     }
                     continue;
                 }
+                // a block without outer references: its one closure (`at:ifAbsent: [0]`)
+                Node::Block(code) if code.simple_site.is_some() => {
+                    let site = code.simple_site.unwrap_or_default();
+                    Ok(self.simple_block(code, site, f))
+                }
                 // `^` in an inlined block of a method (`x ifTrue: [^ y]`)
                 Node::Return(e) => {
                     let v = self.eval_leaf(e, f)?;
