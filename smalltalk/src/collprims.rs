@@ -271,7 +271,8 @@ impl Vm {
         let class = self.heap.get(o).class;
         // the answer holds until a method changes (`epoch`); one class per primitive
         let memo = (prim - 240) as usize;
-        if self.index_of_checked[memo] != (self.epoch + 1, class) && !self.index_of_is(class, prim) {
+        if self.index_of_checked[memo] != (self.epoch + 1, class) && !self.index_of_is(class, prim)
+        {
             return None;
         }
         let s = self.ptr_slots(o)?;
@@ -460,8 +461,7 @@ impl Vm {
     #[inline]
     fn stream_advance(&mut self, o: Oop, end: i64, read: i64) {
         if let Some(Object {
-            body: Body::Ptr(s),
-            ..
+            body: Body::Ptr(s), ..
         }) = self.heap.write(o)
         {
             if let Some(p) = s.get_mut(WS_POSITION) {

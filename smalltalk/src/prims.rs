@@ -433,7 +433,9 @@ impl Vm {
                     v.extend_from_slice(b);
                     v
                 };
-                Some(Value::Obj(self.heap.alloc(self.k.string, Body::Bytes(joined))))
+                Some(Value::Obj(
+                    self.heap.alloc(self.k.string, Body::Bytes(joined)),
+                ))
             }
             (201, 1) => {
                 let other = self.arg(rp, 0);
@@ -468,7 +470,9 @@ impl Vm {
                     let s = String::from_utf8(changed).ok()?;
                     Some(self.sym(&s))
                 } else {
-                    Some(Value::Obj(self.heap.alloc(self.k.string, Body::Bytes(changed))))
+                    Some(Value::Obj(
+                        self.heap.alloc(self.k.string, Body::Bytes(changed)),
+                    ))
                 }
             }
             (214, 0) if !self.is_symbol(r) => {
@@ -485,12 +489,16 @@ impl Vm {
                     v.push(b'\'');
                     v
                 };
-                Some(Value::Obj(self.heap.alloc(self.k.string, Body::Bytes(quoted))))
+                Some(Value::Obj(
+                    self.heap.alloc(self.k.string, Body::Bytes(quoted)),
+                ))
             }
             (221, 3) if !matches!(self.arg(rp, 2), Value::True) => {
                 let start = Self::one_based(self.arg(rp, 1))?;
                 let (hay, needle) = (self.char_bytes(r)?, self.char_bytes(self.arg(rp, 0))?);
-                Some(Value::Int(find_bytes(hay, needle, start).map_or(0, |i| i as i64 + 1)))
+                Some(Value::Int(
+                    find_bytes(hay, needle, start).map_or(0, |i| i as i64 + 1),
+                ))
             }
             _ => None,
         }
