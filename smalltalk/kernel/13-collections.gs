@@ -545,6 +545,7 @@ category: 'Accessing'
 method: SequenceableCollection
 first
 	"The first element; an empty receiver signals the index error of at: 1."
+	<primitive: 427>
 	^ self at: 1
 %
 
@@ -552,6 +553,7 @@ category: 'Accessing'
 method: SequenceableCollection
 last
 	"The last element; an empty receiver signals the index error of at: 0."
+	<primitive: 428>
 	^ self at: self size
 %
 

@@ -188,6 +188,7 @@ pub fn new_vm(interrupter: Interrupter, memory_limit: usize) -> Vm {
         index_of: vm.intern("_indexOf:"),
         at: vm.intern("at:"),
         value_set: vm.intern("value:"),
+        size: vm.intern("size"),
     };
     vm
 }

@@ -11,9 +11,9 @@
 //! Smalltalk body runs and every override, error and growth step behaves as
 //! written there. This module must not signal errors itself.
 
-use crate::heap::Body;
+use crate::heap::{Body, Object, F_INVARIANT};
 use crate::interp::{Unwind, Vm};
-use crate::prims::P;
+use crate::prims::{Probe, P};
 use crate::value::{Oop, Value};
 
 /// `OrderedCollection`'s named slots (kernel/10-classes.gs).
@@ -80,6 +80,7 @@ impl Vm {
                 Some(self.new_array(items))
             }
             (415, 1) => self.stream_next_put_all(o, self.stack[rp + 1]),
+            (427 | 428, 0) => self.first_or_last(o, n == 428),
             _ => None,
         })
     }
@@ -148,8 +149,15 @@ impl Vm {
     /// `addLast:` / `add:` while the array has room at the end.
     fn oc_add_last(&mut self, o: Oop, v: Value) -> Option<Value> {
         let (a, _, last) = self.oc_parts(o)?;
-        let len = self.ptr_slots(a)?.len() as i64;
-        if last >= len || last < 0 || !self.writable(o) || self.heap.is_invariant(a) {
+        let array = self.heap.get(a);
+        let Body::Ptr(slots) = &array.body else {
+            return None;
+        };
+        if last >= slots.len() as i64
+            || last < 0
+            || array.flags & F_INVARIANT != 0
+            || !self.writable(o)
+        {
             return None;
         }
         self.array_put(a, last + 1, v)?;
@@ -160,11 +168,15 @@ impl Vm {
     /// `removeFirst` / `removeLast` of a non-empty collection.
     fn oc_remove(&mut self, o: Oop, first_end: bool) -> Option<Value> {
         let (a, first, last) = self.oc_parts(o)?;
-        if last < first || !self.writable(o) || self.heap.is_invariant(a) {
+        if last < first || !self.writable(o) {
             return None;
         }
         let at = if first_end { first } else { last };
-        let element = self.array_get(a, at)?;
+        let array = self.heap.get(a);
+        let (Body::Ptr(slots), true) = (&array.body, array.flags & F_INVARIANT == 0) else {
+            return None;
+        };
+        let element = *slots.get(usize::try_from(at).ok()?.checked_sub(1)?)?;
         self.array_put(a, at, Value::Nil)?;
         if first_end {
             self.heap.store(o, OC_FIRST, Value::Int(first + 1));
@@ -205,39 +217,15 @@ impl Vm {
         }
     }
 
-    /// Calls the block at `self.stack[rp + 1]` with `args`, on top of the stack.
-    fn call_arg_block(&mut self, rp: usize, args: &[Value]) -> Result<(), Unwind> {
-        let block = self.stack[rp + 1];
-        let bp = self.stack.len();
-        self.stack.push(block);
-        for &a in args {
-            self.stack.push(a);
-        }
-        match self.call_block(bp, args.len()) {
-            Ok(Some(_)) => Ok(()),
-            Ok(None) => {
-                // not reached: the block was checked before the loop
-                self.stack.truncate(bp);
-                let sel = if args.len() == 1 {
-                    "value:"
-                } else {
-                    "value:value:"
-                };
-                self.send_str(block, sel, args).map(|_| ())
-            }
-            Err(e) => Err(e),
-        }
-    }
-
     /// `OrderedCollection>>do:` — `firstIndex to: lastIndex do: [:i | aBlock
     /// value: (array at: i)]`: the bounds are read once, the array at every step.
     fn oc_do(&mut self, o: Oop, rp: usize) -> P {
         let Some((_, first, last)) = self.oc_parts(o) else {
             return Ok(None);
         };
-        if !self.is_block_of(self.stack[rp + 1], 1) {
+        let Some(block) = self.block_loop(rp + 1, 1) else {
             return Ok(None);
-        }
+        };
         let at = self.sels.at;
         for i in first..=last {
             let array = self.heap.slot(o, OC_ARRAY);
@@ -250,7 +238,7 @@ impl Vm {
                 // whatever the array became, ask it as the Smalltalk body would
                 None => self.send_msg(array, at, &[Value::Int(i)])?,
             };
-            self.call_arg_block(rp, &[element])?;
+            self.block_loop_call(&block, &[element])?;
         }
         Ok(Some(Value::Obj(o)))
     }
@@ -258,18 +246,19 @@ impl Vm {
     /// `Array>>do:` / `Array>>doWithIndex:` — `1 to: self size do: [:i | aBlock
     /// value: (self at: i) (value: i)]` for an `Array` of exact class.
     fn array_do(&mut self, o: Oop, rp: usize, with_index: bool) -> P {
-        if self.heap.get(o).class != self.k.array
-            || !self.is_block_of(self.stack[rp + 1], if with_index { 2 } else { 1 })
-        {
+        if self.heap.get(o).class != self.k.array {
             return Ok(None);
         }
+        let Some(block) = self.block_loop(rp + 1, if with_index { 2 } else { 1 }) else {
+            return Ok(None);
+        };
         let size = self.ptr_slots(o).map_or(0, |s| s.len()) as i64;
         for i in 1..=size {
             let element = self.array_element(o, i)?;
             if with_index {
-                self.call_arg_block(rp, &[element, Value::Int(i)])?;
+                self.block_loop_call(&block, &[element, Value::Int(i)])?;
             } else {
-                self.call_arg_block(rp, &[element])?;
+                self.block_loop_call(&block, &[element])?;
             }
         }
         Ok(Some(Value::Obj(o)))
@@ -277,16 +266,14 @@ impl Vm {
 
     /// The receiver's bucket Array and tally, when its class's `_indexOf:` is
     /// the kernel primitive `prim` (240: Set, 241: Dictionary).
+    #[inline]
     fn hashed_parts(&mut self, o: Oop, prim: u16) -> Option<(Oop, i64)> {
         let class = self.heap.get(o).class;
         // the answer holds until a method changes (`epoch`); one class per primitive
         let memo = (prim - 240) as usize;
-        if self.index_of_checked[memo] != (self.epoch + 1, class) {
-            let sel = self.sels.index_of;
-            if self.lookup(class, sel)?.primitive != prim {
-                return None;
-            }
-            self.index_of_checked[memo] = (self.epoch + 1, class);
+        if self.index_of_checked[memo] != (self.epoch + 1, class) && !self.index_of_is(class, prim)
+        {
+            return None;
         }
         let s = self.ptr_slots(o)?;
         let (Value::Int(tally), Value::Obj(b)) = (*s.get(HASHED_TALLY)?, *s.get(HASHED_BUCKETS)?)
@@ -296,10 +283,61 @@ impl Vm {
         Some((b, tally))
     }
 
-    /// The bucket index `_indexOf:` answers, through the primitive.
-    fn probe(&mut self, o: Oop, key: Value, dict: bool) -> Option<i64> {
-        match self.hashed_index_of(Value::Obj(o), key, dict)? {
-            Value::Int(i) => Some(i),
+    /// Whether `class` answers `_indexOf:` with primitive `prim` (remembered
+    /// for `hashed_parts` until the methods change).
+    #[cold]
+    #[inline(never)]
+    fn index_of_is(&mut self, class: Oop, prim: u16) -> bool {
+        let sel = self.sels.index_of;
+        if self.lookup(class, sel).is_none_or(|m| m.primitive != prim) {
+            return false;
+        }
+        self.index_of_checked[(prim - 240) as usize] = (self.epoch + 1, class);
+        true
+    }
+
+    /// The probe `_indexOf:` makes for a SmallInteger `key` in the Set (240)
+    /// or Dictionary (241) `o`, with its tally and bucket Array.
+    fn hashed_find(&mut self, o: Oop, key: Value, prim: u16) -> Option<(Oop, i64, Probe)> {
+        let Value::Int(k) = key else {
+            return None;
+        };
+        let (b, tally) = self.hashed_parts(o, prim)?;
+        Some((b, tally, self.hashed_probe(b, k, prim == 241)?))
+    }
+
+    /// `SequenceableCollection>>first` (`^ self at: 1`) and `last` (`^ self
+    /// at: self size`) when the receiver's `at:` (and for `last`, `size`) are
+    /// the kernel's primitives — OrderedCollection's 403/416, or Object's
+    /// 22/21 on indexable objects other than Rust-backed dictionaries — and
+    /// the element exists; an empty receiver runs the body, which signals.
+    fn first_or_last(&mut self, o: Oop, last: bool) -> Option<Value> {
+        let class = self.heap.get(o).class;
+        let at = self.lookup(class, self.sels.at)?.primitive;
+        // `first` sends no `size`
+        let size = if last {
+            Some(self.lookup(class, self.sels.size)?.primitive)
+        } else {
+            None
+        };
+        match (at, size) {
+            (403, None | Some(416)) => {
+                let (a, first, last_index) = self.oc_parts(o)?;
+                if last_index < first {
+                    return None;
+                }
+                self.array_get(a, if last { last_index } else { first })
+            }
+            (22, None | Some(21)) => {
+                if matches!(self.heap.get(o).body, Body::Dict(_)) {
+                    return None;
+                }
+                let n = self.basic_size(Value::Obj(o));
+                if n == 0 {
+                    return None;
+                }
+                self.basic_at(Value::Obj(o), if last { n - 1 } else { 0 })
+            }
             _ => None,
         }
     }
@@ -308,16 +346,13 @@ impl Vm {
     /// of the block (a niladic block; anything else runs the body).
     fn dictionary_at_if_absent(&mut self, o: Oop, rp: usize) -> P {
         let (key, block) = (self.stack[rp + 1], self.stack[rp + 2]);
-        let Some((b, _)) = self.hashed_parts(o, 241) else {
+        let Some((_, _, p)) = self.hashed_find(o, key, 241) else {
             return Ok(None);
         };
-        let Some(index) = self.probe(o, key, true) else {
-            return Ok(None);
-        };
-        match self.array_get(b, index) {
+        match p.element {
             // the probe checked the association's class
-            Some(Value::Obj(assoc)) => Ok(self.ptr_slots(assoc).and_then(|s| s.get(1).copied())),
-            Some(Value::Nil) if self.is_block_of(block, 0) => {
+            Value::Obj(assoc) => Ok(self.ptr_slots(assoc).and_then(|s| s.get(1).copied())),
+            Value::Nil if self.is_block_of(block, 0) => {
                 let bp = self.stack.len();
                 self.stack.push(block);
                 self.call_block(bp, 0)
@@ -328,12 +363,11 @@ impl Vm {
 
     /// `Dictionary>>at:put:` without growing the bucket array.
     fn dictionary_at_put(&mut self, o: Oop, key: Value, v: Value) -> Option<Value> {
-        let (b, tally) = self.hashed_parts(o, 241)?;
+        let (b, tally, p) = self.hashed_find(o, key, 241)?;
         if !self.writable(o) || self.heap.is_invariant(b) {
             return None;
         }
-        let index = self.probe(o, key, true)?;
-        match self.array_get(b, index)? {
+        match p.element {
             Value::Obj(assoc) => {
                 // `assoc value: aValue`: the association exists; its setter is the kernel's
                 if !self.kernel_hashing().2 || self.heap.is_invariant(assoc) {
@@ -343,12 +377,11 @@ impl Vm {
                 Some(v)
             }
             Value::Nil => {
-                let n = self.ptr_slots(b)?.len() as i64;
-                if tally * 4 >= n * 3 {
+                if tally * 4 >= p.buckets * 3 {
                     return None;
                 }
                 let assoc = self.new_object(self.k.association, vec![key, v]);
-                self.array_put(b, index, assoc)?;
+                self.array_put(b, p.index, assoc)?;
                 self.heap.store(o, HASHED_TALLY, Value::Int(tally + 1));
                 Some(v)
             }
@@ -361,14 +394,12 @@ impl Vm {
         if v.is_nil() {
             return Some(v);
         }
-        let (b, tally) = self.hashed_parts(o, 240)?;
-        let n = self.ptr_slots(b)?.len() as i64;
-        if tally * 4 >= n * 3 || !self.writable(o) || self.heap.is_invariant(b) {
+        let (b, tally, p) = self.hashed_find(o, v, 240)?;
+        if tally * 4 >= p.buckets * 3 || !self.writable(o) || self.heap.is_invariant(b) {
             return None;
         }
-        let index = self.probe(o, v, false)?;
-        if self.array_get(b, index)?.is_nil() {
-            self.array_put(b, index, v)?;
+        if p.element.is_nil() {
+            self.array_put(b, p.index, v)?;
             self.heap.store(o, HASHED_TALLY, Value::Int(tally + 1));
         }
         Some(v)
@@ -379,9 +410,8 @@ impl Vm {
         if v.is_nil() {
             return Some(Value::False);
         }
-        let (b, _) = self.hashed_parts(o, 240)?;
-        let index = self.probe(o, v, false)?;
-        Some(Value::bool(!self.array_get(b, index)?.is_nil()))
+        let (_, _, p) = self.hashed_find(o, v, 240)?;
+        Some(Value::bool(!p.element.is_nil()))
     }
 
     /// The bytes of a String or Symbol of exact class.
@@ -399,8 +429,15 @@ impl Vm {
 
     /// A WriteStream's collection (a String or Array of exact class), position,
     /// read limit and write limit, when the stream and collection may be written.
+    #[inline]
     fn stream_parts(&self, o: Oop) -> Option<(Oop, i64, i64, i64)> {
-        let s = self.ptr_slots(o)?;
+        let stream = self.heap.get(o);
+        if stream.flags & F_INVARIANT != 0 {
+            return None;
+        }
+        let Body::Ptr(s) = &stream.body else {
+            return None;
+        };
         let (Value::Obj(c), Value::Int(pos), Value::Int(read), Value::Int(write)) = (
             *s.get(WS_COLLECTION)?,
             *s.get(WS_POSITION)?,
@@ -409,22 +446,32 @@ impl Vm {
         ) else {
             return None;
         };
-        let class = self.heap.get(c).class;
-        if (class != self.k.string && class != self.k.array)
+        let coll = self.heap.get(c);
+        if (coll.class != self.k.string && coll.class != self.k.array)
             || pos < 0
-            || self.heap.is_invariant(o)
-            || self.heap.is_invariant(c)
+            || coll.flags & F_INVARIANT != 0
         {
             return None;
         }
         Some((c, pos, read, write))
     }
 
-    /// Sets position (and the read limit when passed) after writing up to `end`.
+    /// Sets position (and the read limit when passed) after writing up to
+    /// `end`, through one pass of the write barrier.
+    #[inline]
     fn stream_advance(&mut self, o: Oop, end: i64, read: i64) {
-        self.heap.store(o, WS_POSITION, Value::Int(end));
-        if end > read {
-            self.heap.store(o, WS_READ_LIMIT, Value::Int(end));
+        if let Some(Object {
+            body: Body::Ptr(s), ..
+        }) = self.heap.write(o)
+        {
+            if let Some(p) = s.get_mut(WS_POSITION) {
+                *p = Value::Int(end);
+            }
+            if end > read {
+                if let Some(r) = s.get_mut(WS_READ_LIMIT) {
+                    *r = Value::Int(end);
+                }
+            }
         }
     }
 
@@ -592,25 +639,22 @@ impl Vm {
     /// a non-Boolean answer is sent `mustBeBoolean` as the inlined `ifTrue:`
     /// does, and the exception block is sent `value` unless it is a block.
     fn array_detect(&mut self, o: Oop, rp: usize) -> P {
-        if self.heap.get(o).class != self.k.array || !self.is_block_of(self.stack[rp + 1], 1) {
+        if self.heap.get(o).class != self.k.array {
             return Ok(None);
         }
+        let Some(block) = self.block_loop(rp + 1, 1) else {
+            return Ok(None);
+        };
         let size = self.ptr_slots(o).map_or(0, |s| s.len()) as i64;
         for i in 1..=size {
             let element = self.array_element(o, i)?;
-            let block = self.stack[rp + 1];
-            let bp = self.stack.len();
-            self.stack.push(block);
-            self.stack.push(element);
-            match self.call_block(bp, 1)? {
-                Some(Value::True) => return Ok(Some(element)),
-                Some(Value::False) => {}
-                Some(other) => {
+            match self.block_loop_call(&block, &[element])? {
+                Value::True => return Ok(Some(element)),
+                Value::False => {}
+                other => {
                     let sel = self.sels.must_be_boolean;
                     self.send_msg(other, sel, &[])?;
                 }
-                // not reached: the block was checked above
-                None => return Ok(None),
             }
         }
         let none = self.stack[rp + 2];

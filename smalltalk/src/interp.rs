@@ -103,6 +103,14 @@ pub struct Act {
 // its records with it and does not end any activation.
 unsafe impl Send for Act {}
 
+/// A block that a primitive calls in a loop, checked once (see
+/// [`Vm::block_loop`]).
+pub struct BlockLoop {
+    cl: *const Closure,
+    bp: usize,
+    base: usize,
+}
+
 /// The activation a node is evaluated in.
 pub struct Frame<'a> {
     pub recv: Value,
@@ -273,6 +281,7 @@ pub struct Sels {
     pub index_of: Oop,
     pub at: Oop,
     pub value_set: Oop,
+    pub size: Oop,
 }
 
 impl Vm {
@@ -721,6 +730,15 @@ impl Vm {
                     self.pos = self.acts.pop().map_or(0, |a| a.caller_pos);
                     r
                 }
+                // the collection fast paths, without the general dispatcher
+                n @ 400..=429 => {
+                    let r = self.prim_collection(n, self.stack[rp], rp, m.num_args);
+                    if self.heap.refused.is_some() {
+                        self.refused_in_primitive(r)
+                    } else {
+                        r
+                    }
+                }
                 n => self.prim(n, rp, m.num_args),
             };
             match r {
@@ -953,6 +971,17 @@ impl Vm {
         // and closures are never rewritten in place (nor loaded from the
         // repository), so the box and the Arcs it owns outlive this call.
         let cl: &Closure = unsafe { &*clp };
+        let r = self.run_block(cl, rp, rp + 1);
+        self.stack.truncate(rp);
+        r.map(Some)
+    }
+
+    /// Runs closure `cl` (the block object at `self.stack[bp]`) with its
+    /// arguments at `self.stack[base..]`: the interrupt and depth checks, the
+    /// activation record, the temporaries and environment, the statements.
+    /// Leaves the stack at `base + frame_size` or above; the caller truncates.
+    #[inline(always)]
+    fn run_block(&mut self, cl: &Closure, bp: usize, base: usize) -> R {
         let (code, method, receiver, env, home) =
             (&cl.code, &cl.method, cl.receiver, cl.env, cl.home);
         self.check_interrupt()?;
@@ -960,16 +989,14 @@ impl Vm {
         if self.depth > self.depth_limit || crate::native_stack::low() {
             if let Err(e) = self.stack_overflow() {
                 self.depth -= 1;
-                self.stack.truncate(rp);
                 return Err(e);
             }
         }
         self.acts.push(Act {
             method: std::ptr::null(),
-            rp: rp as u32,
+            rp: bp as u32,
             caller_pos: self.pos,
         });
-        let base = rp + 1;
         self.stack.resize(base + code.frame_size, Value::Nil);
         let env = if code.env_size > 0 {
             let mut slots = vec![Value::Nil; code.env_size];
@@ -997,8 +1024,51 @@ impl Vm {
         }
         self.pos = self.acts.pop().map_or(0, |a| a.caller_pos);
         self.depth -= 1;
-        self.stack.truncate(rp);
-        result.map(Some)
+        result
+    }
+
+    /// Prepares a primitive's loop over the block at `self.stack[bp]` (`do:`
+    /// and its kin): `None` unless it is a block taking `argc` arguments.
+    /// The block object must stay at `bp` until the loop ends; the block's
+    /// frame stays on the stack above the primitive's between calls (the
+    /// primitive's own return truncates it), so anything the primitive
+    /// pushes between calls goes above it and must be popped again.
+    pub fn block_loop(&self, bp: usize, argc: usize) -> Option<BlockLoop> {
+        let Value::Obj(bo) = self.stack[bp] else {
+            return None;
+        };
+        match &self.heap.get(bo).body {
+            Body::Block(cl) if cl.code.num_args == argc => Some(BlockLoop {
+                cl: &**cl,
+                bp,
+                base: self.stack.len(),
+            }),
+            _ => None,
+        }
+    }
+
+    /// One call of a loop's block with `args` (as many as it takes): what
+    /// `value:` does, without finding and checking the closure again.
+    #[inline]
+    pub fn block_loop_call(&mut self, l: &BlockLoop, args: &[Value]) -> R {
+        // SAFETY: as in `call_block`: the block object stays at
+        // `self.stack[l.bp]` for the loop (`block_loop`'s contract), so its
+        // boxed closure outlives every call.
+        let cl: &Closure = unsafe { &*l.cl };
+        // the frame stays between calls: only its arguments and temporaries
+        // are written again
+        let frame = l.base + cl.code.frame_size;
+        self.stack.truncate(frame);
+        self.stack.resize(frame, Value::Nil);
+        let slots = &mut self.stack[l.base..frame];
+        let (arg_slots, temps) = slots.split_at_mut(args.len());
+        for (s, &a) in arg_slots.iter_mut().zip(args) {
+            *s = a;
+        }
+        for t in temps {
+            *t = Value::Nil;
+        }
+        self.run_block(cl, l.bp, l.base)
     }
 
     /// Calls a block (or anything answering `value…`) from Rust.
@@ -1116,6 +1186,17 @@ impl Vm {
                     }
                     continue;
                 }
+                // a block without outer references: its one closure (`at:ifAbsent: [0]`)
+                Node::Block(code) if code.simple_site.is_some() => {
+                    let site = code.simple_site.unwrap_or_default();
+                    Ok(self.simple_block(code, site, f))
+                }
+                // `^` in an inlined block of a method (`x ifTrue: [^ y]`)
+                Node::Return(e) => {
+                    let v = self.eval_leaf(e, f)?;
+                    self.return_home = f.home;
+                    Err(self.unwind_return(v))
+                }
                 _ => self.eval_cold(n, f),
             };
         }
@@ -1130,11 +1211,6 @@ impl Vm {
                 let v = self.eval_leaf(e, f)?;
                 self.set_slot(*s, v, f);
                 Ok(v)
-            }
-            Node::Return(e) => {
-                let v = self.eval(e, f)?;
-                self.return_home = f.home;
-                Err(self.unwind_return(v))
             }
             Node::SetIVar(i, e) => {
                 let v = self.eval(e, f)?;
@@ -1210,7 +1286,7 @@ impl Vm {
             Node::While(parts, until, off) => {
                 let (cond, body) = &**parts;
                 loop {
-                    let c = self.eval_leaf(cond, f)?;
+                    let c = self.eval_cond(cond, f)?;
                     match (c, *until) {
                         (Value::True, true) | (Value::False, false) => {}
                         (Value::True, false) | (Value::False, true) => break,
@@ -1218,13 +1294,13 @@ impl Vm {
                             self.non_boolean(other, u32::MAX, *off)?;
                         }
                     }
-                    self.eval_leaf(body, f)?;
+                    self.run_body(body, f)?;
                     self.check_interrupt()?;
                 }
                 Ok(Value::Nil)
             }
             Node::Repeat(body, _) => loop {
-                self.eval_leaf(body, f)?;
+                self.run_body(body, f)?;
                 self.check_interrupt()?;
             },
             Node::TimesRepeat(parts, _) => {
@@ -1237,7 +1313,7 @@ impl Vm {
                     );
                 };
                 for _ in 0..n.max(0) {
-                    self.eval_leaf(body, f)?;
+                    self.run_body(body, f)?;
                     self.check_interrupt()?;
                 }
                 Ok(n.into_value())
@@ -1323,7 +1399,37 @@ impl Vm {
     fn cascade_send(&mut self, r: Value, p: &CascadePart, f: &Frame) -> R {
         let rp = self.push_send(r, &p.args, f)?;
         self.pos = p.offset as u32;
-        self.send(p.selector, rp, Some(p.site), None)
+        self.send_at_site(p.selector, rp, p.site)
+    }
+
+    /// Runs an inlined loop body whose value is not used: a sequence's
+    /// statements one after another, without entering `eval` for it.
+    #[inline(always)]
+    fn run_body(&mut self, n: &Node, f: &Frame) -> Result<(), Unwind> {
+        match n {
+            Node::Seq(nodes, temps) => {
+                for &t in temps {
+                    self.set_slot(t, Value::Nil, f);
+                }
+                for x in nodes {
+                    self.eval_leaf(x, f)?;
+                }
+                Ok(())
+            }
+            other => self.eval_leaf(other, f).map(|_| ()),
+        }
+    }
+
+    /// The value of an inlined loop condition: a sequence of one statement
+    /// without temporaries is evaluated as that statement.
+    #[inline(always)]
+    fn eval_cond(&mut self, n: &Node, f: &Frame) -> R {
+        match n {
+            Node::Seq(nodes, temps) if temps.is_empty() && nodes.len() == 1 => {
+                self.eval_leaf(&nodes[0], f)
+            }
+            other => self.eval_leaf(other, f),
+        }
     }
 
     fn eval_to_do(&mut self, t: &ToDoNode, f: &Frame) -> R {
@@ -1340,7 +1446,7 @@ impl Vm {
             let mut i = a;
             while (s > 0 && i <= b) || (s < 0 && i >= b) {
                 self.set_slot(t.var, Value::Int(i), f);
-                self.eval_leaf(&t.body, f)?;
+                self.run_body(&t.body, f)?;
                 self.check_interrupt()?;
                 i += s;
             }

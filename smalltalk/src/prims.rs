@@ -15,6 +15,17 @@ use crate::value::{Oop, Value};
 
 pub type P = Result<Option<Value>, Unwind>;
 
+/// Where a hashed-collection probe ended (see `Vm::hashed_probe`).
+#[derive(Clone, Copy)]
+pub(crate) struct Probe {
+    /// The 1-based bucket index.
+    pub index: i64,
+    /// The bucket's element: nil, the SmallInteger (Set) or the Association (Dictionary).
+    pub element: Value,
+    /// The number of buckets.
+    pub buckets: i64,
+}
+
 /// Whether `n` is a primitive number the VM implements.
 pub fn is_known_primitive(n: u16) -> bool {
     matches!(n,
@@ -27,7 +38,7 @@ pub fn is_known_primitive(n: u16) -> bool {
         250..=260 |
         270..=280 | 285..=287 |
         300..=304 | 310..=319 | 320..=331 | 340 | 341 | 360..=364 | 380..=399 |
-        400..=407 | 410..=426)
+        400..=407 | 410..=428)
 }
 
 /// `foo`, `foo:bar:`, `+` print bare after `#`; anything else is quoted.
@@ -234,11 +245,19 @@ impl Vm {
     /// Whether `SmallInteger>>hash` and `Association>>key` are still the
     /// kernel's (primitive 114, the `key` getter), worked out once per method
     /// epoch: every change of a method moves the epoch.
+    #[inline]
     pub(crate) fn kernel_hashing(&mut self) -> (bool, bool, bool) {
         let (epoch, int_hash, assoc_key, assoc_set) = self.hashing_checked;
         if epoch == self.epoch + 1 {
             return (int_hash, assoc_key, assoc_set);
         }
+        self.kernel_hashing_check()
+    }
+
+    /// `kernel_hashing` when the methods changed since the last check.
+    #[cold]
+    #[inline(never)]
+    fn kernel_hashing_check(&mut self) -> (bool, bool, bool) {
         let (hash_sel, key_sel, set_sel) = (self.sels.hash, self.sels.key, self.sels.value_set);
         let int_hash = self
             .lookup(self.k.small_integer, hash_sel)
@@ -257,13 +276,20 @@ impl Vm {
         let (Value::Obj(o), Value::Int(k)) = (r, key) else {
             return None;
         };
+        let Value::Obj(b) = self.heap.slot(o, 1) else {
+            return None;
+        };
+        self.hashed_probe(b, k, dict).map(|p| Value::Int(p.index))
+    }
+
+    /// The probe of `hashed_index_of` over bucket Array `b` for SmallInteger
+    /// key `k`: the 1-based bucket index `_indexOf:` answers, the element
+    /// found there (nil for an empty bucket) and the number of buckets.
+    pub(crate) fn hashed_probe(&mut self, b: Oop, k: i64, dict: bool) -> Option<Probe> {
         let (int_hash, assoc_key, _) = self.kernel_hashing();
         if !int_hash || (dict && !assoc_key) {
             return None;
         }
-        let Value::Obj(b) = self.heap.slot(o, 1) else {
-            return None;
-        };
         let obj = self.heap.get(b);
         if obj.class != self.k.array {
             return None;
@@ -279,11 +305,17 @@ impl Vm {
         let h = k & ((1i64 << 60) - 1);
         let mut index = (h % 0x3FFF_FFFF * 40503) % n + 1;
         for _ in 0..n {
-            match buckets[(index - 1) as usize] {
-                Value::Nil => return Some(Value::Int(index)),
+            let element = buckets[(index - 1) as usize];
+            let found = Probe {
+                index,
+                element,
+                buckets: n,
+            };
+            match element {
+                Value::Nil => return Some(found),
                 Value::Int(s) if !dict => {
                     if s == k {
-                        return Some(Value::Int(index));
+                        return Some(found);
                     }
                 }
                 Value::Obj(a) if dict => {
@@ -293,7 +325,7 @@ impl Vm {
                     }
                     match &assoc.body {
                         Body::Ptr(s) => match s.first() {
-                            Some(Value::Int(s)) if *s == k => return Some(Value::Int(index)),
+                            Some(Value::Int(s)) if *s == k => return Some(found),
                             Some(Value::Int(_)) => {}
                             _ => return None,
                         },
@@ -366,6 +398,109 @@ impl Vm {
             self.k.double_byte_string
         } else {
             self.k.quad_byte_string
+        }
+    }
+
+    /// The bytes of a one-byte CharacterCollection (a String, Symbol or
+    /// other character class with a byte body): the characters `chars_of`
+    /// would answer, without copying them.
+    #[inline]
+    fn char_bytes(&self, v: Value) -> Option<&[u8]> {
+        let Value::Obj(o) = v else { return None };
+        let obj = self.heap.get(o);
+        let Body::Bytes(b) = &obj.body else {
+            return None;
+        };
+        (obj.class == self.k.string || obj.class == self.k.symbol || self.is_char_class(obj.class))
+            .then_some(b.as_slice())
+    }
+
+    /// The string primitives for one-byte receivers (and arguments), on the
+    /// bytes themselves: the same answers the general path in `prim_string`
+    /// gives through code points, without building them. `None` where that
+    /// general path has to decide (wide characters, a non-ASCII case change,
+    /// a case-insensitive search, a printString of a Symbol, a failure).
+    fn prim_string_bytes(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> Option<Value> {
+        match (n, argc) {
+            (200, 1) => {
+                let joined = {
+                    let (a, b) = (self.char_bytes(r)?, self.char_bytes(self.arg(rp, 0))?);
+                    if !self.heap.can_allocate(a.len() + b.len()) {
+                        return None;
+                    }
+                    let mut v = Vec::with_capacity(a.len() + b.len());
+                    v.extend_from_slice(a);
+                    v.extend_from_slice(b);
+                    v
+                };
+                Some(Value::Obj(
+                    self.heap.alloc(self.k.string, Body::Bytes(joined)),
+                ))
+            }
+            (201, 1) => {
+                let other = self.arg(rp, 0);
+                if self.is_symbol(r) && self.is_symbol(other) {
+                    return Some(Value::bool(r.identical(other)));
+                }
+                Some(Value::bool(self.char_bytes(r)? == self.char_bytes(other)?))
+            }
+            (202..=205, 1) => {
+                let o = self.char_bytes(r)?.cmp(self.char_bytes(self.arg(rp, 0))?);
+                use std::cmp::Ordering::*;
+                Some(Value::bool(match n {
+                    202 => o == Less,
+                    203 => o == Greater,
+                    204 => o != Greater,
+                    _ => o != Less,
+                }))
+            }
+            (206, 0) => Some(Value::Int(bytes_hash(self.char_bytes(r)?))),
+            (212 | 213, 0) => {
+                let b = self.char_bytes(r)?;
+                if !b.is_ascii() {
+                    return None;
+                }
+                let changed = if n == 212 {
+                    b.to_ascii_uppercase()
+                } else {
+                    b.to_ascii_lowercase()
+                };
+                if self.is_symbol(r) {
+                    // ASCII bytes are UTF-8
+                    let s = String::from_utf8(changed).ok()?;
+                    Some(self.sym(&s))
+                } else {
+                    Some(Value::Obj(
+                        self.heap.alloc(self.k.string, Body::Bytes(changed)),
+                    ))
+                }
+            }
+            (214, 0) if !self.is_symbol(r) => {
+                let quoted = {
+                    let b = self.char_bytes(r)?;
+                    let mut v = Vec::with_capacity(b.len() + 2);
+                    v.push(b'\'');
+                    for &c in b {
+                        v.push(c);
+                        if c == b'\'' {
+                            v.push(c);
+                        }
+                    }
+                    v.push(b'\'');
+                    v
+                };
+                Some(Value::Obj(
+                    self.heap.alloc(self.k.string, Body::Bytes(quoted)),
+                ))
+            }
+            (221, 3) if !matches!(self.arg(rp, 2), Value::True) => {
+                let start = Self::one_based(self.arg(rp, 1))?;
+                let (hay, needle) = (self.char_bytes(r)?, self.char_bytes(self.arg(rp, 0))?);
+                Some(Value::Int(
+                    find_bytes(hay, needle, start).map_or(0, |i| i as i64 + 1),
+                ))
+            }
+            _ => None,
         }
     }
 
@@ -837,8 +972,10 @@ impl Vm {
                 (157, _) => Some(Value::bool(x < 0)),
                 (159, _) => Some(Value::bool(x % 2 == 0)),
                 (122 | 148, _) => {
-                    let s = x.to_string();
-                    return Ok(Some(self.new_string(&s)));
+                    let digits = int_digits(x);
+                    return Ok(Some(Value::Obj(
+                        self.heap.alloc(self.k.string, Body::Bytes(digits)),
+                    )));
                 }
                 _ => None,
             };
@@ -1356,7 +1493,10 @@ impl Vm {
                     let obj = self.heap.get(o);
                     if let Body::Bytes(b) = &obj.body {
                         if obj.class == self.k.string || self.is_char_class(obj.class) {
-                            let n = b.iter().filter(|&&e| e as u32 == c).count();
+                            let n = match u8::try_from(c) {
+                                Ok(c) => b.iter().filter(|&&e| e == c).count(),
+                                Err(_) => 0,
+                            };
                             return Ok(Some(Value::Int(n as i64)));
                         }
                     }
@@ -1446,6 +1586,9 @@ impl Vm {
                     }
                 }
             }
+        }
+        if let Some(v) = self.prim_string_bytes(n, r, rp, argc) {
+            return Ok(Some(v));
         }
         let Some(s) = self.chars_of(r) else {
             return Ok(None);
@@ -1945,6 +2088,54 @@ impl Vm {
 pub fn identity_hash(v: Value) -> i64 {
     let (t, x) = v.identity_key();
     ((x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 8) as i64 ^ t as i64) & ((1 << 30) - 1)
+}
+
+/// The decimal digits of a SmallInteger (with a leading `-`), as a String's bytes.
+fn int_digits(x: i64) -> Vec<u8> {
+    let mut buf = [0u8; 20];
+    let mut at = buf.len();
+    let mut m = x.unsigned_abs();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    let mut v = Vec::with_capacity(buf.len() - at + 1);
+    if x < 0 {
+        v.push(b'-');
+    }
+    v.extend_from_slice(&buf[at..]);
+    v
+}
+
+/// `string_hash` of a one-byte string's characters (the same value).
+pub fn bytes_hash(s: &[u8]) -> i64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &c in s {
+        h ^= c as u64;
+        h = h.wrapping_mul(0x100_0000_01b3);
+    }
+    (h & ((1 << 30) - 1)) as i64
+}
+
+/// The 0-based index of the first occurrence of a non-empty `needle` in
+/// `hay` at or after `start`.
+fn find_bytes(hay: &[u8], needle: &[u8], start: usize) -> Option<usize> {
+    let (&first, rest) = needle.split_first()?;
+    let last_start = hay.len().checked_sub(needle.len())?;
+    let mut i = start;
+    while i <= last_start {
+        let k = hay[i..=last_start].iter().position(|&c| c == first)?;
+        i += k;
+        if &hay[i + 1..i + needle.len()] == rest {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
 }
 
 pub fn string_hash(s: &[u32]) -> i64 {
