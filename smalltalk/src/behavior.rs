@@ -263,6 +263,9 @@ impl Vm {
         let dicts = self.symbol_list_dicts();
         match Compiler::new(self, None, dicts).compile(src, true, Value::Nil) {
             Ok(c) => {
+                // `keep` holds the doit until the evaluation ends: its literals
+                // stay alive before its activation is recorded
+                self.keep.push(c.method.clone());
                 let rp = self.stack.len();
                 self.stack.push(Value::Nil);
                 self.invoke(&c.method, rp)
@@ -397,7 +400,7 @@ impl Vm {
         } else {
             0
         };
-        if !self.heap.can_allocate(size.saturating_mul(16)) {
+        if !self.can_allocate(size.saturating_mul(16)) {
             let ex = self.new_exception(
                 self.k.almost_out_of_memory,
                 None,
