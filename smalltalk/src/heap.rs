@@ -208,6 +208,10 @@ pub struct Heap {
     pub stress_countdown: u32,
     /// Slots freed in stress mode (left empty for good).
     poisoned: usize,
+    /// Stress mode: the slots that survived the last sweep, and the table
+    /// length then (later slots are new objects).
+    stress_live: Vec<u64>,
+    stress_swept: usize,
     /// `allocated_since_gc` at which the next safe point collects (or, when it
     /// cannot, judges the budget).
     pub gc_trigger: usize,
@@ -246,6 +250,8 @@ impl Heap {
             stress,
             stress_countdown: stress,
             poisoned: 0,
+            stress_live: Vec::new(),
+            stress_swept: 0,
             gc_trigger: 0,
             stats: GcStats::default(),
             trace: std::env::var_os("GSMCP_GC_TRACE").is_some_and(|v| v != "0"),
@@ -537,18 +543,29 @@ impl Heap {
             }
         }
         let mut freed = 0;
-        for (i, slot) in self.objects.iter_mut().enumerate() {
-            if let Some(obj) = slot {
-                if obj.flags & F_MARK != 0 {
-                    obj.flags &= !F_MARK;
-                } else {
-                    self.bytes = self.bytes.saturating_sub(obj.body.approx_bytes());
-                    *slot = None;
-                    if self.stress > 0 {
+        if self.stress > 0 {
+            // no slot is reused: the survivors of the last sweep and the slots
+            // appended since are all the objects there are
+            let appended = self.stress_swept as u64..self.objects.len() as u64;
+            let candidates: Vec<u64> = std::mem::take(&mut self.stress_live)
+                .into_iter()
+                .chain(appended)
+                .collect();
+            for i in candidates {
+                match self.sweep_slot(i as usize) {
+                    Some(true) => self.stress_live.push(i),
+                    Some(false) => {
                         self.poisoned += 1;
-                    } else {
-                        self.free.push(i as u64);
+                        freed += 1;
                     }
+                    None => {}
+                }
+            }
+            self.stress_swept = self.objects.len();
+        } else {
+            for i in 0..self.objects.len() {
+                if self.sweep_slot(i) == Some(false) {
+                    self.free.push(i as u64);
                     freed += 1;
                 }
             }
@@ -572,6 +589,23 @@ impl Heap {
             );
         }
         freed
+    }
+}
+
+impl Heap {
+    /// Sweeps one slot: clears the mark of a marked object (`Some(true)`),
+    /// frees an unmarked one (`Some(false)`); `None` for an empty slot.
+    #[inline]
+    fn sweep_slot(&mut self, i: usize) -> Option<bool> {
+        let slot = &mut self.objects[i];
+        let obj = slot.as_mut()?;
+        if obj.flags & F_MARK != 0 {
+            obj.flags &= !F_MARK;
+            return Some(true);
+        }
+        self.bytes = self.bytes.saturating_sub(obj.body.approx_bytes());
+        *slot = None;
+        Some(false)
     }
 }
 
