@@ -202,7 +202,8 @@ pub struct Heap {
     objects: Vec<Option<Object>>,
     free: Vec<u64>,
     /// Stress mode (`GSMCP_GC_STRESS=n`, n ≥ 1): collect at every n-th safe
-    /// point of an evaluation, never reuse a freed slot. 0: off.
+    /// point of an evaluation that comes after an allocation, never reuse a
+    /// freed slot. 0: off.
     pub stress: u32,
     /// Safe points left until the next stress collection.
     pub stress_countdown: u32,
@@ -291,7 +292,8 @@ impl Heap {
     fn reset_trigger(&mut self) {
         let room = self.limit.saturating_sub(self.bytes);
         self.gc_trigger = if self.stress > 0 {
-            0
+            // every safe point with something allocated since the last collection
+            1
         } else {
             room.min(GC_EVERY).max(GC_MIN)
         };

@@ -222,7 +222,7 @@ fn every_script_prints_its_golden_output() {
 const STRESS_PERIODS: &[(&str, &str)] = &[("collections.tpz", "64"), ("search_finders.tpz", "64")];
 
 /// The collector's stress mode (`GSMCP_GC_STRESS`: collect during evaluations
-/// at every safe point, never reuse a freed slot, so an object the collector
+/// at every safe point reached after an allocation, never reuse a freed slot, so an object the collector
 /// missed panics as a dangling OOP instead of being silently reused) over every
 /// script: each must still print its golden. The trace proves collections ran.
 #[test]
