@@ -288,14 +288,14 @@ impl Heap {
     }
 
     /// The next trigger after a collection: `GC_EVERY` of allocation, less when
-    /// the budget has less room, never less than `GC_MIN` (0 in stress mode).
+    /// the budget has less room, never less than `GC_MIN` (1 in stress mode).
     fn reset_trigger(&mut self) {
         let room = self.limit.saturating_sub(self.bytes);
         self.gc_trigger = if self.stress > 0 {
             // every safe point with something allocated since the last collection
             1
         } else {
-            room.min(GC_EVERY).max(GC_MIN)
+            room.clamp(GC_MIN, GC_EVERY)
         };
     }
 
@@ -306,7 +306,7 @@ impl Heap {
         let room = self.limit.saturating_sub(self.bytes);
         self.gc_trigger = self
             .allocated_since_gc
-            .saturating_add(room.max(1).min(GC_EVERY));
+            .saturating_add(room.clamp(1, GC_EVERY));
         if self.bytes > self.limit {
             self.gc_trigger = self.allocated_since_gc;
         }

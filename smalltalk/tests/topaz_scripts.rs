@@ -217,10 +217,6 @@ fn every_script_prints_its_golden_output() {
     );
 }
 
-/// Scripts that make so many safe points that collecting at every one would
-/// take minutes; under stress they collect at every n-th.
-const STRESS_PERIODS: &[(&str, &str)] = &[("collections.tpz", "64"), ("search_finders.tpz", "64")];
-
 /// The collector's stress mode (`GSMCP_GC_STRESS`: collect during evaluations
 /// at every safe point reached after an allocation, never reuse a freed slot, so an object the collector
 /// missed panics as a dangling OOP instead of being silently reused) over every
@@ -236,11 +232,7 @@ fn every_script_prints_its_golden_output_while_collecting_at_every_safe_point() 
             .expect("named")
             .to_string_lossy()
             .into_owned();
-        let period = STRESS_PERIODS
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map_or("1", |(_, p)| *p);
-        let env = [("GSMCP_GC_STRESS", period), ("GSMCP_GC_TRACE", "1")];
+        let env = [("GSMCP_GC_STRESS", "1"), ("GSMCP_GC_TRACE", "1")];
         let outcome = run_topaz_env(script, &env).and_then(|run| {
             let during = run
                 .stderr
