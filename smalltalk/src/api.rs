@@ -273,12 +273,9 @@ impl Session {
                     });
                 }
             };
-            // `keep` holds the doit until the evaluation ends: its literals
-            // stay alive before its activation is recorded
-            vm.keep.push(m.clone());
             let rp = vm.stack.len();
             vm.stack.push(Value::Nil);
-            let r = vm.invoke(&m, rp);
+            let r = vm.invoke_doit(&m, rp);
             let r = match r {
                 Ok(v) if print => {
                     let sel = vm.sels.print_string;

@@ -281,7 +281,7 @@ impl Heap {
 
     /// Whether a safe point should collect (or judge the budget) now. The
     /// interpreter's interrupt check tests this inline: while it is false the
-    /// heap is under its budget too.
+    /// heap is under its budget, or past it by less than `GC_MIN`.
     #[inline(always)]
     pub fn gc_due(&self) -> bool {
         self.allocated_since_gc >= self.gc_trigger
