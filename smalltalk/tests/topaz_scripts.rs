@@ -47,7 +47,11 @@ struct WorkDir(PathBuf);
 
 impl WorkDir {
     fn new(name: &str) -> WorkDir {
-        let dir = std::env::temp_dir().join(format!("gsmcp-topaz-{}-{name}", std::process::id()));
+        // tests run in parallel and may run the same script at once
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir =
+            std::env::temp_dir().join(format!("gsmcp-topaz-{}-{n}-{name}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).expect("create a work directory");
         for entry in fs::read_dir(scripts_dir()).expect("tests/scripts exists") {
