@@ -681,3 +681,87 @@ fn trace_body(body: &Body, stack: &mut Vec<Oop>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn heap(stress: u32) -> Heap {
+        let mut h = Heap::new(64 << 20);
+        h.stress = stress;
+        h.stress_countdown = stress;
+        h.reset_trigger();
+        h
+    }
+
+    fn array(h: &mut Heap, items: Vec<Value>) -> Oop {
+        h.alloc(Oop(0), Body::Ptr(items))
+    }
+
+    #[test]
+    fn words_that_name_no_object_are_ignored_and_named_objects_survive() {
+        for stress in [0, 1] {
+            let mut h = heap(stress);
+            let class = array(&mut h, vec![]);
+            let kept = array(&mut h, vec![Value::Int(1)]);
+            let inner = array(&mut h, vec![]);
+            let outer = array(&mut h, vec![Value::Obj(inner)]);
+            let lost = array(&mut h, vec![]);
+            let words = vec![
+                kept,
+                outer,
+                Oop(u64::MAX),
+                Oop(h.table_len() as u64),
+                Oop(h.table_len() as u64 + 5),
+            ];
+            let freed = h.collect_from(&[Value::Obj(class)], words, true);
+            assert_eq!(freed, 1, "stress {stress}");
+            assert!(h.try_get(lost).is_none());
+            for o in [class, kept, inner, outer] {
+                assert!(h.try_get(o).is_some(), "stress {stress}: {o:?} kept");
+            }
+            // a stale word naming the freed slot is harmless too
+            assert_eq!(h.collect_from(&[], vec![lost, class], true), 3);
+        }
+    }
+
+    #[test]
+    fn stress_mode_never_reuses_a_slot_and_sweeps_only_what_exists() {
+        // every object's class is OOP 0, the first one made: it stays
+        let mut h = heap(1);
+        let _class = array(&mut h, vec![]);
+        let a = array(&mut h, vec![]);
+        let b = array(&mut h, vec![]);
+        assert_eq!(h.collect_from(&[Value::Obj(a)], vec![], true), 1);
+        let c = array(&mut h, vec![]);
+        assert!(c.0 > b.0, "a freed slot is not reused under stress");
+        assert!(h.try_get(b).is_none());
+        assert_eq!(h.live_objects(), 3);
+        assert_eq!(h.collect_from(&[Value::Obj(c)], vec![], true), 1);
+        assert_eq!(h.live_objects(), 2);
+        assert!(!h.gc_due());
+        array(&mut h, vec![]);
+        assert!(h.gc_due(), "stress mode is due after any allocation");
+        let mut normal = heap(0);
+        let _class = array(&mut normal, vec![]);
+        let x = array(&mut normal, vec![]);
+        let y = array(&mut normal, vec![]);
+        normal.collect_from(&[Value::Obj(x)], vec![], true);
+        let z = array(&mut normal, vec![]);
+        assert_eq!(z, y, "outside stress mode the freed slot is reused");
+    }
+
+    #[test]
+    fn the_trigger_follows_the_room_the_budget_leaves() {
+        let mut h = heap(0);
+        assert_eq!(h.gc_trigger, GC_EVERY);
+        h.set_limit(3 << 20);
+        assert_eq!(h.gc_trigger, 3 << 20);
+        h.set_limit(1000);
+        assert_eq!(h.gc_trigger, GC_MIN);
+        h.allocated_since_gc = 10;
+        h.bytes = 2000;
+        h.defer_trigger();
+        assert!(h.gc_due(), "past the budget, every safe point judges it");
+    }
+}

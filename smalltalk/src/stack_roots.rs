@@ -86,3 +86,27 @@ fn spill(regs: &mut [usize; 12]) {
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     let _ = regs;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[inline(never)]
+    fn holds_while_scanning(marker: usize) -> (bool, bool) {
+        // in a register or a stack slot of this frame while `scan` runs
+        let held = std::hint::black_box(marker);
+        let mut found = false;
+        let scanned = scan(&mut |w| found |= w == held);
+        std::hint::black_box(held);
+        (scanned, found)
+    }
+
+    #[test]
+    fn a_word_a_caller_holds_is_seen_only_during_an_evaluation() {
+        let marker = 0x5eed_0000_1234_5678usize;
+        let seen = crate::native_stack::evaluate(|| holds_while_scanning(marker));
+        assert_eq!(seen, (SUPPORTED, SUPPORTED));
+        assert_eq!(crate::native_stack::top(), 0, "the evaluation is over");
+        assert_eq!(holds_while_scanning(marker), (false, false));
+    }
+}
