@@ -203,17 +203,17 @@ impl Session {
     ) -> Result<T, StError> {
         if self.direct {
             let vm: &mut Vm = &mut self.vm;
-            let _native = crate::native_stack::mark();
-            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || f(vm))).map_err(
-                |p| {
-                    let msg = p
-                        .downcast_ref::<String>()
-                        .cloned()
-                        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                        .unwrap_or_default();
-                    internal(format!("internal error in the embedded stone: {msg}"))
-                },
-            );
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
+                crate::native_stack::evaluate(move || f(vm))
+            }))
+            .map_err(|p| {
+                let msg = p
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                internal(format!("internal error in the embedded stone: {msg}"))
+            });
             if r.is_err() {
                 self.vm.reset_transient();
             }
@@ -224,10 +224,7 @@ impl Session {
             let h = std::thread::Builder::new()
                 .name("gsmcp-smalltalk".into())
                 .stack_size(EVAL_STACK_BYTES)
-                .spawn_scoped(scope, move || {
-                    let _native = crate::native_stack::mark();
-                    f(vm)
-                });
+                .spawn_scoped(scope, move || crate::native_stack::evaluate(move || f(vm)));
             match h {
                 Ok(h) => h.join().map_err(|p| {
                     let msg = p
@@ -278,7 +275,7 @@ impl Session {
             };
             let rp = vm.stack.len();
             vm.stack.push(Value::Nil);
-            let r = vm.invoke(&m, rp);
+            let r = vm.invoke_doit(&m, rp);
             let r = match r {
                 Ok(v) if print => {
                     let sel = vm.sels.print_string;
@@ -365,7 +362,7 @@ impl Session {
 
     /// Sets the object memory budget in bytes (AlmostOutOfMemory past it).
     pub fn set_memory_limit(&mut self, bytes: usize) {
-        self.vm.heap.limit = bytes;
+        self.vm.heap.set_limit(bytes);
     }
 
     /// Runs the collector now; answers how many objects were freed.

@@ -258,6 +258,19 @@ impl Vm {
         Ok(m)
     }
 
+    /// Runs a compiled doit (receiver at `rp`). The collector finds a running
+    /// method's literals through its activation record, which `activate` makes
+    /// after its interrupt check (a safe point); so for that moment `keep`
+    /// holds the doit, as it holds every method `lookup` finds.
+    pub fn invoke_doit(&mut self, m: &Arc<Method>, rp: usize) -> R {
+        self.keep.push(m.clone());
+        let r = self.invoke(m, rp);
+        if let Some(i) = self.keep.iter().rposition(|k| Arc::ptr_eq(k, m)) {
+            self.keep.swap_remove(i);
+        }
+        r
+    }
+
     /// Compiles and runs a doit with receiver nil in the session's symbol list.
     pub fn evaluate_source(&mut self, src: &str) -> R {
         let dicts = self.symbol_list_dicts();
@@ -265,7 +278,7 @@ impl Vm {
             Ok(c) => {
                 let rp = self.stack.len();
                 self.stack.push(Value::Nil);
-                self.invoke(&c.method, rp)
+                self.invoke_doit(&c.method, rp)
             }
             Err(e) => self.signal_compile_error(src, &[e]),
         }
@@ -397,7 +410,7 @@ impl Vm {
         } else {
             0
         };
-        if !self.heap.can_allocate(size.saturating_mul(16)) {
+        if !self.can_allocate(size.saturating_mul(16)) {
             let ex = self.new_exception(
                 self.k.almost_out_of_memory,
                 None,

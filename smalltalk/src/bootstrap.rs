@@ -214,6 +214,57 @@ impl Vm {
         v
     }
 
+    /// Runs the collector during an evaluation, at a safe point (the interrupt
+    /// check): the roots are those of [`Vm::gc_roots`], the per-evaluation
+    /// state (handlers, signals, the methods of running activations and of the
+    /// send caches, closures of simple blocks) and every word of the
+    /// evaluation's native stack that names an object. Caches are left as they
+    /// are: activations run methods through borrowed pointers. Answers false
+    /// (nothing done) when this thread's native stack cannot be scanned.
+    #[inline(never)]
+    pub fn collect_during_evaluation(&mut self) -> bool {
+        let bound = self.heap.table_len();
+        let mut oops: Vec<Oop> = Vec::with_capacity(1024);
+        let scanned = crate::stack_roots::scan(&mut |w| {
+            if w < bound {
+                oops.push(Oop(w as u64));
+            }
+        });
+        if !scanned {
+            return false;
+        }
+        let mut roots = self.gc_roots();
+        for h in &self.handlers {
+            roots.push(h.selector);
+            roots.push(h.block);
+        }
+        roots.extend(self.signals.iter().map(|s| s.exception));
+        roots.extend(self.caches.iter().map(|c| c.block));
+        for m in &self.keep {
+            crate::heap::method_refs(m, &mut oops);
+        }
+        for a in &self.acts {
+            if !a.method.is_null() {
+                // SAFETY: an activation record's method is alive while the
+                // record is on `acts` (see `Act`).
+                crate::heap::method_refs(unsafe { &*a.method }, &mut oops);
+            }
+        }
+        self.heap.collect_from(&roots, oops, true);
+        true
+    }
+
+    /// Whether `extra` more bytes fit in the budget, collecting first (if this
+    /// thread's stack can be scanned) when they do not: the bytes counted since
+    /// the last collection include garbage. Only for primitives, which run
+    /// inside a send: the rule that makes a safe point safe holds there.
+    pub fn can_allocate(&mut self, extra: usize) -> bool {
+        if self.heap.can_allocate(extra) {
+            return true;
+        }
+        self.collect_during_evaluation() && self.heap.can_allocate(extra)
+    }
+
     /// Runs the collector (only between evaluations).
     pub fn collect_garbage(&mut self) -> usize {
         let roots = self.gc_roots();

@@ -67,11 +67,10 @@ impl Vm {
                 .oc_parts(o)
                 .map(|(_, first, last)| Value::bool(last >= first)),
             (426, 2) if o == self.k.array => match self.stack[rp + 1] {
-                Value::Int(n)
-                    if n >= 0 && self.heap.can_allocate((n as usize).saturating_mul(16)) =>
-                {
+                Value::Int(n) if n >= 0 => {
                     let fill = self.stack[rp + 2];
-                    Some(self.new_array(vec![fill; n as usize]))
+                    self.can_allocate((n as usize).saturating_mul(16))
+                        .then(|| self.new_array(vec![fill; n as usize]))
                 }
                 _ => None,
             },

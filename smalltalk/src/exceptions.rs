@@ -64,15 +64,22 @@ impl Vm {
             if self.heap.get(s).class == self.k.exception_set {
                 let items = self.heap.slot(s, 0);
                 if let Value::Obj(a) = items {
-                    let list: Vec<Value> = match &self.heap.get(a).body {
-                        Body::Ptr(v) => v.clone(),
-                        _ => vec![],
-                    };
-                    for item in list {
-                        if self.handles(item, ex)? {
-                            return Ok(true);
+                    // the items wait on the value stack, where the collector sees them
+                    let sp = self.stack.len();
+                    if let Body::Ptr(v) = &self.heap.get(a).body {
+                        self.stack.extend_from_slice(v);
+                    }
+                    for i in sp..self.stack.len() {
+                        let item = self.stack[i];
+                        match self.handles(item, ex) {
+                            Ok(false) => {}
+                            other => {
+                                self.stack.truncate(sp);
+                                return other;
+                            }
                         }
                     }
+                    self.stack.truncate(sp);
                 }
                 return Ok(false);
             }
@@ -306,11 +313,24 @@ impl Vm {
         }
     }
 
+    /// Keeps the value `r` answers or carries on the value stack (until the
+    /// caller truncates it) while more Smalltalk runs.
+    fn pin_result(&mut self, r: &R) {
+        let v = match r {
+            Ok(v) => Some(*v),
+            Err(u) => u.carried(),
+        };
+        if let Some(v) = v {
+            self.stack.push(v);
+        }
+    }
+
     /// `aBlock ensure: terminationBlock`: runs the block however `aBlock` ends.
     pub fn ensure(&mut self, block: Value, finally: Value) -> R {
         let sp = self.stack.len();
         let r = self.call_value(block, &[]);
         self.stack.truncate(sp);
+        self.pin_result(&r);
         let depth = self.depth;
         let homes = self.homes.len();
         let return_home = self.return_home;
@@ -335,6 +355,7 @@ impl Vm {
         let r = self.call_value(block, &[]);
         self.stack.truncate(sp);
         if r.is_err() {
+            self.pin_result(&r);
             let return_home = self.return_home;
             let f = self.call_value(finally, &[]);
             self.stack.truncate(sp);

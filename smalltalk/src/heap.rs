@@ -1,7 +1,12 @@
 //! The object memory: an object table indexed by OOP, the bodies heap objects can
 //! have, the symbol table, the single write barrier every store goes through, the
-//! allocation budget, and a mark-and-sweep collector run at safe points (between
-//! evaluations). The barrier also enforces a read-only session's rule: while
+//! allocation budget, and a non-moving mark-and-sweep collector. The collector
+//! runs at safe points: between evaluations, and during one when enough has been
+//! allocated ([`Heap::gc_due`]); the roots are given by the interpreter (see
+//! ARCHITECTURE.md, "The collector's rule"). A stress mode (`GSMCP_GC_STRESS`)
+//! collects at every safe point and never reuses a freed slot, so a stale OOP
+//! panics ("dangling OOP") instead of silently naming another object. The
+//! barrier also enforces a read-only session's rule: while
 //! `guard_persistent` is set, a store into a persistent object is refused and
 //! recorded in `refused` for the engine to signal. It must not interpret
 //! Smalltalk: it knows shapes, not behaviour.
@@ -170,11 +175,49 @@ pub struct Object {
     pub body: Body,
 }
 
+/// Allocation (in [`Body`] bytes) between two collections during an
+/// evaluation, when the budget leaves that much room (see VM.md §7).
+pub const GC_EVERY: usize = 8 << 20;
+/// The least allocation between two collections during an evaluation, however
+/// close the live objects are to the budget: a program whose live objects fill
+/// the budget is judged (AlmostOutOfMemory) after this much more, not collected
+/// at every safe point.
+pub const GC_MIN: usize = 1 << 20;
+
+/// What the collector has done, for benchmarks and tests (`GSMCP_GC_TRACE=1`
+/// prints one line per collection).
+#[derive(Clone, Debug, Default)]
+pub struct GcStats {
+    pub collections: u64,
+    /// Collections run during an evaluation.
+    pub during: u64,
+    pub marked: u64,
+    pub freed: u64,
+    pub nanos: u64,
+}
+
 /// The object table.
 #[derive(Clone)]
 pub struct Heap {
     objects: Vec<Option<Object>>,
     free: Vec<u64>,
+    /// Stress mode (`GSMCP_GC_STRESS=n`, n ≥ 1): collect at every n-th safe
+    /// point of an evaluation that comes after an allocation, never reuse a
+    /// freed slot. 0: off.
+    pub stress: u32,
+    /// Safe points left until the next stress collection.
+    pub stress_countdown: u32,
+    /// Slots freed in stress mode (left empty for good).
+    poisoned: usize,
+    /// Stress mode: the slots that survived the last sweep, and the table
+    /// length then (later slots are new objects).
+    stress_live: Vec<u64>,
+    stress_swept: usize,
+    /// `allocated_since_gc` at which the next safe point collects (or, when it
+    /// cannot, judges the budget).
+    pub gc_trigger: usize,
+    pub stats: GcStats,
+    trace: bool,
     /// Approximate bytes held by live objects.
     pub bytes: usize,
     /// Allocation budget; past it the interpreter signals AlmostOutOfMemory.
@@ -198,9 +241,21 @@ pub struct Heap {
 
 impl Heap {
     pub fn new(limit: usize) -> Heap {
-        Heap {
+        let stress = std::env::var("GSMCP_GC_STRESS")
+            .ok()
+            .and_then(|v| v.trim().parse::<u32>().ok())
+            .unwrap_or(0);
+        let mut h = Heap {
             objects: Vec::with_capacity(1 << 16),
             free: Vec::new(),
+            stress,
+            stress_countdown: stress,
+            poisoned: 0,
+            stress_live: Vec::new(),
+            stress_swept: 0,
+            gc_trigger: 0,
+            stats: GcStats::default(),
+            trace: std::env::var_os("GSMCP_GC_TRACE").is_some_and(|v| v != "0"),
             bytes: 0,
             limit,
             allocated_since_gc: 0,
@@ -213,7 +268,53 @@ impl Heap {
                 flags: 0,
                 body: Body::Ptr(Vec::new()),
             }),
+        };
+        h.reset_trigger();
+        h
+    }
+
+    /// Sets the allocation budget (AlmostOutOfMemory past it).
+    pub fn set_limit(&mut self, bytes: usize) {
+        self.limit = bytes;
+        self.reset_trigger();
+    }
+
+    /// Whether a safe point should collect (or judge the budget) now. The
+    /// interpreter's interrupt check tests this inline: while it is false the
+    /// heap is under its budget, or past it by less than `GC_MIN`.
+    #[inline(always)]
+    pub fn gc_due(&self) -> bool {
+        self.allocated_since_gc >= self.gc_trigger
+    }
+
+    /// The next trigger after a collection: `GC_EVERY` of allocation, less when
+    /// the budget has less room, never less than `GC_MIN` (1 in stress mode).
+    fn reset_trigger(&mut self) {
+        let room = self.limit.saturating_sub(self.bytes);
+        self.gc_trigger = if self.stress > 0 {
+            // every safe point with something allocated since the last collection
+            1
+        } else {
+            room.clamp(GC_MIN, GC_EVERY)
+        };
+    }
+
+    /// After a safe point that could not collect: come back when the budget is
+    /// reached (at once if it is already passed), as before collections
+    /// during evaluations existed.
+    pub fn defer_trigger(&mut self) {
+        let room = self.limit.saturating_sub(self.bytes);
+        self.gc_trigger = self
+            .allocated_since_gc
+            .saturating_add(room.clamp(1, GC_EVERY));
+        if self.bytes > self.limit {
+            self.gc_trigger = self.allocated_since_gc;
         }
+    }
+
+    /// How many slots the object table has (the bound of an OOP that may name an object).
+    pub fn table_len(&self) -> usize {
+        self.objects.len()
     }
 
     pub fn alloc(&mut self, class: Oop, body: Body) -> Oop {
@@ -401,14 +502,33 @@ impl Heap {
     }
 
     pub fn live_objects(&self) -> usize {
-        self.objects.len() - self.free.len()
+        self.objects.len() - self.free.len() - self.poisoned
     }
 
     /// Mark-and-sweep from `roots` (plus every symbol). Only call at a safe point:
     /// no Rust code may hold a `Value` that is not reachable from the roots.
     pub fn collect(&mut self, roots: &[Value]) -> usize {
-        let mut stack: Vec<Oop> = roots.iter().filter_map(|v| v.oop()).collect();
-        stack.extend(self.symbols.values().copied());
+        self.collect_from(roots, Vec::new(), false)
+    }
+
+    /// Mark-and-sweep from `roots`, the objects `oops` names (OOPs that may be
+    /// stale or not name an object at all: words read from the native stack,
+    /// methods' own OOPs), every symbol and every dirty persistent object (a
+    /// change the next commit writes). Answers the number of objects freed.
+    pub fn collect_from(&mut self, roots: &[Value], mut oops: Vec<Oop>, during: bool) -> usize {
+        let started = std::time::Instant::now();
+        oops.extend(roots.iter().filter_map(|v| v.oop()));
+        oops.extend(self.symbols.values().copied());
+        for &o in &self.dirty {
+            if self
+                .try_get(o)
+                .is_some_and(|obj| obj.flags & F_PERSISTENT != 0)
+            {
+                oops.push(o);
+            }
+        }
+        let mut stack = oops;
+        let mut marked = 0u64;
         while let Some(o) = stack.pop() {
             let Some(obj) = self.objects.get_mut(o.idx()).and_then(|x| x.as_mut()) else {
                 continue;
@@ -417,18 +537,36 @@ impl Heap {
                 continue;
             }
             obj.flags |= F_MARK;
-            let obj = self.objects[o.idx()].as_ref().unwrap();
-            stack.push(obj.class);
-            trace_body(&obj.body, &mut stack);
+            marked += 1;
+            let obj = &self.objects[o.idx()];
+            if let Some(obj) = obj {
+                stack.push(obj.class);
+                trace_body(&obj.body, &mut stack);
+            }
         }
         let mut freed = 0;
-        for (i, slot) in self.objects.iter_mut().enumerate() {
-            if let Some(obj) = slot {
-                if obj.flags & F_MARK != 0 {
-                    obj.flags &= !F_MARK;
-                } else {
-                    self.bytes = self.bytes.saturating_sub(obj.body.approx_bytes());
-                    *slot = None;
+        if self.stress > 0 {
+            // no slot is reused: the survivors of the last sweep and the slots
+            // appended since are all the objects there are
+            let appended = self.stress_swept as u64..self.objects.len() as u64;
+            let candidates: Vec<u64> = std::mem::take(&mut self.stress_live)
+                .into_iter()
+                .chain(appended)
+                .collect();
+            for i in candidates {
+                match self.sweep_slot(i as usize) {
+                    Some(true) => self.stress_live.push(i),
+                    Some(false) => {
+                        self.poisoned += 1;
+                        freed += 1;
+                    }
+                    None => {}
+                }
+            }
+            self.stress_swept = self.objects.len();
+        } else {
+            for i in 0..self.objects.len() {
+                if self.sweep_slot(i) == Some(false) {
                     self.free.push(i as u64);
                     freed += 1;
                 }
@@ -436,8 +574,46 @@ impl Heap {
         }
         self.dirty.retain(|o| self.objects[o.idx()].is_some());
         self.allocated_since_gc = 0;
+        self.reset_trigger();
+        let nanos = started.elapsed().as_nanos() as u64;
+        self.stats.collections += 1;
+        self.stats.during += during as u64;
+        self.stats.marked += marked;
+        self.stats.freed += freed as u64;
+        self.stats.nanos += nanos;
+        if self.trace {
+            eprintln!(
+                "gc: {} marked {marked} freed {freed} live {} bytes {} in {:.3} ms",
+                if during { "during" } else { "between" },
+                self.live_objects(),
+                self.bytes,
+                nanos as f64 / 1e6
+            );
+        }
         freed
     }
+}
+
+impl Heap {
+    /// Sweeps one slot: clears the mark of a marked object (`Some(true)`),
+    /// frees an unmarked one (`Some(false)`); `None` for an empty slot.
+    #[inline]
+    fn sweep_slot(&mut self, i: usize) -> Option<bool> {
+        let slot = &mut self.objects[i];
+        let obj = slot.as_mut()?;
+        if obj.flags & F_MARK != 0 {
+            obj.flags &= !F_MARK;
+            return Some(true);
+        }
+        self.bytes = self.bytes.saturating_sub(obj.body.approx_bytes());
+        *slot = None;
+        Some(false)
+    }
+}
+
+/// The OOPs a method keeps alive: its own object, class, selector and literals.
+pub fn method_refs(m: &Method, out: &mut Vec<Oop>) {
+    trace_method(m, out);
 }
 
 fn push_val(v: Value, stack: &mut Vec<Oop>) {
@@ -503,5 +679,89 @@ fn trace_body(body: &Body, stack: &mut Vec<Oop>) {
             push_val(b.env, stack);
             trace_method(&b.method, stack);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn heap(stress: u32) -> Heap {
+        let mut h = Heap::new(64 << 20);
+        h.stress = stress;
+        h.stress_countdown = stress;
+        h.reset_trigger();
+        h
+    }
+
+    fn array(h: &mut Heap, items: Vec<Value>) -> Oop {
+        h.alloc(Oop(0), Body::Ptr(items))
+    }
+
+    #[test]
+    fn words_that_name_no_object_are_ignored_and_named_objects_survive() {
+        for stress in [0, 1] {
+            let mut h = heap(stress);
+            let class = array(&mut h, vec![]);
+            let kept = array(&mut h, vec![Value::Int(1)]);
+            let inner = array(&mut h, vec![]);
+            let outer = array(&mut h, vec![Value::Obj(inner)]);
+            let lost = array(&mut h, vec![]);
+            let words = vec![
+                kept,
+                outer,
+                Oop(u64::MAX),
+                Oop(h.table_len() as u64),
+                Oop(h.table_len() as u64 + 5),
+            ];
+            let freed = h.collect_from(&[Value::Obj(class)], words, true);
+            assert_eq!(freed, 1, "stress {stress}");
+            assert!(h.try_get(lost).is_none());
+            for o in [class, kept, inner, outer] {
+                assert!(h.try_get(o).is_some(), "stress {stress}: {o:?} kept");
+            }
+            // a stale word naming the freed slot is harmless too
+            assert_eq!(h.collect_from(&[], vec![lost, class], true), 3);
+        }
+    }
+
+    #[test]
+    fn stress_mode_never_reuses_a_slot_and_sweeps_only_what_exists() {
+        // every object's class is OOP 0, the first one made: it stays
+        let mut h = heap(1);
+        let _class = array(&mut h, vec![]);
+        let a = array(&mut h, vec![]);
+        let b = array(&mut h, vec![]);
+        assert_eq!(h.collect_from(&[Value::Obj(a)], vec![], true), 1);
+        let c = array(&mut h, vec![]);
+        assert!(c.0 > b.0, "a freed slot is not reused under stress");
+        assert!(h.try_get(b).is_none());
+        assert_eq!(h.live_objects(), 3);
+        assert_eq!(h.collect_from(&[Value::Obj(c)], vec![], true), 1);
+        assert_eq!(h.live_objects(), 2);
+        assert!(!h.gc_due());
+        array(&mut h, vec![]);
+        assert!(h.gc_due(), "stress mode is due after any allocation");
+        let mut normal = heap(0);
+        let _class = array(&mut normal, vec![]);
+        let x = array(&mut normal, vec![]);
+        let y = array(&mut normal, vec![]);
+        normal.collect_from(&[Value::Obj(x)], vec![], true);
+        let z = array(&mut normal, vec![]);
+        assert_eq!(z, y, "outside stress mode the freed slot is reused");
+    }
+
+    #[test]
+    fn the_trigger_follows_the_room_the_budget_leaves() {
+        let mut h = heap(0);
+        assert_eq!(h.gc_trigger, GC_EVERY);
+        h.set_limit(3 << 20);
+        assert_eq!(h.gc_trigger, 3 << 20);
+        h.set_limit(1000);
+        assert_eq!(h.gc_trigger, GC_MIN);
+        h.allocated_since_gc = 10;
+        h.bytes = 2000;
+        h.defer_trigger();
+        assert!(h.gc_due(), "past the budget, every safe point judges it");
     }
 }

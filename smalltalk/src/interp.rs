@@ -21,6 +21,23 @@ use crate::value::{FxHashMap, Oop, Value};
 pub struct Unwind(pub Box<Unwinding>);
 
 impl Unwind {
+    /// The value this unwind carries, if any. Code that runs Smalltalk while
+    /// holding an unwind (`ensure:`, `ifCurtailed:`) keeps it on the value
+    /// stack meanwhile: the box is Rust heap memory the collector does not see.
+    pub fn carried(&self) -> Option<Value> {
+        match &*self.0 {
+            Unwinding::Return(v) => Some(*v),
+            Unwinding::ToHandler(b) => match &b.1 {
+                HandlerAction::Return(v) | HandlerAction::RetryUsing(v) => Some(*v),
+                HandlerAction::Retry => None,
+            },
+            Unwinding::Resume(b) => match &b.1 {
+                Resumption::Value(v) | Resumption::Resignal(v) => Some(*v),
+            },
+            Unwinding::Abort(_) => None,
+        }
+    }
+
     pub fn abort(f: Box<Failure>) -> Unwind {
         Unwind(Box::new(Unwinding::Abort(f)))
     }
@@ -649,7 +666,7 @@ impl Vm {
     #[inline(always)]
     pub fn check_interrupt(&mut self) -> Result<(), Unwind> {
         // the common case in two tests; the rest lives out of line
-        if !self.interrupter.pending() && self.heap.bytes <= self.heap.limit {
+        if !self.interrupter.pending() && !self.heap.gc_due() {
             return Ok(());
         }
         self.check_interrupt_slow()
@@ -660,6 +677,17 @@ impl Vm {
     fn check_interrupt_slow(&mut self) -> Result<(), Unwind> {
         if self.interrupter.pending() {
             return self.take_interrupt();
+        }
+        if self.heap.gc_due() {
+            if self.heap.stress > 0 {
+                self.heap.stress_countdown = self.heap.stress_countdown.saturating_sub(1);
+                if self.heap.stress_countdown == 0 {
+                    self.heap.stress_countdown = self.heap.stress;
+                    self.collect_during_evaluation();
+                }
+            } else if !self.collect_during_evaluation() {
+                self.heap.defer_trigger();
+            }
         }
         if self.memory_signalled
             && self.heap.bytes > self.heap.limit.saturating_add(self.heap.limit / 4)
@@ -1263,10 +1291,18 @@ impl Vm {
                 ))
             }
             Node::Brace(items) => {
-                let mut vals = Vec::with_capacity(items.len());
+                // the elements wait on the value stack, where the collector sees them
+                let sp = self.stack.len();
                 for i in items {
-                    vals.push(self.eval(i, f)?);
+                    match self.eval(i, f) {
+                        Ok(v) => self.stack.push(v),
+                        Err(e) => {
+                            self.stack.truncate(sp);
+                            return Err(e);
+                        }
+                    }
                 }
+                let vals: Vec<Value> = self.stack.drain(sp..).collect();
                 Ok(self.new_array(vals))
             }
             Node::NonLocalReturn(e) => {

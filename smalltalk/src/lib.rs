@@ -30,6 +30,7 @@ mod num;
 pub mod parser;
 mod persist;
 mod prims;
+mod stack_roots;
 mod value;
 
 pub use api::{ErrorKind, Interrupter, Session, StError};

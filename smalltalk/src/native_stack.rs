@@ -6,7 +6,9 @@
 //! Every evaluation marks how much native stack it may use ([`mark`]); an
 //! activation below the soft floor signals `AlmostOutOfStack` like the frame
 //! limit does, and one below the hard floor (the handler went deeper still)
-//! ends the evaluation. It owns no other policy.
+//! ends the evaluation. It also records where an evaluation's frames begin
+//! ([`evaluate`], [`top`]), the upper end of the range the collector scans for
+//! values Rust frames hold (`stack_roots`). It owns no other policy.
 
 use std::cell::Cell;
 
@@ -23,6 +25,43 @@ pub const HARD_EXTRA: usize = 24 << 20;
 thread_local! {
     /// The soft floor of this thread's evaluation (an address), 0 when none.
     static FLOOR: Cell<usize> = const { Cell::new(0) };
+    /// An address above every frame of this thread's outermost evaluation, 0 when none.
+    static TOP: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Runs `f` as an evaluation: under a [`mark`], with its frames below the
+/// address [`top`] answers while it runs. `f` runs in a frame of its own
+/// (never inlined here), so all of its frames lie below this function's locals.
+#[inline(never)]
+pub fn evaluate<T>(f: impl FnOnce() -> T) -> T {
+    let _mark = mark();
+    let probe = 0usize;
+    let here = std::hint::black_box(&probe) as *const usize as usize;
+    let before = TOP.with(|t| t.get());
+    if before == 0 {
+        TOP.with(|t| t.set(here));
+    }
+    struct Restore(usize);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            TOP.with(|t| t.set(self.0));
+        }
+    }
+    let _restore = Restore(before);
+    let r = run_below(f);
+    std::hint::black_box(&probe);
+    r
+}
+
+#[inline(never)]
+fn run_below<T>(f: impl FnOnce() -> T) -> T {
+    f()
+}
+
+/// The upper end (exclusive) of the native stack the running evaluation of
+/// this thread uses, or 0 when this thread is not evaluating ([`evaluate`]).
+pub fn top() -> usize {
+    TOP.with(|t| t.get())
 }
 
 /// An approximation of the current stack pointer.

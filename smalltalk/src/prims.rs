@@ -862,7 +862,7 @@ impl Vm {
                     return Ok(None);
                 };
                 let Value::Obj(o) = r else { return Ok(None) };
-                if size < 0 || !self.heap.can_allocate(size as usize * 16) || self.is_symbol(r) {
+                if size < 0 || !self.can_allocate(size as usize * 16) || self.is_symbol(r) {
                     return Ok(None);
                 }
                 let inst = self.inst_size_of(o);
@@ -1518,12 +1518,12 @@ impl Vm {
                 else {
                     return Ok(None);
                 };
+                if k < 0 || !self.can_allocate(k as usize * 4) {
+                    return Ok(None);
+                }
                 let Some(d) = self.heap.class_data(c) else {
                     return Ok(None);
                 };
-                if k < 0 || !self.heap.can_allocate(k as usize * 4) {
-                    return Ok(None);
-                }
                 let body = match d.format {
                     Format::Bytes if ch < 256 => Body::Bytes(vec![ch as u8; k as usize]),
                     Format::Dbyte | Format::Qbyte => Body::Wide(vec![ch; k as usize]),
@@ -1603,7 +1603,7 @@ impl Vm {
                 let Some(t) = arg_chars else { return Ok(None) };
                 let mut v = s;
                 v.extend(t);
-                if !self.heap.can_allocate(v.len()) {
+                if !self.can_allocate(v.len()) {
                     return Ok(None);
                 }
                 self.string_from_chars(v)

@@ -764,6 +764,42 @@ fn limits_deep_recursion_and_memory() {
     check(&mut s, &[("3 + 4", "7")]);
 }
 
+/// The collector runs during an evaluation: one that allocates far more
+/// garbage than the memory budget finishes, and one whose live objects pass
+/// the budget still meets AlmostOutOfMemory.
+#[test]
+fn garbage_past_the_budget_is_reclaimed_during_the_evaluation() {
+    let mut s = session();
+    s.set_memory_limit(32 << 20);
+    let budget_multiples = [
+        // about 1 GB of 10 000-byte strings, one live at a time
+        (
+            "| n | n := 0. 1 to: 100000 do: [:i | n := n + (String new: 10000) size]. n",
+            "1000000000",
+        ),
+        // short-lived small objects, as the constraints benchmark makes them
+        (
+            "| oc | 1 to: 300000 do: [:i | oc := OrderedCollection new. oc add: i; add: {i. i printString}]. oc size",
+            "2",
+        ),
+        // garbage made while fresh objects wait in a handler, an ensure: block and a brace
+        (
+            "| r | r := [[Error signal: 'e' copy] ensure: [1 to: 50000 do: [:i | Array new: 100]]] on: Error do: [:e | {e messageText. (1 to: 50000) inject: 0 into: [:a :i | (Array new: 100) size + a]}]. r",
+            "anArray( 'e', 5000000)",
+        ),
+    ];
+    check(&mut s, &budget_multiples);
+    let e = s
+        .evaluate_print_string("| c | c := nil. [true] whileTrue: [c := {c. String new: 10000}]")
+        .unwrap_err();
+    assert_eq!(
+        (e.number, e.class_name.as_str(), e.kind),
+        (3140, "AlmostOutOfMemory", ErrorKind::Limit)
+    );
+    check(&mut s, &[("3 + 4", "7")]);
+    check(&mut s, &budget_multiples[..1]);
+}
+
 #[test]
 fn sessions_from_the_template_are_independent() {
     let mut a = session();

@@ -47,7 +47,11 @@ struct WorkDir(PathBuf);
 
 impl WorkDir {
     fn new(name: &str) -> WorkDir {
-        let dir = std::env::temp_dir().join(format!("gsmcp-topaz-{}-{name}", std::process::id()));
+        // tests run in parallel and may run the same script at once
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir =
+            std::env::temp_dir().join(format!("gsmcp-topaz-{}-{n}-{name}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).expect("create a work directory");
         for entry in fs::read_dir(scripts_dir()).expect("tests/scripts exists") {
@@ -68,9 +72,15 @@ impl Drop for WorkDir {
 }
 
 fn run_topaz(script: &Path) -> Result<Run, String> {
+    run_topaz_env(script, &[])
+}
+
+/// Runs a script with extra environment variables.
+fn run_topaz_env(script: &Path, env: &[(&str, &str)]) -> Result<Run, String> {
     let name = script.file_name().expect("script has a name");
     let work = WorkDir::new(&name.to_string_lossy());
     let mut child = Command::new(env!("CARGO_BIN_EXE_gsmcp-topaz"))
+        .envs(env.iter().copied())
         .arg("-q")
         .arg(name)
         .current_dir(&work.0)
@@ -141,7 +151,11 @@ fn first_difference(got: &str, want: &str) -> String {
 }
 
 fn check(script: &Path, bless: bool) -> Result<(), String> {
-    let run = run_topaz(script)?;
+    check_run(script, run_topaz(script)?, bless)
+}
+
+/// Compares a run with the script's golden and checks its exit status.
+fn check_run(script: &Path, run: Run, bless: bool) -> Result<(), String> {
     let golden = script.with_extension("out");
     if bless {
         fs::write(&golden, &run.stdout)
@@ -201,6 +215,61 @@ fn every_script_prints_its_golden_output() {
     assert!(
         failures.is_empty(),
         "{} of {} scripts failed:\n{}",
+        failures.len(),
+        scripts.len(),
+        failures.join("\n")
+    );
+}
+
+/// The collector's stress mode (`GSMCP_GC_STRESS`: collect during evaluations
+/// at every safe point reached after an allocation, never reuse a freed slot, so an object the collector
+/// missed panics as a dangling OOP instead of being silently reused) over every
+/// script: each must still print its golden. The trace proves collections ran.
+#[test]
+fn every_script_prints_its_golden_output_while_collecting_at_every_safe_point() {
+    let mut failures = Vec::new();
+    let mut collections = 0;
+    let scripts = scripts();
+    for script in &scripts {
+        let name = script
+            .file_name()
+            .expect("named")
+            .to_string_lossy()
+            .into_owned();
+        let env = [("GSMCP_GC_STRESS", "1"), ("GSMCP_GC_TRACE", "1")];
+        let outcome = run_topaz_env(script, &env).and_then(|run| {
+            let during = run
+                .stderr
+                .lines()
+                .filter(|l| l.starts_with("gc: during"))
+                .count();
+            if name == "gc_rooting.tpz" && during < 1000 {
+                return Err(format!("only {during} collections during evaluations"));
+            }
+            collections += during;
+            let run = Run {
+                stderr: run
+                    .stderr
+                    .lines()
+                    .filter(|l| !l.starts_with("gc: "))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                ..run
+            };
+            check_run(script, run, false)
+        });
+        match outcome {
+            Ok(()) => eprintln!("ok      {name}"),
+            Err(why) => {
+                eprintln!("FAILED  {name}");
+                failures.push(format!("{name}: {why}"));
+            }
+        }
+    }
+    eprintln!("{collections} collections during evaluations");
+    assert!(
+        failures.is_empty(),
+        "{} of {} scripts failed under GC stress:\n{}",
         failures.len(),
         scripts.len(),
         failures.join("\n")
