@@ -163,9 +163,19 @@ impl Vm {
         let mut out = Vec::new();
         let mut entries: Vec<(Oop, Oop)> = Vec::new();
         let mut hits: Vec<(Oop, Oop)> = Vec::new();
-        for b in self.behaviors(classes) {
-            entries.clear();
+        let behaviors = self.behaviors(classes);
+        // the stored methods not read yet, read in one go rather than one by one
+        let mut all: Vec<Oop> = Vec::new();
+        for &b in &behaviors {
             self.ensure_methods(b);
+            if let Some(d) = self.heap.class_data(b) {
+                all.extend(d.methods.values().copied());
+            }
+        }
+        self.read_stored_codes(&all);
+        drop(all);
+        for b in behaviors {
+            entries.clear();
             if let Some(d) = self.heap.class_data(b) {
                 entries.extend(d.methods.iter().map(|(&s, &m)| (s, m)));
             }

@@ -128,6 +128,11 @@ impl PendingMethod {
         self.oop
     }
 
+    /// The repository OOP of the method.
+    pub fn store(&self) -> u64 {
+        self.store
+    }
+
     /// Whether the method object still stands for this method and is not
     /// compiled yet (a refresh may have compiled a newer version meanwhile).
     pub fn is_wanted(&self, vm: &Vm, map: &OopMap) -> bool {

@@ -668,6 +668,55 @@ impl Vm {
         repo.pending.get(&mo)?.current_source(self, &repo.map)
     }
 
+    /// Reads the records of the stored, uncompiled method objects among `mos`
+    /// in one store read (one snapshot of this session's view) rather than
+    /// one read each, for a search about to visit them all. Reads nothing
+    /// when fewer than two need it. A record that cannot be read or decoded
+    /// is left for `ensure_method`, which reports it when the method is used.
+    pub(crate) fn read_stored_codes(&mut self, mos: &[Oop]) {
+        if self.repo.as_ref().is_none_or(|r| r.pending.is_empty()) {
+            return;
+        }
+        let Some(mut repo) = self.repo.take() else {
+            return;
+        };
+        let wanted: Vec<Oop> = mos
+            .iter()
+            .copied()
+            .filter(|mo| {
+                repo.pending
+                    .get(mo)
+                    .is_some_and(|p| p.is_unread() && p.is_wanted(self, &repo.map))
+            })
+            .collect();
+        let mut unread: Vec<PendingMethod> = wanted
+            .iter()
+            .filter_map(|mo| repo.pending.remove(mo))
+            .collect();
+        if unread.len() > 1 {
+            let oops: Vec<u64> = unread.iter().map(PendingMethod::store).collect();
+            if let Ok(records) = repo.store.read_many(&oops) {
+                let mut prefetched = Prefetched::default();
+                for (&s, data) in oops.iter().zip(&records) {
+                    if let Some(data) = data {
+                        prefetched.insert(s, data);
+                    }
+                }
+                self.unguarded(|vm| {
+                    let mut loader = Loader::new(vm, &mut repo.map, &repo.store, prefetched);
+                    for p in &mut unread {
+                        // an error leaves the record unread (see above)
+                        let _ = loader.read_code(p);
+                    }
+                });
+            }
+        }
+        for p in unread {
+            repo.pending.insert(p.oop(), p);
+        }
+        self.repo = Some(repo);
+    }
+
     /// Reads the record of a stored, uncompiled method object at this
     /// session's view, without compiling it. A record that cannot be read is
     /// left for `ensure_method`, which reports it when the method is used.
