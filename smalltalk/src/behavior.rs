@@ -60,6 +60,7 @@ impl Vm {
             history: vec![],
             options: vec![],
             dictionary: Value::Nil,
+            stored_methods: None,
         };
         let slots = vec![Value::Nil; meta_data.inst_size];
         let meta = self
@@ -93,6 +94,7 @@ impl Vm {
             history: vec![],
             options: def.options.clone(),
             dictionary: def.dictionary.map(Value::Obj).unwrap_or(Value::Nil),
+            stored_methods: None,
         };
         let cls = self.heap.alloc(meta, Body::Class(Box::new(data)));
         self.heap.class_data_mut(meta).this_class = cls;
@@ -251,6 +253,7 @@ impl Vm {
         let m = compiled.method;
         let mo = self.method_object(&m);
         let cat_sym = cat.oop().unwrap();
+        self.ensure_methods(class);
         let cd = self.heap.class_data_mut(class);
         cd.methods.insert(m.selector, mo);
         cd.categories.insert(m.selector, cat_sym);
@@ -437,6 +440,11 @@ impl Vm {
 
     pub(crate) fn prim_behavior(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
         let Value::Obj(c) = r else { return Ok(None) };
+        if matches!(n, 46..=54 | 69 | 76) {
+            // these read or change the method dictionary or the categories:
+            // a class loaded from a repository fills them on first use
+            self.ensure_methods(c);
+        }
         // the reads a scan repeats per class or method, without copying the class
         let arg = if argc > 0 {
             self.stack[rp + 1]

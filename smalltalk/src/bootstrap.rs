@@ -56,6 +56,7 @@ pub fn new_vm(interrupter: Interrupter, memory_limit: usize) -> Vm {
             history: vec![],
             options: vec![],
             dictionary: Value::Nil,
+            stored_methods: None,
         };
         heap.set_body(m, Body::Class(Box::new(meta_data)));
         heap.set_class(m, k.metaclass);
@@ -78,6 +79,7 @@ pub fn new_vm(interrupter: Interrupter, memory_limit: usize) -> Vm {
             history: vec![c],
             options: vec![],
             dictionary: Value::Nil,
+            stored_methods: None,
         };
         heap.set_body(c, Body::Class(Box::new(data)));
         heap.set_class(c, m);

@@ -180,6 +180,7 @@ impl Vm {
                     if lc == "removeallclassmethods" {
                         class = self.heap.get(class).class;
                     }
+                    self.ensure_methods(class);
                     let cd = self.heap.class_data_mut(class);
                     cd.methods.clear();
                     cd.categories.clear();

@@ -148,6 +148,7 @@ impl Vm {
     fn implementors(&mut self, sel: Oop, classes: &[Oop]) -> Option<Value> {
         let mut out = Vec::new();
         for b in self.behaviors(classes) {
+            self.ensure_methods(b);
             if let Some(&m) = self.heap.class_data(b).and_then(|d| d.methods.get(&sel)) {
                 out.push(Value::Obj(m));
             }
@@ -162,7 +163,18 @@ impl Vm {
         let mut out = Vec::new();
         let mut entries: Vec<(Oop, Oop)> = Vec::new();
         let mut hits: Vec<(Oop, Oop)> = Vec::new();
-        for b in self.behaviors(classes) {
+        let behaviors = self.behaviors(classes);
+        // the stored methods not read yet, read in one go rather than one by one
+        let mut all: Vec<Oop> = Vec::new();
+        for &b in &behaviors {
+            self.ensure_methods(b);
+            if let Some(d) = self.heap.class_data(b) {
+                all.extend(d.methods.values().copied());
+            }
+        }
+        self.read_stored_codes(&all);
+        drop(all);
+        for b in behaviors {
             entries.clear();
             if let Some(d) = self.heap.class_data(b) {
                 entries.extend(d.methods.iter().map(|(&s, &m)| (s, m)));
@@ -256,6 +268,9 @@ impl Vm {
     /// from the class in place, with `prim_behavior`'s answers; None for any
     /// other primitive.
     pub(crate) fn behavior_read(&mut self, n: u16, c: Oop, arg: Value) -> Option<P> {
+        if matches!(n, 46 | 49..=51 | 54) {
+            self.ensure_methods(c);
+        }
         let d = self.heap.class_data(c)?;
         let key = arg.oop();
         let method = key.and_then(|s| d.methods.get(&s).copied());

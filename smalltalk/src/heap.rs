@@ -75,6 +75,20 @@ pub struct ClassData {
     pub history: Vec<Oop>,
     pub options: Vec<Oop>,
     pub dictionary: Value,
+    /// The method dictionary and categories as the repository holds them, not
+    /// materialised yet: while this is set, `methods` and `categories` are
+    /// empty and mean nothing. Only a class loaded from a repository has it;
+    /// every reader of `methods`/`categories` calls `Vm::ensure_methods` first,
+    /// which fills both and clears this (see `smalltalk/PERSISTENCE.md`).
+    pub stored_methods: Option<Box<StoredMethods>>,
+}
+
+/// A class's method dictionary as stored: each selector (an interned Symbol)
+/// with the repository OOP of its method, and each selector's category.
+#[derive(Debug, Clone, Default)]
+pub struct StoredMethods {
+    pub methods: Vec<(Oop, u64)>,
+    pub categories: Vec<(Oop, Oop)>,
 }
 
 /// A Rust-backed SymbolDictionary: keys compared by identity after Strings are
@@ -450,6 +464,16 @@ impl Heap {
         }
     }
 
+    /// Mutable access to a class without the write barrier, for the
+    /// repository layer materialising a method dictionary it loaded lazily
+    /// (`Vm::ensure_methods`): bringing memory to the view is no change.
+    pub(crate) fn class_data_quiet(&mut self, oop: Oop) -> Option<&mut ClassData> {
+        match &mut self.objects.get_mut(oop.idx())?.as_mut()?.body {
+            Body::Class(c) => Some(c),
+            _ => None,
+        }
+    }
+
     pub fn set_class(&mut self, oop: Oop, class: Oop) {
         self.write_meta(oop).class = class;
     }
@@ -658,6 +682,13 @@ fn trace_body(body: &Body, stack: &mut Vec<Oop>) {
             for (&k, &v) in &c.categories {
                 stack.push(k);
                 stack.push(v);
+            }
+            if let Some(st) = &c.stored_methods {
+                stack.extend(st.methods.iter().map(|&(k, _)| k));
+                for &(k, v) in &st.categories {
+                    stack.push(k);
+                    stack.push(v);
+                }
             }
             for &(k, a) in &c.class_vars {
                 stack.push(k);

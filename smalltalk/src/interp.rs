@@ -443,6 +443,7 @@ impl Vm {
         let mut c = Some(class);
         let mut found = None;
         while let Some(cc) = c {
+            self.ensure_methods(cc);
             let Some(d) = self.heap.class_data(cc) else {
                 break;
             };

@@ -1,8 +1,10 @@
 //! Figures for the repository (printed, never asserted): login time on a
 //! repository holding the kernel and then also N user classes × 10 methods,
 //! durable commit latency for one object and for 1,000 methods, and the time an
-//! abort takes to refresh 100 objects another session changed. The correctness
-//! of what it measures is asserted. N is 200 by default; set
+//! abort takes to refresh 100 objects another session changed, and a senders
+//! search right after a login (which reads and compiles every stored method).
+//! Logins are measured with the allocator of the binaries that log in. The
+//! correctness of what it measures is asserted. N is 200 by default; set
 //! GSMCP_PERSIST_BENCH_CLASSES=2000 (and use `--release`) for the full figures:
 //! `cargo test --release -p gsmcp-smalltalk --test persist_bench -- --nocapture`.
 
@@ -10,6 +12,10 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use gsmcp_smalltalk::Session;
+
+// the allocator of the binaries that log in (gsmcp-worker, gsmcp-topaz)
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn login(path: &Path) -> Session {
     Session::login(path, "DataCurator", "swordfish").unwrap()
@@ -24,17 +30,24 @@ fn ms(d: Duration) -> String {
     format!("{:.2} ms", d.as_secs_f64() * 1000.0)
 }
 
-fn login_time(path: &Path, runs: usize) -> Duration {
-    median(
-        (0..runs)
-            .map(|_| {
-                let t = Instant::now();
-                let s = login(path);
-                let d = t.elapsed();
-                s.logout().unwrap();
-                d
-            })
-            .collect(),
+/// Login times of `runs` logins (each logged out before the next): the
+/// median, the fastest and the slowest, as text.
+fn login_time(path: &Path, runs: usize) -> String {
+    let mut v: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            let s = login(path);
+            let d = t.elapsed();
+            s.logout().unwrap();
+            d
+        })
+        .collect();
+    v.sort();
+    format!(
+        "{} (median of {runs}; {} .. {})",
+        ms(v[v.len() / 2]),
+        ms(v[0]),
+        ms(v[v.len() - 1])
     )
 }
 
@@ -52,7 +65,7 @@ fn repository_figures() {
     let t = Instant::now();
     Session::create_repository(&path).unwrap();
     let create = t.elapsed();
-    let kernel_login = login_time(&path, 9);
+    let kernel_login = login_time(&path, 15);
 
     let mut a = login(&path);
     // one object, durable
@@ -126,21 +139,30 @@ fn repository_figures() {
         defined = upto;
     }
     let load = t.elapsed();
-    let big_login = login_time(&path, 5);
+    let big_login = login_time(&path, 15);
     let mut c = login(&path);
     assert_eq!(
         c.evaluate_print_string(&format!("(User{classes} new sel10: 5)"))
             .unwrap(),
         "15"
     );
+    // a senders search right after a login reads and compiles every method
+    let mut d = login(&path);
+    let senders = |s: &mut Session| {
+        let t = Instant::now();
+        let n = s
+            .evaluate_print_string("(ClassOrganizer new sendersOf: #+) first size")
+            .unwrap();
+        (t.elapsed(), n)
+    };
+    let (first_search, found) = senders(&mut d);
+    let (second_search, again) = senders(&mut d);
+    assert_eq!(found, again);
     let size = std::fs::metadata(&path).unwrap().len();
 
     println!("repository figures ({classes} user classes x 10 methods)");
     println!("  create repository (kernel, commit 1)     {}", ms(create));
-    println!(
-        "  login, kernel only (median of 9)         {}",
-        ms(kernel_login)
-    );
+    println!("  login, kernel only                       {kernel_login}");
     println!(
         "  commit 1 object, durable (median of 30)  {}",
         ms(median(one))
@@ -165,9 +187,11 @@ fn repository_figures() {
         "  define + commit {classes} classes x 10 methods {}",
         ms(load)
     );
+    println!("  login with them                          {big_login}");
     println!(
-        "  login with them (median of 5)            {}",
-        ms(big_login)
+        "  sendersOf: after a login: first {}, again {} ({found} found)",
+        ms(first_search),
+        ms(second_search)
     );
     println!(
         "  repository file                          {:.1} MB",

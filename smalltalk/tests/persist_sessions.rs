@@ -1244,6 +1244,15 @@ fn an_unreadable_method_record_is_an_error_naming_the_method() {
         "the damaged records are as they were"
     );
     let mut b = login(&path);
+    // searches read a fresh login's methods in one go: the damaged records
+    // are left out, and using them still says why
+    assert_eq!(
+        b.evaluate_print_string(
+            "{(ClassOrganizer new substringSearch: 'marker-' ignoreCase: false) first size. (ClassOrganizer new sendersOf: #zork) first size. (ClassOrganizer new implementorsOf: #keep) size}"
+        )
+        .unwrap(),
+        "anArray( 0, 0, 1)"
+    );
     let err = b.evaluate_print_string("Damaged new broken").unwrap_err();
     assert!(
         err.message_text
@@ -1252,4 +1261,122 @@ fn an_unreadable_method_record_is_an_error_naming_the_method() {
         "{}",
         err.description
     );
+}
+
+/// A login leaves every class's method dictionary as stored and fills it the
+/// first time anything reads it: what it then sees is its own view's version,
+/// another session's later commit only after abort; compiling into a class
+/// whose dictionary was never used still conflicts with a commit to it; a
+/// class written for another reason (a new subclass) without its dictionary
+/// ever being used keeps every method; the searches see the methods of
+/// classes nothing has touched.
+#[test]
+fn method_dictionaries_are_filled_on_first_use_at_the_sessions_view() {
+    let (_dir, path) = new_repository("lazy-dictionaries");
+    let mut dc = login(&path);
+    let sl = "dictionaries: System myUserProfile symbolList";
+    for code in [
+        "Object subclass: 'Kept' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals".to_string(),
+        "Object subclass: 'Edited' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals".into(),
+        "Object subclass: 'Searched' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals".into(),
+        format!("Kept compileMethod: 'a ^ 1' {sl} category: 'one'"),
+        format!("Kept compileMethod: 'b ^ 2' {sl} category: 'two'"),
+        format!("Kept class compileMethod: 'make ^ self new' {sl} category: 'making'"),
+        format!("Edited compileMethod: 'v ^ 1' {sl} category: 'old'"),
+        format!("Searched compileMethod: 'probe ^ self zorkLazily: Kept' {sl} category: 'search'"),
+        format!("Searched class compileMethod: 'probe ^ #zorkLazily:' {sl} category: 'search'"),
+    ] {
+        dc.evaluate_print_string(&code).expect(&code);
+    }
+    assert!(dc.commit_transaction().unwrap());
+    drop(dc);
+
+    // searches right after a login see the methods of untouched classes
+    let mut s = login(&path);
+    s.collect_garbage();
+    assert_eq!(
+        s.evaluate_print_string(
+            "((ClassOrganizer new sendersOf: #zorkLazily:) first collect: [:m | m inClass name , (m inClass isMeta ifTrue: [' class'] ifFalse: ['']) , '>>' , m selector]) asArray"
+        )
+        .unwrap(),
+        "anArray( 'Searched>>probe', 'Searched class>>probe')"
+    );
+    assert_eq!(
+        s.evaluate_print_string(
+            "{(ClassOrganizer new implementorsOf: #make) size. ((ClassOrganizer new referencesToObject: Kept) collect: [:m | m selector]) asArray. (ClassOrganizer new substringSearch: 'self zorkLazily' ignoreCase: false) first size}"
+        )
+        .unwrap(),
+        "anArray( 1, anArray( #probe), 1)"
+    );
+    drop(s);
+
+    let mut a = login(&path);
+    a.collect_garbage();
+    let mut b = Remote::start(&path);
+    assert_eq!(b.run("login DataCurator swordfish"), "ok login");
+    for code in [
+        "Edited compileMethod: 'v ^ 2' dictionaries: System myUserProfile symbolList category: 'new'",
+        "Edited compileMethod: 'w ^ 3' dictionaries: System myUserProfile symbolList category: 'new'",
+        "Kept removeSelector: #b",
+        "Kept compileMethod: 'c ^ 3' dictionaries: System myUserProfile symbolList category: 'three'",
+    ] {
+        assert!(b.run(code).starts_with("ok "), "{code}");
+    }
+    assert_eq!(b.run("System commitTransaction"), "ok true");
+
+    // A reads Edited's and Kept's dictionaries for the first time: its view's
+    assert_eq!(
+        a.evaluate_print_string(
+            "{Edited new v. Edited includesSelector: #w. Edited selectors asArray. Edited categoryOfSelector: #v. Kept selectors asSortedCollection asArray. (Kept sourceCodeAt: #b) asString. Kept make a}"
+        )
+        .unwrap(),
+        "anArray( 1, false, anArray( #v), #old, anArray( #a, #b), 'b ^ 2', 1)"
+    );
+    a.abort_transaction().unwrap();
+    assert_eq!(
+        a.evaluate_print_string(
+            "{Edited new v. Edited new w. Edited categoryOfSelector: #v. Kept selectors asSortedCollection asArray. Kept new c}"
+        )
+        .unwrap(),
+        "anArray( 2, 3, #new, anArray( #a, #c), 3)"
+    );
+
+    // a class whose dictionary A never used: B commits to it, then A compiles
+    // into it — the second commit conflicts on the class
+    assert!(b
+        .run("Searched compileMethod: 'other ^ 4' dictionaries: System myUserProfile symbolList category: 'x'")
+        .starts_with("ok "));
+    assert_eq!(b.run("System commitTransaction"), "ok true");
+    a.evaluate_print_string(
+        "Searched compileMethod: 'mine ^ 5' dictionaries: System myUserProfile symbolList category: 'x'",
+    )
+    .unwrap();
+    assert!(!a.commit_transaction().unwrap(), "a write-write conflict");
+    a.abort_transaction().unwrap();
+    assert_eq!(
+        a.evaluate_print_string("{Searched new other. Searched includesSelector: #mine}")
+            .unwrap(),
+        "anArray( 4, false)"
+    );
+    drop(a);
+
+    // a new subclass writes its superclass (its subclasses) without using
+    // the superclass's dictionary: every method survives the commit
+    let mut c = login(&path);
+    c.evaluate_print_string(
+        "Kept subclass: 'KeptChild' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals",
+    )
+    .unwrap();
+    assert!(c.commit_transaction().unwrap());
+    drop(c);
+    drop(b);
+    let mut d = login(&path);
+    assert_eq!(
+        d.evaluate_print_string(
+            "{Kept selectors asSortedCollection asArray. KeptChild new c. KeptChild make a. Kept subclasses size. Kept categoryOfSelector: #c}"
+        )
+        .unwrap(),
+        "anArray( anArray( #a, #c), 3, 1, 1, #three)"
+    );
+    assert!(d.load_warnings().is_empty(), "{:?}", d.load_warnings());
 }

@@ -437,6 +437,32 @@ fn commits_survive_reopening() {
     assert_eq!(again.latest_commit().unwrap(), 1);
 }
 
+/// Closing the last connection checkpoints the WAL into the database file
+/// but keeps the WAL file, so the next login need not create it.
+#[test]
+fn the_last_close_checkpoints_and_keeps_the_wal_file() {
+    let dir = Scratch::new("persist-wal");
+    let path = dir.path("repo.db");
+    {
+        let repo = Repository::create(&path).unwrap();
+        let mut s = login(&repo);
+        put(&mut s, &[(1, "root")]);
+        s.logout().unwrap();
+    }
+    assert!(dir.path("repo.db-wal").exists(), "the WAL file is kept");
+    // the database file alone holds the commit: the close checkpointed it
+    let copy = dir.path("copy.db");
+    std::fs::copy(&path, &copy).unwrap();
+    let repo = Repository::open(&copy).unwrap();
+    assert_eq!(text(&login(&repo), 1).as_deref(), Some("root"));
+    // and the kept WAL is reused
+    let repo = Repository::open(&path).unwrap();
+    let mut s = login(&repo);
+    put(&mut s, &[(1, "again")]);
+    assert_eq!(text(&s, 1).as_deref(), Some("again"));
+    assert!(repo.integrity_check().unwrap().is_empty());
+}
+
 #[test]
 fn a_held_write_lock_is_a_busy_error_not_a_hang() {
     let dir = Scratch::new("busy");
@@ -648,6 +674,9 @@ fn workload(path: &std::path::Path) -> Vec<Result<(), StoreError>> {
     out.push(s.read(1).map(drop));
     out.push(s.read_many(&[1, 2, 1024, 1025]).map(drop));
     out.push(s.for_each_object(|_, _| {}).map(drop));
+    // the scan reads through a memory mapping: damage is still an error
+    out.push(s.scan(|_, _| {}).map(drop));
+    out.push(s.read(1).map(drop));
     out.push(s.commits_behind().map(drop));
     let oop = s.allocate_oop();
     out.push(

@@ -195,16 +195,22 @@ impl<'a> Reader<'a> {
             None => self.err("truncated"),
         }
     }
+    #[inline]
     pub fn uv(&mut self) -> Result<u64> {
         let mut v: u64 = 0;
-        for shift in (0..64).step_by(7) {
-            let b = self.u8()?;
+        let mut shift = 0;
+        while let Some(&b) = self.data.get(self.pos) {
+            self.pos += 1;
             v |= ((b & 0x7f) as u64) << shift;
             if b & 0x80 == 0 {
                 return Ok(v);
             }
+            shift += 7;
+            if shift > 63 {
+                return self.err("varint too long");
+            }
         }
-        self.err("varint too long")
+        self.err("truncated")
     }
     pub fn iv(&mut self) -> Result<i64> {
         let u = self.uv()?;
@@ -265,17 +271,30 @@ impl<'a> Reader<'a> {
         }
         Ok(o)
     }
+    // (`len` bounds n by the bytes left, so the capacities are safe)
     pub fn vals(&mut self) -> Result<Vec<SVal>> {
         let n = self.len(1)?;
-        (0..n).map(|_| self.val()).collect()
+        let mut v = Vec::with_capacity(n);
+        for _ in 0..n {
+            v.push(self.val()?);
+        }
+        Ok(v)
     }
     pub fn oops(&mut self) -> Result<Vec<u64>> {
         let n = self.len(1)?;
-        (0..n).map(|_| self.oop()).collect()
+        let mut v = Vec::with_capacity(n);
+        for _ in 0..n {
+            v.push(self.oop()?);
+        }
+        Ok(v)
     }
     pub fn pairs(&mut self) -> Result<Vec<(u64, u64)>> {
         let n = self.len(2)?;
-        (0..n).map(|_| Ok((self.oop()?, self.oop()?))).collect()
+        let mut v = Vec::with_capacity(n);
+        for _ in 0..n {
+            v.push((self.oop()?, self.oop()?));
+        }
+        Ok(v)
     }
 }
 

@@ -16,7 +16,9 @@ use super::codec::{big_from_bytes, big_to_bytes, Record, SBody, SClass, SVal};
 use super::PersistError;
 use crate::code::Method;
 use crate::compiler::Compiler;
-use crate::heap::{Body, ClassData, Format, SymDict, F_DIRTY, F_INVARIANT, F_PERSISTENT};
+use crate::heap::{
+    Body, ClassData, Format, StoredMethods, SymDict, F_DIRTY, F_INVARIANT, F_PERSISTENT,
+};
 use crate::interp::Vm;
 use crate::value::{FxHashMap, Oop, Value};
 
@@ -42,11 +44,12 @@ impl OopMap {
     }
 
     pub fn heap_of(&self, vm: &Vm, s: u64) -> Option<Oop> {
-        if let Some(&o) = self.symbols.get(&s) {
-            return Some(o);
+        if let Some(&o) = self.to_heap.get(&s) {
+            if self.store_of(vm, o) == Some(s) {
+                return Some(o);
+            }
         }
-        let o = *self.to_heap.get(&s)?;
-        (self.store_of(vm, o) == Some(s)).then_some(o)
+        self.symbols.get(&s).copied()
     }
 
     /// Makes room for `n` more objects (a login knows how many it will bind).
@@ -109,8 +112,25 @@ pub struct PendingMethod {
 }
 
 impl PendingMethod {
+    /// Method object `oop`, bound to repository OOP `store`, named by `class`'s
+    /// method dictionary under `selector`; its record is read on first use.
+    pub fn unread(oop: Oop, store: u64, class: Oop, selector: Oop) -> PendingMethod {
+        PendingMethod {
+            oop,
+            store,
+            class,
+            selector,
+            code: None,
+        }
+    }
+
     pub fn oop(&self) -> Oop {
         self.oop
+    }
+
+    /// The repository OOP of the method.
+    pub fn store(&self) -> u64 {
+        self.store
     }
 
     /// Whether the method object still stands for this method and is not
@@ -220,15 +240,57 @@ impl PendingMethod {
     }
 }
 
+/// Records read in bulk (a login's scan) by repository OOP, their bytes in
+/// one buffer: a login holds thousands, and one allocation per record cost
+/// more than decoding it.
+#[derive(Default)]
+pub struct Prefetched {
+    bytes: Vec<u8>,
+    at: FxHashMap<u64, (usize, usize)>,
+}
+
+impl Prefetched {
+    pub fn insert(&mut self, s: u64, data: &[u8]) {
+        let start = self.bytes.len();
+        self.bytes.extend_from_slice(data);
+        self.at.insert(s, (start, data.len()));
+    }
+
+    pub fn len(&self) -> usize {
+        self.at.len()
+    }
+
+    fn contains(&self, s: u64) -> bool {
+        self.at.contains_key(&s)
+    }
+
+    /// The bytes of `s`, forgotten unless `keep`.
+    fn get(&mut self, s: u64, keep: bool) -> Option<&[u8]> {
+        let (a, n) = if keep {
+            *self.at.get(&s)?
+        } else {
+            self.at.remove(&s)?
+        };
+        Some(&self.bytes[a..a + n])
+    }
+}
+
 /// Materialises records as heap objects.
 pub struct Loader<'a> {
     pub vm: &'a mut Vm,
     pub map: &'a mut OopMap,
     store: &'a StoreSession,
     /// Records already read in bulk (login); others are read one by one.
-    prefetched: FxHashMap<u64, Vec<u8>>,
+    prefetched: Prefetched,
     queue: Vec<(Oop, Record)>,
     methods: Vec<PendingMethod>,
+    /// Loading a login's fresh heap: every binding in the map was made by
+    /// this loader and nothing is collected meanwhile, so a binding needs no
+    /// check; and every class's method dictionary is left as stored
+    /// (`StoredMethods`), materialised on first use. Otherwise only a class
+    /// not in memory yet, or one whose dictionary was never used, is left so;
+    /// a class whose dictionary is in use is refreshed in full.
+    pub login: bool,
     /// Classes (not metaclasses) materialised by this loader.
     pub classes: Vec<Oop>,
     pub warnings: Vec<String>,
@@ -239,7 +301,7 @@ impl<'a> Loader<'a> {
         vm: &'a mut Vm,
         map: &'a mut OopMap,
         store: &'a StoreSession,
-        prefetched: FxHashMap<u64, Vec<u8>>,
+        prefetched: Prefetched,
     ) -> Loader<'a> {
         Loader {
             vm,
@@ -248,28 +310,39 @@ impl<'a> Loader<'a> {
             prefetched,
             queue: vec![],
             methods: vec![],
+            login: false,
             classes: vec![],
             warnings: vec![],
         }
     }
 
     fn read(&mut self, s: u64) -> Result<Option<Record>, PersistError> {
-        let bytes = match self.prefetched.remove(&s) {
-            Some(b) => Some(b),
-            None => self.store.read(s)?,
+        self.read_keeping(s, false)
+    }
+
+    fn read_keeping(&mut self, s: u64, keep: bool) -> Result<Option<Record>, PersistError> {
+        let decoded = match self.prefetched.get(s, keep) {
+            Some(b) => Record::decode(b),
+            None => match self.store.read(s)? {
+                Some(b) => Record::decode(&b),
+                None => return Ok(None),
+            },
         };
-        match bytes {
-            Some(b) => Record::decode(&b)
-                .map(Some)
-                .map_err(|e| PersistError::Corrupt(format!("object {s}: {}", e.0))),
-            None => Ok(None),
-        }
+        decoded
+            .map(Some)
+            .map_err(|e| PersistError::Corrupt(format!("object {s}: {}", e.0)))
     }
 
     /// The heap object for repository OOP `s`, reserving (and queueing) it when
     /// it is not in memory yet. Symbols are interned at once.
     pub fn resolve(&mut self, s: u64) -> Result<Oop, PersistError> {
-        if let Some(o) = self.map.heap_of(self.vm, s) {
+        let known = if self.login {
+            let m = &self.map;
+            m.to_heap.get(&s).or_else(|| m.symbols.get(&s)).copied()
+        } else {
+            self.map.heap_of(self.vm, s)
+        };
+        if let Some(o) = known {
             return Ok(o);
         }
         let Some(rec) = self.read(s)? else {
@@ -290,9 +363,11 @@ impl<'a> Loader<'a> {
 
     /// The stored record of `s`, leaving it for a later `resolve`.
     pub fn peek(&mut self, s: u64) -> Result<Option<Record>, PersistError> {
-        let rec = self.read(s)?;
+        let rec = self.read_keeping(s, true)?;
         if let Some(r) = &rec {
-            self.prefetched.insert(s, r.encode());
+            if !self.prefetched.contains(s) {
+                self.prefetched.insert(s, &r.encode());
+            }
         }
         Ok(rec)
     }
@@ -339,12 +414,13 @@ impl<'a> Loader<'a> {
         })
     }
 
-    fn vals(&mut self, vs: &[SVal]) -> Result<Vec<Value>, PersistError> {
-        vs.iter().map(|&v| self.val(v)).collect()
+    // (by value: collecting into the same allocation)
+    fn vals(&mut self, vs: Vec<SVal>) -> Result<Vec<Value>, PersistError> {
+        vs.into_iter().map(|v| self.val(v)).collect()
     }
 
-    fn oops(&mut self, os: &[u64]) -> Result<Vec<Oop>, PersistError> {
-        os.iter().map(|&s| self.resolve(s)).collect()
+    fn oops(&mut self, os: Vec<u64>) -> Result<Vec<Oop>, PersistError> {
+        os.into_iter().map(|s| self.resolve(s)).collect()
     }
 
     fn pairs(&mut self, ps: &[(u64, u64)]) -> Result<FxHashMap<Oop, Oop>, PersistError> {
@@ -359,7 +435,7 @@ impl<'a> Loader<'a> {
     fn fill(&mut self, o: Oop, rec: Record) -> Result<(), PersistError> {
         let class = self.resolve(rec.class)?;
         let body = match rec.body {
-            SBody::Ptr(vs) => Body::Ptr(self.vals(&vs)?),
+            SBody::Ptr(vs) => Body::Ptr(self.vals(vs)?),
             SBody::Bytes(b) => Body::Bytes(b),
             SBody::Wide(w) => Body::Wide(w),
             SBody::Big(b) => Body::Big(big_from_bytes(&b)),
@@ -372,7 +448,7 @@ impl<'a> Loader<'a> {
                 Body::Dict(Box::new(d))
             }
             SBody::Class(c) => {
-                let data = self.class_data(o, &c)?;
+                let data = self.class_data(o, *c)?;
                 if !data.is_meta {
                     self.classes.push(o);
                 }
@@ -415,19 +491,12 @@ impl<'a> Loader<'a> {
         if let Some(o) = self.map.heap_of(self.vm, s) {
             return Ok(o);
         }
-        if self.prefetched.contains_key(&s) {
+        if self.prefetched.contains(s) {
             return self.resolve(s);
         }
-        // allocated with its class: the placeholder is not a change to record
-        let o = self.vm.heap.alloc(self.vm.k.method, Body::Ptr(Vec::new()));
-        self.map.bind(self.vm, o, s);
-        self.methods.push(PendingMethod {
-            oop: o,
-            store: s,
-            class,
-            selector,
-            code: None,
-        });
+        let o = placeholder(self.vm, self.map, s);
+        self.methods
+            .push(PendingMethod::unread(o, s, class, selector));
         Ok(o)
     }
 
@@ -457,7 +526,39 @@ impl<'a> Loader<'a> {
         Ok(())
     }
 
-    fn class_data(&mut self, o: Oop, c: &SClass) -> Result<ClassData, PersistError> {
+    fn class_data(&mut self, o: Oop, c: SClass) -> Result<ClassData, PersistError> {
+        // a dictionary in use stays in use: its methods are refreshed at once
+        let in_use = !self.login
+            && self
+                .vm
+                .heap
+                .class_data(o)
+                .is_some_and(|d| d.stored_methods.is_none());
+        let (methods, categories, stored_methods) = if in_use {
+            let mut m = FxHashMap::default();
+            for &(sel, meth) in &c.methods {
+                let sel = self.resolve(sel)?;
+                let meth = self.resolve_method(o, sel, meth)?;
+                m.insert(sel, meth);
+            }
+            (m, self.pairs(&c.categories)?, None)
+        } else {
+            let mut st = StoredMethods {
+                methods: Vec::with_capacity(c.methods.len()),
+                categories: Vec::with_capacity(c.categories.len()),
+            };
+            for &(sel, meth) in &c.methods {
+                st.methods.push((self.resolve(sel)?, meth));
+            }
+            for &(sel, cat) in &c.categories {
+                st.categories.push((self.resolve(sel)?, self.resolve(cat)?));
+            }
+            (
+                FxHashMap::default(),
+                FxHashMap::default(),
+                Some(Box::new(st)),
+            )
+        };
         let superclass = match c.superclass {
             Some(s) => Some(self.resolve(s)?),
             None => None,
@@ -473,27 +574,20 @@ impl<'a> Loader<'a> {
             is_meta: c.is_meta,
             this_class: self.resolve(c.this_class)?,
             format: format_of(c.format)?,
-            ivar_names: self.oops(&c.ivar_names)?,
+            ivar_names: self.oops(c.ivar_names)?,
             inst_size: c.inst_size as usize,
-            methods: {
-                let mut m = FxHashMap::default();
-                for &(sel, meth) in &c.methods {
-                    let sel = self.resolve(sel)?;
-                    let meth = self.resolve_method(o, sel, meth)?;
-                    m.insert(sel, meth);
-                }
-                m
-            },
-            categories: self.pairs(&c.categories)?,
+            methods,
+            categories,
             class_vars,
-            pools: self.vals(&c.pools)?,
+            pools: self.vals(c.pools)?,
             comment: self.val(c.comment)?,
             category: self.val(c.category)?,
-            subclasses: self.oops(&c.subclasses)?,
-            slots: self.vals(&c.slots)?,
-            history: self.oops(&c.history)?,
-            options: self.oops(&c.options)?,
+            subclasses: self.oops(c.subclasses)?,
+            slots: self.vals(c.slots)?,
+            history: self.oops(c.history)?,
+            options: self.oops(c.options)?,
             dictionary: self.val(c.dictionary)?,
+            stored_methods,
         })
     }
 
@@ -528,6 +622,15 @@ impl<'a> Loader<'a> {
     pub fn take_methods(&mut self) -> Vec<PendingMethod> {
         std::mem::take(&mut self.methods)
     }
+}
+
+/// A method object for stored method `s` whose record is read on first use:
+/// an empty GsNMethod bound to `s`. Allocated with its class, so it is no
+/// change to record.
+pub fn placeholder(vm: &mut Vm, map: &mut OopMap, s: u64) -> Oop {
+    let o = vm.heap.alloc(vm.k.method, Body::Ptr(Vec::new()));
+    map.bind(vm, o, s);
+    o
 }
 
 /// Clears the write barrier's record: nothing in memory differs from the view.
@@ -654,8 +757,20 @@ pub fn encode(vm: &Vm, o: Oop, oop_of: &mut dyn FnMut(Oop) -> u64) -> Result<Rec
                 v.sort();
                 v.into_iter().map(|(a, b)| (f(a), f(b))).collect::<Vec<_>>()
             };
-            let methods = pairs(&c.methods, oop_of);
-            let categories = pairs(&c.categories, oop_of);
+            let (methods, categories) = match &c.stored_methods {
+                // never used in this session: written back as it was read
+                Some(st) => (
+                    st.methods
+                        .iter()
+                        .map(|&(sel, m)| (oop_of(sel), m))
+                        .collect(),
+                    st.categories
+                        .iter()
+                        .map(|&(sel, cat)| (oop_of(sel), oop_of(cat)))
+                        .collect(),
+                ),
+                None => (pairs(&c.methods, oop_of), pairs(&c.categories, oop_of)),
+            };
             SBody::Class(Box::new(SClass {
                 name: oop_of(c.name),
                 superclass: c.superclass.map(&mut *oop_of),

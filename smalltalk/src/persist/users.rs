@@ -10,7 +10,7 @@ use super::codec::{CodecError, Reader, Writer};
 pub const SECURITY_OOP: u64 = 2;
 
 /// PBKDF2 rounds: enough to make a stolen file's hashes slow to attack,
-/// cheap enough (about a millisecond) for a login.
+/// cheap enough (about 0.3 ms with SHA extensions, 1 ms without) for a login.
 const ROUNDS: u32 = 2048;
 
 const SECURITY_FORMAT: u8 = 1;
@@ -126,101 +126,103 @@ fn random_salt() -> std::io::Result<[u8; 16]> {
 
 /// PBKDF2-HMAC-SHA-256 of `password` with `salt`, one 32-byte block.
 pub fn password_hash(salt: &[u8], password: &str) -> [u8; 32] {
-    let key = password.as_bytes();
+    pbkdf2(salt, password.as_bytes(), ROUNDS)
+}
+
+fn pbkdf2(salt: &[u8], password: &[u8], rounds: u32) -> [u8; 32] {
+    let mac = Hmac::new(password);
     let mut msg = salt.to_vec();
     msg.extend_from_slice(&1u32.to_be_bytes());
-    let mut u = hmac_sha256(key, &msg);
+    let mut u = mac.mac(&msg);
     let mut out = u;
-    for _ in 1..ROUNDS {
-        u = hmac_sha256(key, &u);
+    for _ in 1..rounds {
+        u = mac.mac32(&u);
         out.iter_mut().zip(u.iter()).for_each(|(o, x)| *o ^= x);
     }
     out
 }
 
-fn hmac_sha256(key: &[u8], msg: &[u8]) -> [u8; 32] {
-    let mut k = [0u8; 64];
-    if key.len() > 64 {
-        k[..32].copy_from_slice(&sha256(key));
-    } else {
-        k[..key.len()].copy_from_slice(key);
-    }
-    let mut inner: Vec<u8> = k.iter().map(|b| b ^ 0x36).collect();
-    inner.extend_from_slice(msg);
-    let ih = sha256(&inner);
-    let mut outer: Vec<u8> = k.iter().map(|b| b ^ 0x5c).collect();
-    outer.extend_from_slice(&ih);
-    sha256(&outer)
-}
-
-const K: [u32; 64] = [
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+/// The SHA-256 initial hash value (FIPS 180-4, 5.3.3).
+const IV: [u32; 8] = [
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 ];
 
-/// SHA-256 (FIPS 180-4) of `data`.
+/// HMAC-SHA-256 (RFC 2104) with one key: the hash states after the padded key
+/// blocks are computed once, so each MAC of a 32-byte message (a PBKDF2
+/// round) costs two compressions. The compression is the `sha2` crate's,
+/// which uses the CPU's SHA extensions when it has them.
+struct Hmac {
+    inner: [u32; 8],
+    outer: [u32; 8],
+}
+
+impl Hmac {
+    fn new(key: &[u8]) -> Hmac {
+        let mut k = [0u8; 64];
+        if key.len() > 64 {
+            k[..32].copy_from_slice(&sha256(key));
+        } else {
+            k[..key.len()].copy_from_slice(key);
+        }
+        let pad = |x: u8| {
+            let mut state = IV;
+            let block: [u8; 64] = std::array::from_fn(|i| k[i] ^ x);
+            sha2::block_api::compress256(&mut state, &[block]);
+            state
+        };
+        Hmac {
+            inner: pad(0x36),
+            outer: pad(0x5c),
+        }
+    }
+
+    fn mac(&self, msg: &[u8]) -> [u8; 32] {
+        let ih = finish(self.inner, msg, 64);
+        finish(self.outer, &ih, 64)
+    }
+
+    /// `mac` of a 32-byte message without allocating.
+    fn mac32(&self, msg: &[u8; 32]) -> [u8; 32] {
+        let ih = finish32(self.inner, msg);
+        finish32(self.outer, &ih)
+    }
+}
+
+/// SHA-256 of `data`.
 pub fn sha256(data: &[u8]) -> [u8; 32] {
-    let mut h: [u32; 8] = [
-        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
-        0x5be0cd19,
-    ];
+    finish(IV, data, 0)
+}
+
+/// Hashes `data` from `state`, which has absorbed `done` bytes already (a
+/// multiple of 64), and pads: the digest.
+fn finish(mut state: [u32; 8], data: &[u8], done: u64) -> [u8; 32] {
     let mut msg = data.to_vec();
     msg.push(0x80);
     while msg.len() % 64 != 56 {
         msg.push(0);
     }
-    msg.extend_from_slice(&((data.len() as u64) * 8).to_be_bytes());
-    for block in msg.chunks(64) {
-        let mut w = [0u32; 64];
-        for i in 0..16 {
-            w[i] = u32::from_be_bytes([
-                block[4 * i],
-                block[4 * i + 1],
-                block[4 * i + 2],
-                block[4 * i + 3],
-            ]);
-        }
-        for i in 16..64 {
-            let s0 = w[i - 15].rotate_right(7) ^ w[i - 15].rotate_right(18) ^ (w[i - 15] >> 3);
-            let s1 = w[i - 2].rotate_right(17) ^ w[i - 2].rotate_right(19) ^ (w[i - 2] >> 10);
-            w[i] = w[i - 16]
-                .wrapping_add(s0)
-                .wrapping_add(w[i - 7])
-                .wrapping_add(s1);
-        }
-        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut hh] = h;
-        for i in 0..64 {
-            let s1 = e.rotate_right(6) ^ e.rotate_right(11) ^ e.rotate_right(25);
-            let ch = (e & f) ^ (!e & g);
-            let t1 = hh
-                .wrapping_add(s1)
-                .wrapping_add(ch)
-                .wrapping_add(K[i])
-                .wrapping_add(w[i]);
-            let s0 = a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22);
-            let maj = (a & b) ^ (a & c) ^ (b & c);
-            let t2 = s0.wrapping_add(maj);
-            hh = g;
-            g = f;
-            f = e;
-            e = d.wrapping_add(t1);
-            d = c;
-            c = b;
-            b = a;
-            a = t1.wrapping_add(t2);
-        }
-        for (x, y) in h.iter_mut().zip([a, b, c, d, e, f, g, hh]) {
-            *x = x.wrapping_add(y);
-        }
-    }
+    msg.extend_from_slice(&((done + data.len() as u64) * 8).to_be_bytes());
+    let blocks: Vec<[u8; 64]> = msg
+        .chunks_exact(64)
+        .map(|c| c.try_into().expect("64-byte chunks"))
+        .collect();
+    sha2::block_api::compress256(&mut state, &blocks);
+    digest(&state)
+}
+
+/// `finish` of 32 bytes after one absorbed block: exactly one padded block.
+fn finish32(mut state: [u32; 8], data: &[u8; 32]) -> [u8; 32] {
+    let mut block = [0u8; 64];
+    block[..32].copy_from_slice(data);
+    block[32] = 0x80;
+    block[56..].copy_from_slice(&((64u64 + 32) * 8).to_be_bytes());
+    sha2::block_api::compress256(&mut state, &[block]);
+    digest(&state)
+}
+
+fn digest(state: &[u32; 8]) -> [u8; 32] {
     let mut out = [0u8; 32];
-    for (i, x) in h.iter().enumerate() {
+    for (i, x) in state.iter().enumerate() {
         out[4 * i..4 * i + 4].copy_from_slice(&x.to_be_bytes());
     }
     out
@@ -255,8 +257,32 @@ mod tests {
         }
         // RFC 4231 test case 2
         assert_eq!(
-            hex(&hmac_sha256(b"Jefe", b"what do ya want for nothing?")),
+            hex(&Hmac::new(b"Jefe").mac(b"what do ya want for nothing?")),
             "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+        );
+    }
+
+    #[test]
+    fn pbkdf2_matches_published_and_reference_vectors() {
+        // RFC 7914 section 11 inputs, 32-byte output
+        assert_eq!(
+            hex(&pbkdf2(b"salt", b"password", 1)),
+            "120fb6cffcf8b32c43e7225256c4f837a86548c92ccc35480805987cb70be17b"
+        );
+        assert_eq!(
+            hex(&pbkdf2(b"salt", b"password", 4096)),
+            "c5e478d59288c841aa530db6845c4c8d962893a001ce4e11a4963873aa98134a"
+        );
+        // the stored hashes' parameters (2,048 rounds), and a key longer than a
+        // block, against Python's hashlib.pbkdf2_hmac
+        let salt: Vec<u8> = (0..16).collect();
+        assert_eq!(
+            hex(&password_hash(&salt, "swordfish")),
+            "7698af83d2ceb0f63c890c8569cd666faed23de5667cd7e915055d8a0225ccdd"
+        );
+        assert_eq!(
+            hex(&password_hash(b"NaCl", &"k".repeat(100))),
+            "439ebfe23ec9c8c992b35ae20f32b81becbef41e68d29e902f9ae2ff173b10a5"
         );
     }
 
