@@ -21,11 +21,11 @@ use crate::error::{Result, SqlContext, StoreError};
 use crate::registry::{self, Registration};
 use crate::repository::Shared;
 use crate::schema::{self, Sync, LAST_COMMIT, NEXT_OOP};
+use crate::{check_oop, DEFAULT_OOP_BLOCK, FIRST_ALLOCATED_OOP, MAX_OOP};
 
 /// How much of the file [`StoreSession::scan`] maps (256 MiB; SQLite reads
 /// any part beyond it with read calls).
 const SCAN_MMAP: &str = "PRAGMA mmap_size = 268435456";
-use crate::{check_oop, DEFAULT_OOP_BLOCK, FIRST_ALLOCATED_OOP, MAX_OOP};
 
 /// How a session logs in.
 #[derive(Debug, Clone)]
