@@ -119,6 +119,17 @@ fn internal(description: String) -> StError {
     }
 }
 
+/// The error an evaluation that panicked answers: the panic's message, if it
+/// has one, as an internal error of the engine.
+fn panic_error(p: Box<dyn std::any::Any + Send>) -> StError {
+    let msg = p
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default();
+    internal(format!("internal error in the embedded stone: {msg}"))
+}
+
 impl Session {
     /// Logs in to a freshly bootstrapped in-memory image as `DataCurator`.
     ///
@@ -206,14 +217,7 @@ impl Session {
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
                 crate::native_stack::evaluate(move || f(vm))
             }))
-            .map_err(|p| {
-                let msg = p
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_default();
-                internal(format!("internal error in the embedded stone: {msg}"))
-            });
+            .map_err(panic_error);
             if r.is_err() {
                 self.vm.reset_transient();
             }
@@ -226,14 +230,7 @@ impl Session {
                 .stack_size(EVAL_STACK_BYTES)
                 .spawn_scoped(scope, move || crate::native_stack::evaluate(move || f(vm)));
             match h {
-                Ok(h) => h.join().map_err(|p| {
-                    let msg = p
-                        .downcast_ref::<String>()
-                        .cloned()
-                        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                        .unwrap_or_default();
-                    internal(format!("internal error in the embedded stone: {msg}"))
-                }),
+                Ok(h) => h.join().map_err(panic_error),
                 Err(e) => Err(internal(format!(
                     "cannot start the interpreter thread: {e}"
                 ))),
