@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crate::api::Interrupter;
 use crate::code::*;
-use crate::heap::{Body, Closure, Heap};
+use crate::heap::{Body, Closure, Heap, Object};
 use crate::known::Known;
 use crate::value::{FxHashMap, Oop, Value};
 
@@ -899,12 +899,26 @@ impl Vm {
     }
 
     /// `basicAt:` / `at:` (primitives 5 and 22) for the receiver at `rp`.
-    #[inline]
+    /// An `Array` receiver is answered here; anything else goes to `basic_at`.
+    #[inline(never)]
     fn prim_at(&self, rp: usize) -> Option<Value> {
-        match self.stack[rp + 1] {
-            Value::Int(i) if i >= 1 => self.basic_at(self.stack[rp], i as usize - 1),
-            _ => None,
+        let &[r, i] = &self.stack[rp..rp + 2] else {
+            return None;
+        };
+        let Value::Int(i) = i else { return None };
+        if i < 1 {
+            return None;
         }
+        let i = i as usize - 1;
+        if let Value::Obj(o) = r {
+            let obj = self.heap.get(o);
+            if obj.class == self.k.array {
+                if let Body::Ptr(s) = &obj.body {
+                    return s.get(i).copied();
+                }
+            }
+        }
+        self.basic_at(r, i)
     }
 
     /// `basicSize` / `size` (primitives 4 and 21) for the receiver at `rp`;
@@ -921,9 +935,27 @@ impl Vm {
     }
 
     /// `basicAt:put:` / `at:put:` (primitives 6 and 23) for the receiver at `rp`.
-    #[inline]
+    /// An `Array` receiver is stored into here (through the write barrier, as
+    /// `basic_at_put` does); anything else goes to `basic_at_put`.
+    #[inline(never)]
     fn prim_at_put(&mut self, rp: usize) -> Option<Value> {
-        let (r, i, x) = (self.stack[rp], self.stack[rp + 1], self.stack[rp + 2]);
+        let &[r, i, x] = &self.stack[rp..rp + 3] else {
+            return None;
+        };
+        if let (Value::Obj(o), Value::Int(n)) = (r, i) {
+            let obj = self.heap.get(o);
+            if n >= 1 && obj.class == self.k.array && matches!(obj.body, Body::Ptr(_)) {
+                let Some(Object {
+                    body: Body::Ptr(s), ..
+                }) = self.heap.write(o)
+                else {
+                    return None;
+                };
+                let slot = s.get_mut(n as usize - 1)?;
+                *slot = x;
+                return Some(x);
+            }
+        }
         match i {
             Value::Int(i) if i >= 1 && self.basic_at_put(r, i as usize - 1, x).is_ok() => Some(x),
             _ => None,
