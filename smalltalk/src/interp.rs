@@ -873,6 +873,31 @@ impl Vm {
                     result = self.eval_leaf(e, &f);
                     break;
                 }
+                // so does the `^` of a guard (`n < 2 ifTrue: [^ n]`); any other
+                // branch runs as `eval` would run it
+                Node::If(parts, site, off) => {
+                    let (c, t, e) = &**parts;
+                    let branch = match self.eval_leaf(c, &f) {
+                        Ok(Value::True) => t,
+                        Ok(Value::False) => e,
+                        Ok(other) => {
+                            if let Err(e) = self.non_boolean(other, *site, *off) {
+                                result = Err(e);
+                                break;
+                            }
+                            continue;
+                        }
+                        Err(e) => {
+                            result = Err(e);
+                            break;
+                        }
+                    };
+                    if let Some(x) = return_only(branch) {
+                        result = self.eval_leaf(x, &f);
+                        break;
+                    }
+                    self.eval(branch, &f)
+                }
                 other => self.eval_leaf(other, &f),
             };
             if let Err(e) = r {
@@ -1661,6 +1686,19 @@ trait IntoValue {
 impl IntoValue for i64 {
     fn into_value(self) -> Value {
         Value::Int(self)
+    }
+}
+
+/// The expression of an inlined branch that is only `^ expr` (`[^ expr]`).
+#[inline(always)]
+fn return_only(n: &Node) -> Option<&Node> {
+    match n {
+        Node::Seq(nodes, temps) if temps.is_empty() && nodes.len() == 1 => match &nodes[0] {
+            Node::Return(e) => Some(e),
+            _ => None,
+        },
+        Node::Return(e) => Some(e),
+        _ => None,
     }
 }
 
