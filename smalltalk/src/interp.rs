@@ -1649,6 +1649,7 @@ impl Vm {
         }
     }
 
+    #[inline]
     pub fn ivar_get(&self, o: Oop, i: usize) -> Value {
         match &self.heap.get(o).body {
             Body::Ptr(s) => s.get(i).copied().unwrap_or(Value::Nil),
@@ -1657,15 +1658,37 @@ impl Vm {
         }
     }
 
+    /// Stores instance variable `i` of `o` through the write barrier; false
+    /// only when `o` is invariant (a refused store answers true and leaves
+    /// `heap.refused` set, as `Heap::store` does).
+    #[inline]
     pub fn ivar_set(&mut self, o: Oop, i: usize, v: Value) -> bool {
         if let Body::Class(_) = &self.heap.get(o).body {
-            let c = self.heap.class_data_mut(o);
-            if i < c.slots.len() {
-                c.slots[i] = v;
-            }
-            return true;
+            return self.class_ivar_set(o, i, v);
         }
-        self.heap.store(o, i, v) || !self.heap.is_invariant(o)
+        match self.heap.write(o) {
+            Some(Object {
+                body: Body::Ptr(s), ..
+            }) => {
+                if let Some(slot) = s.get_mut(i) {
+                    *slot = v;
+                }
+                true
+            }
+            Some(_) => true,
+            None => !self.heap.is_invariant(o),
+        }
+    }
+
+    /// `ivar_set` on a class: its class-side instance variables, whatever
+    /// its invariance (class definitions are VM bookkeeping).
+    #[cold]
+    fn class_ivar_set(&mut self, o: Oop, i: usize, v: Value) -> bool {
+        let c = self.heap.class_data_mut(o);
+        if i < c.slots.len() {
+            c.slots[i] = v;
+        }
+        true
     }
 
     /// Wraps a method's Arc in a GsNMethod object (once).
