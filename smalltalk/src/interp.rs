@@ -1299,17 +1299,10 @@ impl Vm {
                 Ok(v)
             }
             Node::SetIVar(i, e) => {
-                let v = self.eval(e, f)?;
+                let v = self.eval_leaf(e, f)?;
                 if let Value::Obj(o) = f.recv {
-                    let stored = self.ivar_set(o, *i as usize, v);
-                    if self.heap.refused.is_some() {
-                        return self.signal_refused_write();
-                    }
-                    if !stored {
-                        return self.signal_error(
-                            self.k.improper_operation,
-                            "attempt to modify an invariant object",
-                        );
+                    if !self.ivar_set(o, *i as usize, v) || self.heap.refused.is_some() {
+                        return self.ivar_store_failed();
                     }
                 }
                 Ok(v)
@@ -1435,6 +1428,20 @@ impl Vm {
             }
             _ => Ok(Value::Nil),
         }
+    }
+
+    /// The error for an assignment to an instance variable that was not
+    /// stored: refused by the write barrier, or an invariant receiver.
+    #[cold]
+    #[inline(never)]
+    fn ivar_store_failed(&mut self) -> R {
+        if self.heap.refused.is_some() {
+            return self.signal_refused_write();
+        }
+        self.signal_error(
+            self.k.improper_operation,
+            "attempt to modify an invariant object",
+        )
     }
 
     /// The one closure of a simple block, made on first use. The cache entry
