@@ -436,6 +436,17 @@ impl Vm {
 
     // ----- lookup -----
 
+    /// The primitive number (0: none) of the method `class` answers `sel`
+    /// with, `None` when it does not understand it. A global-cache hit reads
+    /// the entry in place (no reference-count traffic); a miss is `lookup`.
+    #[inline]
+    pub fn lookup_primitive(&mut self, class: Oop, sel: Oop) -> Option<u16> {
+        if let Some(m) = self.gcache.get(&(class, sel)) {
+            return m.as_ref().map(|m| m.primitive);
+        }
+        self.lookup(class, sel).map(|m| m.primitive)
+    }
+
     pub fn lookup(&mut self, class: Oop, sel: Oop) -> Option<Arc<Method>> {
         if let Some(m) = self.gcache.get(&(class, sel)) {
             return m.clone();
