@@ -104,6 +104,7 @@ pub struct ToDoNode {
 
 #[derive(Debug)]
 #[allow(dead_code)]
+#[repr(u8)]
 pub enum Node {
     Const(Value),
     SelfRef,
