@@ -104,6 +104,7 @@ pub struct ToDoNode {
 
 #[derive(Debug)]
 #[allow(dead_code)]
+#[repr(u8)]
 pub enum Node {
     Const(Value),
     SelfRef,
@@ -157,6 +158,7 @@ pub struct BlockCode {
 
 /// A trivial method body the interpreter answers without a frame.
 #[derive(Debug, Clone, Copy)]
+#[repr(u8)]
 pub enum Trivial {
     No,
     SelfReturn,

@@ -312,10 +312,10 @@ impl Vm {
     /// the element exists; an empty receiver runs the body, which signals.
     fn first_or_last(&mut self, o: Oop, last: bool) -> Option<Value> {
         let class = self.heap.get(o).class;
-        let at = self.lookup(class, self.sels.at)?.primitive;
+        let at = self.lookup_primitive(class, self.sels.at)?;
         // `first` sends no `size`
         let size = if last {
-            Some(self.lookup(class, self.sels.size)?.primitive)
+            Some(self.lookup_primitive(class, self.sels.size)?)
         } else {
             None
         };

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crate::api::Interrupter;
 use crate::code::*;
-use crate::heap::{Body, Closure, Heap};
+use crate::heap::{Body, Closure, Heap, Object};
 use crate::known::Known;
 use crate::value::{FxHashMap, Oop, Value};
 
@@ -435,6 +435,17 @@ impl Vm {
     }
 
     // ----- lookup -----
+
+    /// The primitive number (0: none) of the method `class` answers `sel`
+    /// with, `None` when it does not understand it. A global-cache hit reads
+    /// the entry in place (no reference-count traffic); a miss is `lookup`.
+    #[inline]
+    pub fn lookup_primitive(&mut self, class: Oop, sel: Oop) -> Option<u16> {
+        if let Some(m) = self.gcache.get(&(class, sel)) {
+            return m.as_ref().map(|m| m.primitive);
+        }
+        self.lookup(class, sel).map(|m| m.primitive)
+    }
 
     pub fn lookup(&mut self, class: Oop, sel: Oop) -> Option<Arc<Method>> {
         if let Some(m) = self.gcache.get(&(class, sel)) {
@@ -873,6 +884,31 @@ impl Vm {
                     result = self.eval_leaf(e, &f);
                     break;
                 }
+                // so does the `^` of a guard (`n < 2 ifTrue: [^ n]`); any other
+                // branch runs as `eval` would run it
+                Node::If(parts, site, off) => {
+                    let (c, t, e) = &**parts;
+                    let branch = match self.eval_leaf(c, &f) {
+                        Ok(Value::True) => t,
+                        Ok(Value::False) => e,
+                        Ok(other) => {
+                            if let Err(e) = self.non_boolean(other, *site, *off) {
+                                result = Err(e);
+                                break;
+                            }
+                            continue;
+                        }
+                        Err(e) => {
+                            result = Err(e);
+                            break;
+                        }
+                    };
+                    if let Some(x) = return_only(branch) {
+                        result = self.eval_leaf(x, &f);
+                        break;
+                    }
+                    self.eval(branch, &f)
+                }
                 other => self.eval_leaf(other, &f),
             };
             if let Err(e) = r {
@@ -899,12 +935,26 @@ impl Vm {
     }
 
     /// `basicAt:` / `at:` (primitives 5 and 22) for the receiver at `rp`.
-    #[inline]
+    /// An `Array` receiver is answered here; anything else goes to `basic_at`.
+    #[inline(never)]
     fn prim_at(&self, rp: usize) -> Option<Value> {
-        match self.stack[rp + 1] {
-            Value::Int(i) if i >= 1 => self.basic_at(self.stack[rp], i as usize - 1),
-            _ => None,
+        let &[r, i] = &self.stack[rp..rp + 2] else {
+            return None;
+        };
+        let Value::Int(i) = i else { return None };
+        if i < 1 {
+            return None;
         }
+        let i = i as usize - 1;
+        if let Value::Obj(o) = r {
+            let obj = self.heap.get(o);
+            if obj.class == self.k.array {
+                if let Body::Ptr(s) = &obj.body {
+                    return s.get(i).copied();
+                }
+            }
+        }
+        self.basic_at(r, i)
     }
 
     /// `basicSize` / `size` (primitives 4 and 21) for the receiver at `rp`;
@@ -921,9 +971,27 @@ impl Vm {
     }
 
     /// `basicAt:put:` / `at:put:` (primitives 6 and 23) for the receiver at `rp`.
-    #[inline]
+    /// An `Array` receiver is stored into here (through the write barrier, as
+    /// `basic_at_put` does); anything else goes to `basic_at_put`.
+    #[inline(never)]
     fn prim_at_put(&mut self, rp: usize) -> Option<Value> {
-        let (r, i, x) = (self.stack[rp], self.stack[rp + 1], self.stack[rp + 2]);
+        let &[r, i, x] = &self.stack[rp..rp + 3] else {
+            return None;
+        };
+        if let (Value::Obj(o), Value::Int(n)) = (r, i) {
+            let obj = self.heap.get(o);
+            if n >= 1 && obj.class == self.k.array && matches!(obj.body, Body::Ptr(_)) {
+                let Some(Object {
+                    body: Body::Ptr(s), ..
+                }) = self.heap.write(o)
+                else {
+                    return None;
+                };
+                let slot = s.get_mut(n as usize - 1)?;
+                *slot = x;
+                return Some(x);
+            }
+        }
         match i {
             Value::Int(i) if i >= 1 && self.basic_at_put(r, i as usize - 1, x).is_ok() => Some(x),
             _ => None,
@@ -1242,17 +1310,10 @@ impl Vm {
                 Ok(v)
             }
             Node::SetIVar(i, e) => {
-                let v = self.eval(e, f)?;
+                let v = self.eval_leaf(e, f)?;
                 if let Value::Obj(o) = f.recv {
-                    let stored = self.ivar_set(o, *i as usize, v);
-                    if self.heap.refused.is_some() {
-                        return self.signal_refused_write();
-                    }
-                    if !stored {
-                        return self.signal_error(
-                            self.k.improper_operation,
-                            "attempt to modify an invariant object",
-                        );
+                    if !self.ivar_set(o, *i as usize, v) || self.heap.refused.is_some() {
+                        return self.ivar_store_failed();
                     }
                 }
                 Ok(v)
@@ -1378,6 +1439,20 @@ impl Vm {
             }
             _ => Ok(Value::Nil),
         }
+    }
+
+    /// The error for an assignment to an instance variable that was not
+    /// stored: refused by the write barrier, or an invariant receiver.
+    #[cold]
+    #[inline(never)]
+    fn ivar_store_failed(&mut self) -> R {
+        if self.heap.refused.is_some() {
+            return self.signal_refused_write();
+        }
+        self.signal_error(
+            self.k.improper_operation,
+            "attempt to modify an invariant object",
+        )
     }
 
     /// The one closure of a simple block, made on first use. The cache entry
@@ -1592,6 +1667,7 @@ impl Vm {
         }
     }
 
+    #[inline]
     pub fn ivar_get(&self, o: Oop, i: usize) -> Value {
         match &self.heap.get(o).body {
             Body::Ptr(s) => s.get(i).copied().unwrap_or(Value::Nil),
@@ -1600,15 +1676,37 @@ impl Vm {
         }
     }
 
+    /// Stores instance variable `i` of `o` through the write barrier; false
+    /// only when `o` is invariant (a refused store answers true and leaves
+    /// `heap.refused` set, as `Heap::store` does).
+    #[inline]
     pub fn ivar_set(&mut self, o: Oop, i: usize, v: Value) -> bool {
         if let Body::Class(_) = &self.heap.get(o).body {
-            let c = self.heap.class_data_mut(o);
-            if i < c.slots.len() {
-                c.slots[i] = v;
-            }
-            return true;
+            return self.class_ivar_set(o, i, v);
         }
-        self.heap.store(o, i, v) || !self.heap.is_invariant(o)
+        match self.heap.write(o) {
+            Some(Object {
+                body: Body::Ptr(s), ..
+            }) => {
+                if let Some(slot) = s.get_mut(i) {
+                    *slot = v;
+                }
+                true
+            }
+            Some(_) => true,
+            None => !self.heap.is_invariant(o),
+        }
+    }
+
+    /// `ivar_set` on a class: its class-side instance variables, whatever
+    /// its invariance (class definitions are VM bookkeeping).
+    #[cold]
+    fn class_ivar_set(&mut self, o: Oop, i: usize, v: Value) -> bool {
+        let c = self.heap.class_data_mut(o);
+        if i < c.slots.len() {
+            c.slots[i] = v;
+        }
+        true
     }
 
     /// Wraps a method's Arc in a GsNMethod object (once).
@@ -1629,6 +1727,19 @@ trait IntoValue {
 impl IntoValue for i64 {
     fn into_value(self) -> Value {
         Value::Int(self)
+    }
+}
+
+/// The expression of an inlined branch that is only `^ expr` (`[^ expr]`).
+#[inline(always)]
+fn return_only(n: &Node) -> Option<&Node> {
+    match n {
+        Node::Seq(nodes, temps) if temps.is_empty() && nodes.len() == 1 => match &nodes[0] {
+            Node::Return(e) => Some(e),
+            _ => None,
+        },
+        Node::Return(e) => Some(e),
+        _ => None,
     }
 }
 
