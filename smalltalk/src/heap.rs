@@ -251,7 +251,10 @@ pub struct Heap {
     pub limit: usize,
     /// Bytes allocated since the last collection.
     pub allocated_since_gc: usize,
-    /// Objects stored into since the last commit (the repository's write set).
+    /// Persistent objects stored into since the last commit (the repository's
+    /// write set). A temporary object is never recorded: a commit finds the
+    /// new objects it must write by tracing from these, and one that becomes
+    /// persistent starts clean, so its next store records it.
     pub dirty: Vec<Oop>,
     symbols: FxHashMap<String, Oop>,
     /// Set by the repository layer for a session that may not change shared
@@ -428,8 +431,8 @@ impl Heap {
         self.refused = Some(oop);
     }
 
-    /// The write barrier: the one way to obtain a mutable object. Marks the
-    /// object dirty for the repository. Fails on invariant objects, and on
+    /// The write barrier: the one way to obtain a mutable object. Marks a
+    /// persistent object dirty for the repository. Fails on invariant objects, and on
     /// persistent objects in a read-only session (recorded in `refused`).
     #[inline]
     pub fn write(&mut self, oop: Oop) -> Option<&mut Object> {
@@ -441,7 +444,7 @@ impl Heap {
         if o.flags & F_INVARIANT != 0 {
             return None;
         }
-        if o.flags & F_DIRTY == 0 {
+        if o.flags & (F_DIRTY | F_PERSISTENT) == F_PERSISTENT {
             o.flags |= F_DIRTY;
             self.dirty.push(oop);
         }
@@ -449,7 +452,7 @@ impl Heap {
     }
 
     /// Mutable access for VM bookkeeping that ignores invariance (class
-    /// definitions, method dictionaries). Still marks the object dirty. In a
+    /// definitions, method dictionaries). Still marks a persistent object dirty. In a
     /// read-only session a persistent object is refused: the caller gets a
     /// throw-away copy and `refused` is set for the engine to signal.
     pub fn write_meta(&mut self, oop: Oop) -> &mut Object {
@@ -459,7 +462,7 @@ impl Heap {
             return &mut self.scratch;
         }
         let o = self.objects[oop.idx()].as_mut().expect("dangling OOP");
-        if o.flags & F_DIRTY == 0 {
+        if o.flags & (F_DIRTY | F_PERSISTENT) == F_PERSISTENT {
             o.flags |= F_DIRTY;
             self.dirty.push(oop);
         }
