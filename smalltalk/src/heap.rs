@@ -361,14 +361,11 @@ impl Heap {
             // stack and copied, its parts were reloaded with wider loads than
             // they were stored with, which stalls the processor.
             let slot = &mut self.objects[i as usize];
-            std::mem::forget(std::mem::replace(
-                slot,
-                Some(Object {
-                    class,
-                    flags: 0,
-                    body: Body::Ptr(Vec::new()),
-                }),
-            ));
+            std::mem::forget(slot.replace(Object {
+                class,
+                flags: 0,
+                body: Body::Ptr(Vec::new()),
+            }));
             if let Some(o) = slot {
                 match (body, &mut o.body) {
                     (Body::Ptr(v), Body::Ptr(w)) => *w = v,
