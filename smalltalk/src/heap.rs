@@ -656,10 +656,6 @@ impl Heap {
     /// change the next commit writes). Answers the number of objects freed.
     pub fn collect_from(&mut self, roots: &[Value], mut oops: Vec<Oop>, during: bool) -> usize {
         let started = std::time::Instant::now();
-        if !during {
-            // between evaluations: let go of the methods the boxes hold
-            self.closure_pool = Vec::new();
-        }
         oops.extend(roots.iter().filter_map(|v| v.oop()));
         oops.extend(self.symbols.values().copied());
         for &o in &self.dirty {
@@ -724,6 +720,10 @@ impl Heap {
             }
         }
         self.dirty.retain(|o| self.objects[o.idx()].is_some());
+        if !during {
+            // between evaluations: let go of the methods the boxes hold
+            self.closure_pool = Vec::new();
+        }
         self.allocated_since_gc = 0;
         self.reset_trigger();
         let nanos = started.elapsed().as_nanos() as u64;
@@ -938,6 +938,96 @@ mod tests {
         normal.collect_from(&[Value::Obj(x)], vec![], true);
         let z = array(&mut normal, vec![]);
         assert_eq!(z, y, "outside stress mode the freed slot is reused");
+    }
+
+    #[test]
+    fn the_write_set_holds_persistent_objects_only() {
+        let mut h = heap(0);
+        let temp = array(&mut h, vec![Value::Nil]);
+        assert!(h.store(temp, 0, Value::Int(1)));
+        h.write_meta(temp);
+        assert!(h.dirty.is_empty(), "a temporary object is not recorded");
+        assert_eq!(h.get(temp).flags & F_DIRTY, 0);
+        let stored = array(&mut h, vec![Value::Nil]);
+        h.set_flags_quiet(stored, F_PERSISTENT, 0);
+        assert!(h.store(stored, 0, Value::Int(2)));
+        h.write_meta(stored);
+        assert!(h.store(stored, 0, Value::Int(3)));
+        assert_eq!(h.dirty, vec![stored], "recorded once");
+        assert_ne!(h.get(stored).flags & F_DIRTY, 0);
+    }
+
+    fn block_code() -> Arc<BlockCode> {
+        Arc::new(BlockCode {
+            num_args: 0,
+            frame_size: 0,
+            env_size: 0,
+            arg_env: vec![],
+            body: vec![],
+            offset: 0,
+            simple_site: None,
+        })
+    }
+
+    fn box_of(h: &Heap, o: Oop) -> (*const Closure, Arc<BlockCode>, Arc<Method>) {
+        match &h.get(o).body {
+            Body::Block(b) => (&**b as *const Closure, b.code.clone(), b.method.clone()),
+            _ => panic!("not a block"),
+        }
+    }
+
+    #[test]
+    fn a_freed_closure_box_is_reused_with_the_new_code_and_method() {
+        let method = |selector| {
+            Arc::new(Method {
+                selector: Oop(selector),
+                class: Oop(0),
+                category: Value::Nil,
+                source: String::new(),
+                num_args: 0,
+                frame_size: 0,
+                env_size: 0,
+                arg_env: vec![],
+                body: vec![],
+                primitive: 0,
+                literals: vec![],
+                sends: vec![],
+                ivars_used: vec![],
+                trivial: crate::code::Trivial::No,
+                doit: false,
+                needs_home: false,
+                oop: std::sync::atomic::AtomicU64::new(0),
+            })
+        };
+        let (c1, c2, m1, m2) = (block_code(), block_code(), method(0), method(0));
+        let mut h = heap(0);
+        let class = array(&mut h, vec![]);
+        let first = h.alloc_block(class, &c1, &m1, Value::Int(1), Value::Nil, 7);
+        let (first_box, ..) = box_of(&h, first);
+        assert_eq!(Arc::strong_count(&c1), 2);
+        assert_eq!(h.collect_from(&[Value::Obj(class)], vec![], true), 1);
+        // the box went to the pool, its references with it
+        assert_eq!(Arc::strong_count(&c1), 2);
+        let same = h.alloc_block(class, &c1, &m2, Value::Int(2), Value::Nil, 8);
+        let (b, code, meth) = box_of(&h, same);
+        assert_eq!(b, first_box, "the freed box is reused");
+        assert!(Arc::ptr_eq(&code, &c1) && Arc::ptr_eq(&meth, &m2));
+        assert_eq!(Arc::strong_count(&m1), 1, "the replaced method is let go");
+        drop((code, meth));
+        match &h.get(same).body {
+            Body::Block(b) => assert!(matches!((b.receiver, b.home), (Value::Int(2), 8))),
+            _ => unreachable!(),
+        }
+        assert_eq!(h.collect_from(&[Value::Obj(class)], vec![], true), 1);
+        let other = h.alloc_block(class, &c2, &m2, Value::Nil, Value::Nil, 9);
+        let (_, code, _) = box_of(&h, other);
+        assert!(Arc::ptr_eq(&code, &c2));
+        drop(code);
+        assert_eq!(Arc::strong_count(&c1), 1, "the replaced code is let go");
+        // a collection between evaluations empties the pool
+        h.collect(&[Value::Obj(class)]);
+        assert_eq!(Arc::strong_count(&c2), 1);
+        assert_eq!(Arc::strong_count(&m2), 1);
     }
 
     #[test]
