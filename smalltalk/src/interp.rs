@@ -1340,17 +1340,14 @@ impl Vm {
                 if let Some(site) = code.simple_site {
                     return Ok(self.simple_block(code, site, f));
                 }
-                let cl = Closure {
-                    code: code.clone(),
-                    method: f.method.clone(),
-                    receiver: f.recv,
-                    env: f.env,
-                    home: f.home,
-                };
-                Ok(Value::Obj(
-                    self.heap
-                        .alloc(self.k.exec_block, Body::Block(Box::new(cl))),
-                ))
+                Ok(Value::Obj(self.heap.alloc_block(
+                    self.k.exec_block,
+                    code,
+                    f.method,
+                    f.recv,
+                    f.env,
+                    f.home,
+                )))
             }
             Node::Brace(items) => {
                 // the elements wait on the value stack, where the collector sees them
@@ -1464,17 +1461,14 @@ impl Vm {
                 return c.block;
             }
         }
-        let cl = Closure {
-            code: code.clone(),
-            method: f.method.clone(),
-            receiver: f.recv,
-            env: f.env,
-            home: f.home,
-        };
-        let v = Value::Obj(
-            self.heap
-                .alloc(self.k.exec_block, Body::Block(Box::new(cl))),
-        );
+        let v = Value::Obj(self.heap.alloc_block(
+            self.k.exec_block,
+            code,
+            f.method,
+            f.recv,
+            f.env,
+            f.home,
+        ));
         if let Some(c) = self.caches.get_mut(site as usize) {
             *c = Cache {
                 class: key,
