@@ -1340,14 +1340,7 @@ impl Vm {
                 if let Some(site) = code.simple_site {
                     return Ok(self.simple_block(code, site, f));
                 }
-                Ok(Value::Obj(self.heap.alloc_block(
-                    self.k.exec_block,
-                    code,
-                    f.method,
-                    f.recv,
-                    f.env,
-                    f.home,
-                )))
+                Ok(Value::Obj(self.new_closure(code, f)))
             }
             Node::Brace(items) => {
                 // the elements wait on the value stack, where the collector sees them
@@ -1452,6 +1445,14 @@ impl Vm {
         )
     }
 
+    /// A new closure of `code` over frame `f` (its method, receiver,
+    /// environment and home).
+    #[inline(always)]
+    fn new_closure(&mut self, code: &Arc<BlockCode>, f: &Frame) -> Oop {
+        self.heap
+            .alloc_block(self.k.exec_block, code, f.method, f.recv, f.env, f.home)
+    }
+
     /// The one closure of a simple block, made on first use. The cache entry
     /// names the code it belongs to: doit sites are reused after the doit ends.
     fn simple_block(&mut self, code: &Arc<BlockCode>, site: u32, f: &Frame) -> Value {
@@ -1461,14 +1462,7 @@ impl Vm {
                 return c.block;
             }
         }
-        let v = Value::Obj(self.heap.alloc_block(
-            self.k.exec_block,
-            code,
-            f.method,
-            f.recv,
-            f.env,
-            f.home,
-        ));
+        let v = Value::Obj(self.new_closure(code, f));
         if let Some(c) = self.caches.get_mut(site as usize) {
             *c = Cache {
                 class: key,

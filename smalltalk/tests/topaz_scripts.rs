@@ -199,11 +199,7 @@ fn every_script_prints_its_golden_output() {
     );
     let mut failures = Vec::new();
     for script in &scripts {
-        let name = script
-            .file_name()
-            .expect("named")
-            .to_string_lossy()
-            .into_owned();
+        let name = script_name(script);
         match check(script, bless) {
             Ok(()) => eprintln!("ok      {name}"),
             Err(why) => {
@@ -231,11 +227,7 @@ fn every_script_prints_its_golden_output_while_collecting_at_every_safe_point() 
     let mut collections = 0;
     let scripts = scripts();
     for script in &scripts {
-        let name = script
-            .file_name()
-            .expect("named")
-            .to_string_lossy()
-            .into_owned();
+        let name = script_name(script);
         let env = [("GSMCP_GC_STRESS", "1"), ("GSMCP_GC_TRACE", "1")];
         let outcome = run_topaz_env(script, &env).and_then(|run| {
             let during = run
@@ -383,4 +375,13 @@ fn bad_command_lines_are_refused_before_running() {
         "stdout: {}",
         run.stdout
     );
+}
+
+/// A script's file name, for reports.
+fn script_name(script: &std::path::Path) -> String {
+    script
+        .file_name()
+        .expect("named")
+        .to_string_lossy()
+        .into_owned()
 }
