@@ -585,19 +585,7 @@ impl Vm {
             let key = match v {
                 Value::Nil => continue,
                 Value::Int(k) if !dict => k,
-                Value::Obj(a) if dict => {
-                    let assoc = self.heap.get(a);
-                    if assoc.class != self.k.association {
-                        return None;
-                    }
-                    match &assoc.body {
-                        Body::Ptr(s) => match s.first() {
-                            Some(Value::Int(k)) => *k,
-                            _ => return None,
-                        },
-                        _ => return None,
-                    }
-                }
+                Value::Obj(a) if dict => self.int_assoc_key(a)?,
                 _ => return None,
             };
             items.push((key, v));

@@ -282,6 +282,24 @@ impl Vm {
         self.hashed_probe(b, k, dict).map(|p| Value::Int(p.index))
     }
 
+    /// The key of `a` when it is a kernel Association whose key is a
+    /// SmallInteger (all the SmallInteger-keyed Dictionary paths handle),
+    /// else None.
+    #[inline(always)]
+    pub(crate) fn int_assoc_key(&self, a: Oop) -> Option<i64> {
+        let assoc = self.heap.get(a);
+        if assoc.class != self.k.association {
+            return None;
+        }
+        match &assoc.body {
+            Body::Ptr(s) => match s.first() {
+                Some(Value::Int(k)) => Some(*k),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// The probe of `hashed_index_of` over bucket Array `b` for SmallInteger
     /// key `k`: the 1-based bucket index `_indexOf:` answers, the element
     /// found there (nil for an empty bucket) and the number of buckets.
@@ -319,17 +337,8 @@ impl Vm {
                     }
                 }
                 Value::Obj(a) if dict => {
-                    let assoc = self.heap.get(a);
-                    if assoc.class != self.k.association {
-                        return None;
-                    }
-                    match &assoc.body {
-                        Body::Ptr(s) => match s.first() {
-                            Some(Value::Int(s)) if *s == k => return Some(found),
-                            Some(Value::Int(_)) => {}
-                            _ => return None,
-                        },
-                        _ => return None,
+                    if self.int_assoc_key(a)? == k {
+                        return Some(found);
                     }
                 }
                 _ => return None,

@@ -298,6 +298,11 @@ async fn awkward_arguments_are_refused_or_read_back() {
     }
 }
 
+/// The `total` a finder answers for `args`.
+async fn total(s: &mut Session, tool: &str, args: Value) -> Value {
+    ok(s, tool, args).await["structuredContent"]["total"].clone()
+}
+
 /// The selectors of the hits of `tool` for `args` on the instance side of `class`.
 async fn hits_in(s: &mut Session, tool: &str, args: Value, class: &str) -> Vec<String> {
     let r = ok(s, tool, args).await;
@@ -321,13 +326,15 @@ async fn finders_follow_the_transaction() {
     // B, yet every finder sees them (the source search first, which reads
     // stored sources without compiling them).
     let mut b = http.open().await;
-    let r = ok(
-        &mut b,
-        "search_method_source",
-        json!({"pattern": "NeedleText"}),
-    )
-    .await;
-    assert_eq!(r["structuredContent"]["total"], CLASSES);
+    assert_eq!(
+        total(
+            &mut b,
+            "search_method_source",
+            json!({"pattern": "NeedleText"})
+        )
+        .await,
+        CLASSES
+    );
     let r = ok(
         &mut b,
         "get_method_source",
@@ -347,27 +354,33 @@ async fn finders_follow_the_transaction() {
             "Searched{i:02}: {found:?}"
         );
     }
-    let r = ok(
-        &mut b,
-        "find_implementors",
-        json!({"selector": "probeMarker"}),
-    )
-    .await;
-    assert_eq!(r["structuredContent"]["total"], 2 * CLASSES);
-    let r = ok(
-        &mut b,
-        "find_references_to",
-        json!({"name": "SearchTarget"}),
-    )
-    .await;
-    assert_eq!(r["structuredContent"]["total"], CLASSES);
-    let r = ok(
-        &mut b,
-        "search_method_source",
-        json!({"pattern": "NeedleText"}),
-    )
-    .await;
-    assert_eq!(r["structuredContent"]["total"], CLASSES);
+    assert_eq!(
+        total(
+            &mut b,
+            "find_implementors",
+            json!({"selector": "probeMarker"})
+        )
+        .await,
+        2 * CLASSES
+    );
+    assert_eq!(
+        total(
+            &mut b,
+            "find_references_to",
+            json!({"name": "SearchTarget"})
+        )
+        .await,
+        CLASSES
+    );
+    assert_eq!(
+        total(
+            &mut b,
+            "search_method_source",
+            json!({"pattern": "NeedleText"})
+        )
+        .await,
+        CLASSES
+    );
 
     // A method B compiles is found at once, one B removes is gone at once,
     // and neither is seen by A.
@@ -388,32 +401,38 @@ async fn finders_follow_the_transaction() {
             .await
             .is_empty()
     );
-    let r = ok(
-        &mut b,
-        "find_implementors",
-        json!({"selector": "probeMarker"}),
-    )
-    .await;
-    assert_eq!(r["structuredContent"]["total"], 2 * CLASSES - 1);
-    let r = ok(
-        &mut b,
-        "search_method_source",
-        json!({"pattern": "FreshText"}),
-    )
-    .await;
-    assert_eq!(r["structuredContent"]["total"], 1);
+    assert_eq!(
+        total(
+            &mut b,
+            "find_implementors",
+            json!({"selector": "probeMarker"})
+        )
+        .await,
+        2 * CLASSES - 1
+    );
+    assert_eq!(
+        total(
+            &mut b,
+            "search_method_source",
+            json!({"pattern": "FreshText"})
+        )
+        .await,
+        1
+    );
     assert!(
         hits_in(&mut a, "find_senders", senders.clone(), "SearchTarget")
             .await
             .is_empty()
     );
-    let r = ok(
-        &mut a,
-        "find_implementors",
-        json!({"selector": "probeMarker"}),
-    )
-    .await;
-    assert_eq!(r["structuredContent"]["total"], 2 * CLASSES);
+    assert_eq!(
+        total(
+            &mut a,
+            "find_implementors",
+            json!({"selector": "probeMarker"})
+        )
+        .await,
+        2 * CLASSES
+    );
 
     // A commits another sender: B sees it only once its view moves (refresh
     // keeps B's own changes; abort drops them).
@@ -448,11 +467,13 @@ async fn finders_follow_the_transaction() {
         hits_in(&mut b, "find_senders", senders.clone(), "Searched01").await,
         ["probeMarker"]
     );
-    let r = ok(
-        &mut b,
-        "search_method_source",
-        json!({"pattern": "FreshText"}),
-    )
-    .await;
-    assert_eq!(r["structuredContent"]["total"], 0);
+    assert_eq!(
+        total(
+            &mut b,
+            "search_method_source",
+            json!({"pattern": "FreshText"})
+        )
+        .await,
+        0
+    );
 }
