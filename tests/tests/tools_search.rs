@@ -326,13 +326,11 @@ async fn finders_follow_the_transaction() {
     // B, yet every finder sees them (the source search first, which reads
     // stored sources without compiling them).
     let mut b = http.open().await;
+    let needle = json!({"pattern": "NeedleText"});
+    let probe = json!({"selector": "probeMarker"});
+    let refs = json!({"name": "SearchTarget"});
     assert_eq!(
-        total(
-            &mut b,
-            "search_method_source",
-            json!({"pattern": "NeedleText"})
-        )
-        .await,
+        total(&mut b, "search_method_source", needle.clone()).await,
         CLASSES
     );
     let r = ok(
@@ -355,30 +353,15 @@ async fn finders_follow_the_transaction() {
         );
     }
     assert_eq!(
-        total(
-            &mut b,
-            "find_implementors",
-            json!({"selector": "probeMarker"})
-        )
-        .await,
+        total(&mut b, "find_implementors", probe.clone()).await,
         2 * CLASSES
     );
     assert_eq!(
-        total(
-            &mut b,
-            "find_references_to",
-            json!({"name": "SearchTarget"})
-        )
-        .await,
+        total(&mut b, "find_references_to", refs.clone()).await,
         CLASSES
     );
     assert_eq!(
-        total(
-            &mut b,
-            "search_method_source",
-            json!({"pattern": "NeedleText"})
-        )
-        .await,
+        total(&mut b, "search_method_source", needle.clone()).await,
         CLASSES
     );
 
@@ -402,12 +385,7 @@ async fn finders_follow_the_transaction() {
             .is_empty()
     );
     assert_eq!(
-        total(
-            &mut b,
-            "find_implementors",
-            json!({"selector": "probeMarker"})
-        )
-        .await,
+        total(&mut b, "find_implementors", probe.clone()).await,
         2 * CLASSES - 1
     );
     assert_eq!(
@@ -425,12 +403,7 @@ async fn finders_follow_the_transaction() {
             .is_empty()
     );
     assert_eq!(
-        total(
-            &mut a,
-            "find_implementors",
-            json!({"selector": "probeMarker"})
-        )
-        .await,
+        total(&mut a, "find_implementors", probe.clone()).await,
         2 * CLASSES
     );
 
