@@ -125,7 +125,11 @@ unsafe impl Send for Act {}
 pub struct BlockLoop {
     cl: *const Closure,
     bp: usize,
+    /// Where the block's frame starts, and ends.
     base: usize,
+    frame: usize,
+    /// Whether the frame holds temporaries besides the arguments.
+    temps: bool,
 }
 
 /// The activation a node is evaluated in.
@@ -1079,8 +1083,6 @@ impl Vm {
     /// Leaves the stack at `base + frame_size` or above; the caller truncates.
     #[inline(always)]
     fn run_block(&mut self, cl: &Closure, bp: usize, base: usize) -> R {
-        let (code, method, receiver, env, home) =
-            (&cl.code, &cl.method, cl.receiver, cl.env, cl.home);
         self.check_interrupt()?;
         self.depth += 1;
         if self.depth > self.depth_limit || crate::native_stack::low() {
@@ -1089,63 +1091,128 @@ impl Vm {
                 return Err(e);
             }
         }
+        self.stack.resize(base + cl.code.frame_size, Value::Nil);
+        let r = self.block_body(cl, bp, base);
+        self.depth -= 1;
+        r
+    }
+
+    /// The part of a block call every call needs once its frame is on the
+    /// stack (sized, arguments written, temporaries nil) and the depth is
+    /// counted: the activation record, the environment, the statements.
+    #[inline(always)]
+    fn block_body(&mut self, cl: &Closure, bp: usize, base: usize) -> R {
+        let code = &*cl.code;
         self.acts.push(Act {
             method: std::ptr::null(),
             rp: bp as u32,
             caller_pos: self.pos,
         });
-        self.stack.resize(base + code.frame_size, Value::Nil);
         let env = if code.env_size > 0 {
             let mut slots = vec![Value::Nil; code.env_size];
-            slots[0] = env;
+            slots[0] = cl.env;
             for &(a, e) in &code.arg_env {
                 slots[e as usize] = self.stack[base + a as usize];
             }
             Value::Obj(self.heap.alloc(self.k.variable_context, Body::Ptr(slots)))
         } else {
-            env
+            cl.env
         };
         let f = Frame {
-            recv: receiver,
+            recv: cl.receiver,
             base,
             env,
-            home,
-            method,
+            home: cl.home,
+            method: &cl.method,
         };
-        let mut result = Ok(Value::Nil);
-        for stmt in &code.body {
-            result = self.eval_leaf(stmt, &f);
-            if result.is_err() {
-                break;
+        let result = match code.body.split_last() {
+            Some((last, rest)) => {
+                let mut r = Ok(Value::Nil);
+                for stmt in rest {
+                    r = self.block_stmt(stmt, &f);
+                    if r.is_err() {
+                        break;
+                    }
+                }
+                match r {
+                    Ok(_) => self.block_stmt(last, &f),
+                    err => err,
+                }
             }
-        }
+            None => Ok(Value::Nil),
+        };
         self.pos = self.acts.pop().map_or(0, |a| a.caller_pos);
-        self.depth -= 1;
         result
     }
 
-    /// Prepares a primitive's loop over the block at `self.stack[bp]` (`do:`
-    /// and its kin): `None` unless it is a block taking `argc` arguments.
-    /// The block object must stay at `bp` until the loop ends; the block's
-    /// frame stays on the stack above the primitive's between calls (the
-    /// primitive's own return truncates it), so anything the primitive
-    /// pushes between calls goes above it and must be popped again.
-    pub fn block_loop(&self, bp: usize, argc: usize) -> Option<BlockLoop> {
-        let Value::Obj(bo) = self.stack[bp] else {
-            return None;
-        };
-        match &self.heap.get(bo).body {
-            Body::Block(cl) if cl.code.num_args == argc => Some(BlockLoop {
-                cl: &**cl,
-                bp,
-                base: self.stack.len(),
-            }),
-            _ => None,
+    /// One statement of a real block. A conditional statement
+    /// (`each > limit ifTrue: [^ each]`) is chosen here, and a constant
+    /// branch (the `nil` of a missing `ifFalse:`) answered without `eval`.
+    #[inline(always)]
+    fn block_stmt(&mut self, n: &Node, f: &Frame) -> R {
+        if let Node::If(parts, site, off) = n {
+            let (c, t, e) = &**parts;
+            let branch = match self.eval_leaf(c, f)? {
+                Value::True => t,
+                Value::False => e,
+                other => return self.non_boolean(other, *site, *off),
+            };
+            return match branch {
+                Node::Const(v) => Ok(*v),
+                other => self.eval(other, f),
+            };
         }
+        self.eval_leaf(n, f)
+    }
+
+    /// Runs `body` as a primitive's loop over the block at `self.stack[bp]`
+    /// (`do:` and its kin); `Ok(None)` (the primitive fails) unless it is a
+    /// block taking `argc` arguments. What is the same for every call is
+    /// done once here: the closure is found and checked, the depth counted
+    /// and checked against the limits, the frame put on the stack. The block
+    /// object must stay at `bp` until the loop ends; the block's frame stays
+    /// on the stack above the primitive's between calls (the primitive's own
+    /// return truncates it), so anything `body` pushes between calls goes
+    /// above it and must be popped again.
+    #[inline(always)]
+    pub fn block_loop(
+        &mut self,
+        bp: usize,
+        argc: usize,
+        body: impl FnOnce(&mut Vm, &BlockLoop) -> crate::prims::P,
+    ) -> crate::prims::P {
+        let Value::Obj(bo) = self.stack[bp] else {
+            return Ok(None);
+        };
+        let l = match &self.heap.get(bo).body {
+            Body::Block(cl) if cl.code.num_args == argc => {
+                let base = self.stack.len();
+                BlockLoop {
+                    cl: &**cl,
+                    bp,
+                    base,
+                    frame: base + cl.code.frame_size,
+                    temps: cl.code.frame_size > argc,
+                }
+            }
+            _ => return Ok(None),
+        };
+        self.depth += 1;
+        if self.depth > self.depth_limit || crate::native_stack::low() {
+            if let Err(e) = self.stack_overflow() {
+                self.depth -= 1;
+                return Err(e);
+            }
+        }
+        self.stack.resize(l.frame, Value::Nil);
+        let r = body(self, &l);
+        self.depth -= 1;
+        r
     }
 
     /// One call of a loop's block with `args` (as many as it takes): what
-    /// `value:` does, without finding and checking the closure again.
+    /// `value:` does, without finding and checking the closure, counting
+    /// the depth or sizing the frame again.
     #[inline]
     pub fn block_loop_call(&mut self, l: &BlockLoop, args: &[Value]) -> R {
         // SAFETY: as in `call_block`: the block object stays at
@@ -1153,19 +1220,22 @@ impl Vm {
         // boxed closure outlives every call.
         let cl: &Closure = unsafe { &*l.cl };
         // the frame stays between calls: only its arguments and temporaries
-        // are written again
-        let frame = l.base + cl.code.frame_size;
-        self.stack.truncate(frame);
-        self.stack.resize(frame, Value::Nil);
-        let slots = &mut self.stack[l.base..frame];
-        let (arg_slots, temps) = slots.split_at_mut(args.len());
-        for (s, &a) in arg_slots.iter_mut().zip(args) {
+        // are written again (the arguments before the interrupt check, which
+        // may collect: the value stack is where the collector sees them)
+        if self.stack.len() != l.frame {
+            self.stack.resize(l.frame, Value::Nil);
+        }
+        let slots = &mut self.stack[l.base..l.frame];
+        for (s, &a) in slots.iter_mut().zip(args) {
             *s = a;
         }
-        for t in temps {
-            *t = Value::Nil;
+        if l.temps {
+            for t in &mut slots[args.len()..] {
+                *t = Value::Nil;
+            }
         }
-        self.run_block(cl, l.bp, l.base)
+        self.check_interrupt()?;
+        self.block_body(cl, l.bp, l.base)
     }
 
     /// Calls a block (or anything answering `value…`) from Rust.
