@@ -121,6 +121,7 @@ impl Vm {
     }
 
     /// The element at 1-based `index` of the Array `a`.
+    #[inline]
     fn array_get(&self, a: Oop, index: i64) -> Option<Value> {
         if index < 1 {
             return None;
@@ -130,14 +131,20 @@ impl Vm {
 
     /// Element `i` of Array `o` for an enumeration primitive; if the array
     /// shrank under the loop, `at:` is sent so it signals as it would.
+    #[inline(always)]
     fn array_element(&mut self, o: Oop, i: i64) -> Result<Value, Unwind> {
         match self.array_get(o, i) {
             Some(e) => Ok(e),
-            None => {
-                let at = self.sels.at;
-                self.send_msg(Value::Obj(o), at, &[Value::Int(i)])
-            }
+            None => self.array_element_gone(o, i),
         }
+    }
+
+    /// `at:` sent for an element the loop expected but the array no longer has.
+    #[cold]
+    #[inline(never)]
+    fn array_element_gone(&mut self, o: Oop, i: i64) -> Result<Value, Unwind> {
+        let at = self.sels.at;
+        self.send_msg(Value::Obj(o), at, &[Value::Int(i)])
     }
 
     /// Whether the receiver's first and last index may be written (it is not invariant).
