@@ -12,7 +12,7 @@
 //! written there. This module must not signal errors itself.
 
 use crate::heap::{Body, Object, F_INVARIANT};
-use crate::interp::{Unwind, Vm};
+use crate::interp::{BlockLoop, Unwind, Vm};
 use crate::prims::{Probe, P};
 use crate::value::{Oop, Value};
 
@@ -132,19 +132,14 @@ impl Vm {
     /// Element `i` of Array `o` for an enumeration primitive; if the array
     /// shrank under the loop, `at:` is sent so it signals as it would.
     #[inline(always)]
-    fn array_element(&mut self, o: Oop, i: i64) -> Result<Value, Unwind> {
+    fn array_element(&mut self, l: &BlockLoop, o: Oop, i: i64) -> Result<Value, Unwind> {
         match self.array_get(o, i) {
             Some(e) => Ok(e),
-            None => self.array_element_gone(o, i),
+            None => self.between_calls(l, |vm| {
+                let at = vm.sels.at;
+                vm.send_msg(Value::Obj(o), at, &[Value::Int(i)])
+            }),
         }
-    }
-
-    /// `at:` sent for an element the loop expected but the array no longer has.
-    #[cold]
-    #[inline(never)]
-    fn array_element_gone(&mut self, o: Oop, i: i64) -> Result<Value, Unwind> {
-        let at = self.sels.at;
-        self.send_msg(Value::Obj(o), at, &[Value::Int(i)])
     }
 
     /// Whether the receiver's first and last index may be written (it is not invariant).
@@ -240,7 +235,7 @@ impl Vm {
                 let element = match element {
                     Some(e) => e,
                     // whatever the array became, ask it as the Smalltalk body would
-                    None => vm.send_msg(array, at, &[Value::Int(i)])?,
+                    None => vm.between_calls(block, |vm| vm.send_msg(array, at, &[Value::Int(i)]))?,
                 };
                 vm.block_loop_call(block, &[element])?;
             }
@@ -257,7 +252,7 @@ impl Vm {
         let size = self.ptr_slots(o).map_or(0, |s| s.len()) as i64;
         self.block_loop(rp + 1, if with_index { 2 } else { 1 }, |vm, block| {
             for i in 1..=size {
-                let element = vm.array_element(o, i)?;
+                let element = vm.array_element(block, o, i)?;
                 if with_index {
                     vm.block_loop_call(block, &[element, Value::Int(i)])?;
                 } else {
@@ -638,7 +633,7 @@ impl Vm {
         let mut found = None;
         let looped = self.block_loop(rp + 1, 1, |vm, block| {
             for i in 1..=size {
-                let element = vm.array_element(o, i)?;
+                let element = vm.array_element(block, o, i)?;
                 match vm.block_loop_call(block, &[element])? {
                     Value::True => {
                         found = Some(element);
@@ -647,7 +642,7 @@ impl Vm {
                     Value::False => {}
                     other => {
                         let sel = vm.sels.must_be_boolean;
-                        vm.send_msg(other, sel, &[])?;
+                        vm.between_calls(block, |vm| vm.send_msg(other, sel, &[]))?;
                     }
                 }
             }

@@ -124,12 +124,14 @@ unsafe impl Send for Act {}
 /// [`Vm::block_loop`]).
 pub struct BlockLoop {
     cl: *const Closure,
-    bp: usize,
     /// Where the block's frame starts, and ends.
     base: usize,
     frame: usize,
     /// Whether the frame holds temporaries besides the arguments.
     temps: bool,
+    /// The send offset in the primitive's activation (what its record on
+    /// `Vm::acts` says it was called from).
+    caller_pos: u32,
 }
 
 /// The activation a node is evaluated in.
@@ -1102,12 +1104,21 @@ impl Vm {
     /// counted: the activation record, the environment, the statements.
     #[inline(always)]
     fn block_body(&mut self, cl: &Closure, bp: usize, base: usize) -> R {
-        let code = &*cl.code;
         self.acts.push(Act {
             method: std::ptr::null(),
             rp: bp as u32,
             caller_pos: self.pos,
         });
+        let result = self.block_statements(cl, base);
+        self.pos = self.acts.pop().map_or(0, |a| a.caller_pos);
+        result
+    }
+
+    /// A block's environment (if it has one of its own) and statements, with
+    /// its frame at `base`.
+    #[inline(always)]
+    fn block_statements(&mut self, cl: &Closure, base: usize) -> R {
+        let code = &*cl.code;
         let env = if code.env_size > 0 {
             let mut slots = vec![Value::Nil; code.env_size];
             slots[0] = cl.env;
@@ -1125,24 +1136,15 @@ impl Vm {
             home: cl.home,
             method: &cl.method,
         };
-        let result = match code.body.split_last() {
+        match code.body.split_last() {
             Some((last, rest)) => {
-                let mut r = Ok(Value::Nil);
                 for stmt in rest {
-                    r = self.block_stmt(stmt, &f);
-                    if r.is_err() {
-                        break;
-                    }
+                    self.block_stmt(stmt, &f)?;
                 }
-                match r {
-                    Ok(_) => self.block_stmt(last, &f),
-                    err => err,
-                }
+                self.block_stmt(last, &f)
             }
             None => Ok(Value::Nil),
-        };
-        self.pos = self.acts.pop().map_or(0, |a| a.caller_pos);
-        result
+        }
     }
 
     /// One statement of a real block. A conditional statement
@@ -1169,11 +1171,13 @@ impl Vm {
     /// (`do:` and its kin); `Ok(None)` (the primitive fails) unless it is a
     /// block taking `argc` arguments. What is the same for every call is
     /// done once here: the closure is found and checked, the depth counted
-    /// and checked against the limits, the frame put on the stack. The block
-    /// object must stay at `bp` until the loop ends; the block's frame stays
-    /// on the stack above the primitive's between calls (the primitive's own
-    /// return truncates it), so anything `body` pushes between calls goes
-    /// above it and must be popped again.
+    /// and checked against the limits, the frame put on the stack, the
+    /// block's activation record pushed (it stays for the loop: `body` runs
+    /// anything other than a block call through [`Vm::between_calls`]). The
+    /// block object must stay at `bp` until the loop ends; the block's frame
+    /// stays on the stack above the primitive's between calls (the
+    /// primitive's own return truncates it), so anything `body` pushes
+    /// between calls goes above it and must be popped again.
     #[inline(always)]
     pub fn block_loop(
         &mut self,
@@ -1189,10 +1193,10 @@ impl Vm {
                 let base = self.stack.len();
                 BlockLoop {
                     cl: &**cl,
-                    bp,
                     base,
                     frame: base + cl.code.frame_size,
                     temps: cl.code.frame_size > argc,
+                    caller_pos: self.pos,
                 }
             }
             _ => return Ok(None),
@@ -1205,19 +1209,29 @@ impl Vm {
             }
         }
         self.stack.resize(l.frame, Value::Nil);
+        self.acts.push(Act {
+            method: std::ptr::null(),
+            rp: bp as u32,
+            caller_pos: l.caller_pos,
+        });
+        let records = self.acts.len();
         let r = body(self, &l);
+        // every activation above the loop's record has popped its own by now
+        // (on every way out); the loop's may be off already (`between_calls`)
+        self.acts.truncate(records - 1);
+        self.pos = l.caller_pos;
         self.depth -= 1;
         r
     }
 
     /// One call of a loop's block with `args` (as many as it takes): what
     /// `value:` does, without finding and checking the closure, counting
-    /// the depth or sizing the frame again.
+    /// the depth, sizing the frame or pushing the activation record again.
     #[inline]
     pub fn block_loop_call(&mut self, l: &BlockLoop, args: &[Value]) -> R {
-        // SAFETY: as in `call_block`: the block object stays at
-        // `self.stack[l.bp]` for the loop (`block_loop`'s contract), so its
-        // boxed closure outlives every call.
+        // SAFETY: as in `call_block`: the block object stays at its stack
+        // index for the loop (`block_loop`'s contract), so its boxed closure
+        // outlives every call.
         let cl: &Closure = unsafe { &*l.cl };
         // the frame stays between calls: only its arguments and temporaries
         // are written again (the arguments before the interrupt check, which
@@ -1234,8 +1248,34 @@ impl Vm {
                 *t = Value::Nil;
             }
         }
-        self.check_interrupt()?;
-        self.block_body(cl, l.bp, l.base)
+        if self.interrupter.pending() || self.heap.gc_due() {
+            self.between_calls(l, |vm| vm.check_interrupt())?;
+        }
+        let r = self.block_statements(cl, l.base);
+        self.pos = l.caller_pos;
+        r
+    }
+
+    /// Runs `f` in a block loop's primitive between two calls of its block
+    /// (an `at:` the primitive sends, `mustBeBoolean`, the interrupt check):
+    /// without the block's activation record and depth, so a stack report
+    /// made meanwhile shows the primitive as the innermost activation.
+    #[cold]
+    #[inline(never)]
+    pub fn between_calls<T>(
+        &mut self,
+        l: &BlockLoop,
+        f: impl FnOnce(&mut Vm) -> Result<T, Unwind>,
+    ) -> Result<T, Unwind> {
+        let record = self.acts.pop();
+        self.depth -= 1;
+        let r = f(self);
+        self.depth += 1;
+        if let Some(a) = record {
+            self.acts.push(a);
+        }
+        self.pos = l.caller_pos;
+        r
     }
 
     /// Calls a block (or anything answering `value…`) from Rust.
