@@ -1147,24 +1147,33 @@ impl Vm {
         }
     }
 
-    /// One statement of a real block. A conditional statement
-    /// (`each > limit ifTrue: [^ each]`) is chosen here, and a constant
-    /// branch (the `nil` of a missing `ifFalse:`) answered without `eval`.
+    /// One statement of a real block or an inlined loop's body, the
+    /// commonest kinds answered without entering `eval`: an assignment to a
+    /// stack temporary, and a conditional (`each > limit ifTrue: [^ each]`)
+    /// whose constant branch (the `nil` of a missing `ifFalse:`) answers in
+    /// place.
     #[inline(always)]
     fn block_stmt(&mut self, n: &Node, f: &Frame) -> R {
-        if let Node::If(parts, site, off) = n {
-            let (c, t, e) = &**parts;
-            let branch = match self.eval_leaf(c, f)? {
-                Value::True => t,
-                Value::False => e,
-                other => return self.non_boolean(other, *site, *off),
-            };
-            return match branch {
-                Node::Const(v) => Ok(*v),
-                other => self.eval(other, f),
-            };
+        match n {
+            Node::SetSlot(Slot::Stack(i), e) => {
+                let v = self.eval_leaf(e, f)?;
+                self.stack[f.base + *i as usize] = v;
+                Ok(v)
+            }
+            Node::If(parts, site, off) => {
+                let (c, t, e) = &**parts;
+                let branch = match self.eval_leaf(c, f)? {
+                    Value::True => t,
+                    Value::False => e,
+                    other => return self.non_boolean(other, *site, *off),
+                };
+                match branch {
+                    Node::Const(v) => Ok(*v),
+                    other => self.eval(other, f),
+                }
+            }
+            _ => self.eval_leaf(n, f),
         }
-        self.eval_leaf(n, f)
     }
 
     /// Runs `body` as a primitive's loop over the block at `self.stack[bp]`
@@ -1622,11 +1631,11 @@ impl Vm {
                     self.set_slot(t, Value::Nil, f);
                 }
                 for x in nodes {
-                    self.eval_leaf(x, f)?;
+                    self.block_stmt(x, f)?;
                 }
                 Ok(())
             }
-            other => self.eval_leaf(other, f).map(|_| ()),
+            other => self.block_stmt(other, f).map(|_| ()),
         }
     }
 
