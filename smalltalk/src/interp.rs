@@ -1377,10 +1377,14 @@ impl Vm {
                 }
                 Node::If(parts, site, off) => {
                     let (c, t, e) = &**parts;
-                    match self.eval_leaf(c, f)? {
-                        Value::True => n = t,
-                        Value::False => n = e,
+                    n = match self.eval_leaf(c, f)? {
+                        Value::True => t,
+                        Value::False => e,
                         other => return self.non_boolean(other, *site, *off),
+                    };
+                    // the `nil` of a missing branch answers without another dispatch
+                    if let Node::Const(v) = n {
+                        return Ok(*v);
                     }
                     continue;
                 }
