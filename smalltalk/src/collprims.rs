@@ -235,7 +235,9 @@ impl Vm {
                 let element = match element {
                     Some(e) => e,
                     // whatever the array became, ask it as the Smalltalk body would
-                    None => vm.between_calls(block, |vm| vm.send_msg(array, at, &[Value::Int(i)]))?,
+                    None => {
+                        vm.between_calls(block, |vm| vm.send_msg(array, at, &[Value::Int(i)]))?
+                    }
                 };
                 vm.block_loop_call(block, &[element])?;
             }

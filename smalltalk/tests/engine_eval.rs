@@ -773,11 +773,16 @@ valued: n
     .expect("file-in");
     s.set_depth_limit(400);
     let mut got = Vec::new();
-    for sel in ["plain:", "array:", "indexed:", "ordered:", "detect:", "valued:"] {
+    for sel in [
+        "plain:", "array:", "indexed:", "ordered:", "detect:", "valued:",
+    ] {
         let src = format!(
             "| t | t := EngNest new. {{[t perform: #'{sel}' with: 0] on: AlmostOutOfStack do: [:e | e return: #deep]. t deepest}}"
         );
-        got.push(s.evaluate_print_string(&src).unwrap_or_else(|e| format!("{e:?}")));
+        got.push(
+            s.evaluate_print_string(&src)
+                .unwrap_or_else(|e| format!("{e:?}")),
+        );
     }
     assert_eq!(
         got,

@@ -125,9 +125,6 @@ fn a_soft_break_in_a_loop_primitive_is_caught_and_the_loop_can_resume() {
         "| a n resumed | a := Array new: 1000. n := 0. resumed := false. [[n < 3000000] whileTrue: [a do: [:e | n := n + 1]]] on: Break do: [:e | resumed ifTrue: [e return: #again] ifFalse: [resumed := true. e resume: nil]]. {resumed. n >= 1000}",
         false,
     );
-    assert!(
-        matches!(r.as_deref(), Ok("anArray( true, true)")),
-        "{r:?}"
-    );
+    assert!(matches!(r.as_deref(), Ok("anArray( true, true)")), "{r:?}");
     assert_eq!(s.evaluate_print_string("3 + 4").unwrap(), "7");
 }
