@@ -12,7 +12,7 @@
 //! written there. This module must not signal errors itself.
 
 use crate::heap::{Body, Object, F_INVARIANT};
-use crate::interp::{Unwind, Vm};
+use crate::interp::{BlockLoop, Unwind, Vm};
 use crate::prims::{Probe, P};
 use crate::value::{Oop, Value};
 
@@ -121,6 +121,7 @@ impl Vm {
     }
 
     /// The element at 1-based `index` of the Array `a`.
+    #[inline]
     fn array_get(&self, a: Oop, index: i64) -> Option<Value> {
         if index < 1 {
             return None;
@@ -130,13 +131,14 @@ impl Vm {
 
     /// Element `i` of Array `o` for an enumeration primitive; if the array
     /// shrank under the loop, `at:` is sent so it signals as it would.
-    fn array_element(&mut self, o: Oop, i: i64) -> Result<Value, Unwind> {
+    #[inline(always)]
+    fn array_element(&mut self, l: &BlockLoop, o: Oop, i: i64) -> Result<Value, Unwind> {
         match self.array_get(o, i) {
             Some(e) => Ok(e),
-            None => {
-                let at = self.sels.at;
-                self.send_msg(Value::Obj(o), at, &[Value::Int(i)])
-            }
+            None => self.between_calls(l, |vm| {
+                let at = vm.sels.at;
+                vm.send_msg(Value::Obj(o), at, &[Value::Int(i)])
+            }),
         }
     }
 
@@ -222,24 +224,25 @@ impl Vm {
         let Some((_, first, last)) = self.oc_parts(o) else {
             return Ok(None);
         };
-        let Some(block) = self.block_loop(rp + 1, 1) else {
-            return Ok(None);
-        };
-        let at = self.sels.at;
-        for i in first..=last {
-            let array = self.heap.slot(o, OC_ARRAY);
-            let element = match array {
-                Value::Obj(a) if self.heap.get(a).class == self.k.array => self.array_get(a, i),
-                _ => None,
-            };
-            let element = match element {
-                Some(e) => e,
-                // whatever the array became, ask it as the Smalltalk body would
-                None => self.send_msg(array, at, &[Value::Int(i)])?,
-            };
-            self.block_loop_call(&block, &[element])?;
-        }
-        Ok(Some(Value::Obj(o)))
+        self.block_loop(rp + 1, 1, |vm, block| {
+            let at = vm.sels.at;
+            for i in first..=last {
+                let array = vm.heap.slot(o, OC_ARRAY);
+                let element = match array {
+                    Value::Obj(a) if vm.heap.get(a).class == vm.k.array => vm.array_get(a, i),
+                    _ => None,
+                };
+                let element = match element {
+                    Some(e) => e,
+                    // whatever the array became, ask it as the Smalltalk body would
+                    None => {
+                        vm.between_calls(block, |vm| vm.send_msg(array, at, &[Value::Int(i)]))?
+                    }
+                };
+                vm.block_loop_call(block, &[element])?;
+            }
+            Ok(Some(Value::Obj(o)))
+        })
     }
 
     /// `Array>>do:` / `Array>>doWithIndex:` — `1 to: self size do: [:i | aBlock
@@ -248,19 +251,18 @@ impl Vm {
         if self.heap.get(o).class != self.k.array {
             return Ok(None);
         }
-        let Some(block) = self.block_loop(rp + 1, if with_index { 2 } else { 1 }) else {
-            return Ok(None);
-        };
         let size = self.ptr_slots(o).map_or(0, |s| s.len()) as i64;
-        for i in 1..=size {
-            let element = self.array_element(o, i)?;
-            if with_index {
-                self.block_loop_call(&block, &[element, Value::Int(i)])?;
-            } else {
-                self.block_loop_call(&block, &[element])?;
+        self.block_loop(rp + 1, if with_index { 2 } else { 1 }, |vm, block| {
+            for i in 1..=size {
+                let element = vm.array_element(block, o, i)?;
+                if with_index {
+                    vm.block_loop_call(block, &[element, Value::Int(i)])?;
+                } else {
+                    vm.block_loop_call(block, &[element])?;
+                }
             }
-        }
-        Ok(Some(Value::Obj(o)))
+            Ok(Some(Value::Obj(o)))
+        })
     }
 
     /// The receiver's bucket Array and tally, when its class's `_indexOf:` is
@@ -629,20 +631,30 @@ impl Vm {
         if self.heap.get(o).class != self.k.array {
             return Ok(None);
         }
-        let Some(block) = self.block_loop(rp + 1, 1) else {
-            return Ok(None);
-        };
         let size = self.ptr_slots(o).map_or(0, |s| s.len()) as i64;
-        for i in 1..=size {
-            let element = self.array_element(o, i)?;
-            match self.block_loop_call(&block, &[element])? {
-                Value::True => return Ok(Some(element)),
-                Value::False => {}
-                other => {
-                    let sel = self.sels.must_be_boolean;
-                    self.send_msg(other, sel, &[])?;
+        let mut found = None;
+        let looped = self.block_loop(rp + 1, 1, |vm, block| {
+            for i in 1..=size {
+                let element = vm.array_element(block, o, i)?;
+                match vm.block_loop_call(block, &[element])? {
+                    Value::True => {
+                        found = Some(element);
+                        break;
+                    }
+                    Value::False => {}
+                    other => {
+                        let sel = vm.sels.must_be_boolean;
+                        vm.between_calls(block, |vm| vm.send_msg(other, sel, &[]))?;
+                    }
                 }
             }
+            Ok(Some(Value::Nil))
+        })?;
+        if looped.is_none() {
+            return Ok(None);
+        }
+        if found.is_some() {
+            return Ok(found);
         }
         let none = self.stack[rp + 2];
         if self.is_block_of(none, 0) {

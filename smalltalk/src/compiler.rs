@@ -767,6 +767,13 @@ impl<'a> Compiler<'a> {
         let temps_here: Vec<Slot> = temps;
         self.vars.truncate(mark);
         r?;
+        // a block of one statement and no temporaries is that statement:
+        // the interpreter then dispatches on it once, not on a sequence first
+        if temps_here.is_empty() && body.len() == 1 {
+            if let Some(only) = body.pop() {
+                return Ok((only, arg_slot));
+            }
+        }
         Ok((Node::Seq(body, temps_here), arg_slot))
     }
 

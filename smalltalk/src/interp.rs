@@ -124,8 +124,14 @@ unsafe impl Send for Act {}
 /// [`Vm::block_loop`]).
 pub struct BlockLoop {
     cl: *const Closure,
-    bp: usize,
+    /// Where the block's frame starts, and ends.
     base: usize,
+    frame: usize,
+    /// Whether the frame holds temporaries besides the arguments.
+    temps: bool,
+    /// The send offset in the primitive's activation (what its record on
+    /// `Vm::acts` says it was called from).
+    caller_pos: u32,
 }
 
 /// The activation a node is evaluated in.
@@ -1079,8 +1085,6 @@ impl Vm {
     /// Leaves the stack at `base + frame_size` or above; the caller truncates.
     #[inline(always)]
     fn run_block(&mut self, cl: &Closure, bp: usize, base: usize) -> R {
-        let (code, method, receiver, env, home) =
-            (&cl.code, &cl.method, cl.receiver, cl.env, cl.home);
         self.check_interrupt()?;
         self.depth += 1;
         if self.depth > self.depth_limit || crate::native_stack::low() {
@@ -1089,83 +1093,198 @@ impl Vm {
                 return Err(e);
             }
         }
+        self.stack.resize(base + cl.code.frame_size, Value::Nil);
+        let r = self.block_body(cl, bp, base);
+        self.depth -= 1;
+        r
+    }
+
+    /// The part of a block call every call needs once its frame is on the
+    /// stack (sized, arguments written, temporaries nil) and the depth is
+    /// counted: the activation record, the environment, the statements.
+    #[inline(always)]
+    fn block_body(&mut self, cl: &Closure, bp: usize, base: usize) -> R {
         self.acts.push(Act {
             method: std::ptr::null(),
             rp: bp as u32,
             caller_pos: self.pos,
         });
-        self.stack.resize(base + code.frame_size, Value::Nil);
+        let result = self.block_statements(cl, base);
+        self.pos = self.acts.pop().map_or(0, |a| a.caller_pos);
+        result
+    }
+
+    /// A block's environment (if it has one of its own) and statements, with
+    /// its frame at `base`.
+    #[inline(always)]
+    fn block_statements(&mut self, cl: &Closure, base: usize) -> R {
+        let code = &*cl.code;
         let env = if code.env_size > 0 {
             let mut slots = vec![Value::Nil; code.env_size];
-            slots[0] = env;
+            slots[0] = cl.env;
             for &(a, e) in &code.arg_env {
                 slots[e as usize] = self.stack[base + a as usize];
             }
             Value::Obj(self.heap.alloc(self.k.variable_context, Body::Ptr(slots)))
         } else {
-            env
+            cl.env
         };
         let f = Frame {
-            recv: receiver,
+            recv: cl.receiver,
             base,
             env,
-            home,
-            method,
+            home: cl.home,
+            method: &cl.method,
         };
-        let mut result = Ok(Value::Nil);
-        for stmt in &code.body {
-            result = self.eval_leaf(stmt, &f);
-            if result.is_err() {
-                break;
+        match code.body.split_last() {
+            Some((last, rest)) => {
+                for stmt in rest {
+                    self.block_stmt(stmt, &f)?;
+                }
+                self.block_stmt(last, &f)
             }
+            None => Ok(Value::Nil),
         }
-        self.pos = self.acts.pop().map_or(0, |a| a.caller_pos);
-        self.depth -= 1;
-        result
     }
 
-    /// Prepares a primitive's loop over the block at `self.stack[bp]` (`do:`
-    /// and its kin): `None` unless it is a block taking `argc` arguments.
-    /// The block object must stay at `bp` until the loop ends; the block's
-    /// frame stays on the stack above the primitive's between calls (the
-    /// primitive's own return truncates it), so anything the primitive
-    /// pushes between calls goes above it and must be popped again.
-    pub fn block_loop(&self, bp: usize, argc: usize) -> Option<BlockLoop> {
-        let Value::Obj(bo) = self.stack[bp] else {
-            return None;
-        };
-        match &self.heap.get(bo).body {
-            Body::Block(cl) if cl.code.num_args == argc => Some(BlockLoop {
-                cl: &**cl,
-                bp,
-                base: self.stack.len(),
-            }),
-            _ => None,
+    /// One statement of a real block or an inlined loop's body, the
+    /// commonest kinds answered without entering `eval`: an assignment to a
+    /// stack temporary, and a conditional (`each > limit ifTrue: [^ each]`)
+    /// whose constant branch (the `nil` of a missing `ifFalse:`) answers in
+    /// place.
+    #[inline(always)]
+    fn block_stmt(&mut self, n: &Node, f: &Frame) -> R {
+        match n {
+            Node::SetSlot(Slot::Stack(i), e) => {
+                let v = self.eval_leaf(e, f)?;
+                self.stack[f.base + *i as usize] = v;
+                Ok(v)
+            }
+            Node::If(parts, site, off) => {
+                let (c, t, e) = &**parts;
+                let branch = match self.eval_leaf(c, f)? {
+                    Value::True => t,
+                    Value::False => e,
+                    other => return self.non_boolean(other, *site, *off),
+                };
+                match branch {
+                    Node::Const(v) => Ok(*v),
+                    other => self.eval(other, f),
+                }
+            }
+            _ => self.eval_leaf(n, f),
         }
+    }
+
+    /// Runs `body` as a primitive's loop over the block at `self.stack[bp]`
+    /// (`do:` and its kin); `Ok(None)` (the primitive fails) unless it is a
+    /// block taking `argc` arguments. What is the same for every call is
+    /// done once here: the closure is found and checked, the depth counted
+    /// and checked against the limits, the frame put on the stack, the
+    /// block's activation record pushed (it stays for the loop: `body` runs
+    /// anything other than a block call through [`Vm::between_calls`]). The
+    /// block object must stay at `bp` until the loop ends; the block's frame
+    /// stays on the stack above the primitive's between calls (the
+    /// primitive's own return truncates it), so anything `body` pushes
+    /// between calls goes above it and must be popped again.
+    #[inline(always)]
+    pub fn block_loop(
+        &mut self,
+        bp: usize,
+        argc: usize,
+        body: impl FnOnce(&mut Vm, &BlockLoop) -> crate::prims::P,
+    ) -> crate::prims::P {
+        let Value::Obj(bo) = self.stack[bp] else {
+            return Ok(None);
+        };
+        let l = match &self.heap.get(bo).body {
+            Body::Block(cl) if cl.code.num_args == argc => {
+                let base = self.stack.len();
+                BlockLoop {
+                    cl: &**cl,
+                    base,
+                    frame: base + cl.code.frame_size,
+                    temps: cl.code.frame_size > argc,
+                    caller_pos: self.pos,
+                }
+            }
+            _ => return Ok(None),
+        };
+        self.depth += 1;
+        if self.depth > self.depth_limit || crate::native_stack::low() {
+            if let Err(e) = self.stack_overflow() {
+                self.depth -= 1;
+                return Err(e);
+            }
+        }
+        self.stack.resize(l.frame, Value::Nil);
+        self.acts.push(Act {
+            method: std::ptr::null(),
+            rp: bp as u32,
+            caller_pos: l.caller_pos,
+        });
+        let records = self.acts.len();
+        let r = body(self, &l);
+        // every activation above the loop's record has popped its own by now
+        // (on every way out); the loop's may be off already (`between_calls`)
+        self.acts.truncate(records - 1);
+        self.pos = l.caller_pos;
+        self.depth -= 1;
+        r
     }
 
     /// One call of a loop's block with `args` (as many as it takes): what
-    /// `value:` does, without finding and checking the closure again.
+    /// `value:` does, without finding and checking the closure, counting
+    /// the depth, sizing the frame or pushing the activation record again.
     #[inline]
     pub fn block_loop_call(&mut self, l: &BlockLoop, args: &[Value]) -> R {
-        // SAFETY: as in `call_block`: the block object stays at
-        // `self.stack[l.bp]` for the loop (`block_loop`'s contract), so its
-        // boxed closure outlives every call.
+        // SAFETY: as in `call_block`: the block object stays at its stack
+        // index for the loop (`block_loop`'s contract), so its boxed closure
+        // outlives every call.
         let cl: &Closure = unsafe { &*l.cl };
         // the frame stays between calls: only its arguments and temporaries
-        // are written again
-        let frame = l.base + cl.code.frame_size;
-        self.stack.truncate(frame);
-        self.stack.resize(frame, Value::Nil);
-        let slots = &mut self.stack[l.base..frame];
-        let (arg_slots, temps) = slots.split_at_mut(args.len());
-        for (s, &a) in arg_slots.iter_mut().zip(args) {
+        // are written again (the arguments before the interrupt check, which
+        // may collect: the value stack is where the collector sees them)
+        if self.stack.len() != l.frame {
+            self.stack.resize(l.frame, Value::Nil);
+        }
+        let slots = &mut self.stack[l.base..l.frame];
+        for (s, &a) in slots.iter_mut().zip(args) {
             *s = a;
         }
-        for t in temps {
-            *t = Value::Nil;
+        if l.temps {
+            for t in &mut slots[args.len()..] {
+                *t = Value::Nil;
+            }
         }
-        self.run_block(cl, l.bp, l.base)
+        if self.interrupter.pending() || self.heap.gc_due() {
+            self.between_calls(l, |vm| vm.check_interrupt())?;
+        }
+        let r = self.block_statements(cl, l.base);
+        self.pos = l.caller_pos;
+        r
+    }
+
+    /// Runs `f` in a block loop's primitive between two calls of its block
+    /// (an `at:` the primitive sends, `mustBeBoolean`, the interrupt check):
+    /// without the block's activation record and depth, so a stack report
+    /// made meanwhile shows the primitive as the innermost activation.
+    #[cold]
+    #[inline(never)]
+    pub fn between_calls<T>(
+        &mut self,
+        l: &BlockLoop,
+        f: impl FnOnce(&mut Vm) -> Result<T, Unwind>,
+    ) -> Result<T, Unwind> {
+        let record = self.acts.pop();
+        self.depth -= 1;
+        let r = f(self);
+        self.depth += 1;
+        if let Some(a) = record {
+            self.acts.push(a);
+        }
+        self.pos = l.caller_pos;
+        r
     }
 
     /// Calls a block (or anything answering `value…`) from Rust.
@@ -1258,10 +1377,14 @@ impl Vm {
                 }
                 Node::If(parts, site, off) => {
                     let (c, t, e) = &**parts;
-                    match self.eval_leaf(c, f)? {
-                        Value::True => n = t,
-                        Value::False => n = e,
+                    n = match self.eval_leaf(c, f)? {
+                        Value::True => t,
+                        Value::False => e,
                         other => return self.non_boolean(other, *site, *off),
+                    };
+                    // the `nil` of a missing branch answers without another dispatch
+                    if let Node::Const(v) = n {
+                        return Ok(*v);
                     }
                     continue;
                 }
@@ -1512,11 +1635,11 @@ impl Vm {
                     self.set_slot(t, Value::Nil, f);
                 }
                 for x in nodes {
-                    self.eval_leaf(x, f)?;
+                    self.block_stmt(x, f)?;
                 }
                 Ok(())
             }
-            other => self.eval_leaf(other, f).map(|_| ()),
+            other => self.block_stmt(other, f).map(|_| ()),
         }
     }
 

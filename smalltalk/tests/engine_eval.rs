@@ -723,6 +723,81 @@ fn exceptions_ansi_semantics() {
     );
 }
 
+/// A loop primitive's block (`do:`, `doWithIndex:`, `detect:ifNone:`)
+/// counts as a frame at every call, as a `value:` of it does: a recursion
+/// through one reaches the frame limit at half the levels a method alone does.
+#[test]
+fn blocks_of_loop_primitives_count_against_the_frame_limit() {
+    let mut s = session();
+    s.file_in(
+        r#"doit
+Object subclass: 'EngNest' instVarNames: #(deepest) classVars: #() classInstVars: #()
+  poolDictionaries: #() inDictionary: UserGlobals options: #()
+%
+method: EngNest
+deepest
+  ^ deepest
+%
+method: EngNest
+plain: n
+  deepest := n.
+  self plain: n + 1
+%
+method: EngNest
+array: n
+  deepest := n.
+  #(1) do: [:e | self array: n + 1]
+%
+method: EngNest
+indexed: n
+  deepest := n.
+  #(1) doWithIndex: [:e :i | self indexed: n + i]
+%
+method: EngNest
+ordered: n
+  deepest := n.
+  (OrderedCollection with: 1) do: [:e | self ordered: n + 1]
+%
+method: EngNest
+detect: n
+  deepest := n.
+  ^ #(1) detect: [:e | self detect: n + 1] ifNone: [nil]
+%
+method: EngNest
+valued: n
+  deepest := n.
+  [:e | self valued: n + 1] value: 1
+%
+"#,
+    )
+    .expect("file-in");
+    s.set_depth_limit(400);
+    let mut got = Vec::new();
+    for sel in [
+        "plain:", "array:", "indexed:", "ordered:", "detect:", "valued:",
+    ] {
+        let src = format!(
+            "| t | t := EngNest new. {{[t perform: #'{sel}' with: 0] on: AlmostOutOfStack do: [:e | e return: #deep]. t deepest}}"
+        );
+        got.push(
+            s.evaluate_print_string(&src)
+                .unwrap_or_else(|e| format!("{e:?}")),
+        );
+    }
+    assert_eq!(
+        got,
+        [
+            "anArray( #deep, 397)",
+            "anArray( #deep, 198)",
+            "anArray( #deep, 198)",
+            "anArray( #deep, 198)",
+            "anArray( #deep, 198)",
+            "anArray( #deep, 198)",
+        ]
+    );
+    assert_eq!(s.evaluate_print_string("3 + 4").unwrap(), "7");
+}
+
 #[test]
 fn limits_deep_recursion_and_memory() {
     let mut s = session();

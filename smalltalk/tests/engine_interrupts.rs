@@ -103,9 +103,28 @@ fn breaks_reach_sends_loops_and_waits() {
         "1000000000000 timesRepeat: [3 + 4]",
         "(Delay forSeconds: 100) wait",
         "| blk | blk := [true]. blk whileTrue",
+        // the loops of the collection primitives check at every block call
+        "| a | a := Array new: 1000. [true] whileTrue: [a do: [:e | e]]",
+        "| a | a := Array new: 1000. [true] whileTrue: [a doWithIndex: [:e :i | i]]",
+        "| a | a := Array new: 1000. [true] whileTrue: [a detect: [:e | false] ifNone: [nil]]",
+        "| c | c := OrderedCollection new. 1 to: 1000 do: [:i | c add: i]. [true] whileTrue: [c do: [:e | e]]",
     ] {
         let e = run_and_break(&mut s, src, false).unwrap_err();
         assert_eq!(e.number, 6003, "{src}: {e:?}");
     }
     assert_eq!(s.evaluate_print_string("2 * 21").unwrap(), "42");
+}
+
+#[test]
+fn a_soft_break_in_a_loop_primitive_is_caught_and_the_loop_can_resume() {
+    let mut s = session();
+    // the handler resumes once, so the loop goes on after the break and
+    // ends by itself once its count is reached
+    let r = run_and_break(
+        &mut s,
+        "| a n resumed | a := Array new: 1000. n := 0. resumed := false. [[n < 3000000] whileTrue: [a do: [:e | n := n + 1]]] on: Break do: [:e | resumed ifTrue: [e return: #again] ifFalse: [resumed := true. e resume: nil]]. {resumed. n >= 1000}",
+        false,
+    );
+    assert!(matches!(r.as_deref(), Ok("anArray( true, true)")), "{r:?}");
+    assert_eq!(s.evaluate_print_string("3 + 4").unwrap(), "7");
 }
