@@ -11,9 +11,9 @@
 //! Smalltalk body runs and every override, error and growth step behaves as
 //! written there. This module must not signal errors itself.
 
-use crate::heap::{Body, Object, F_INVARIANT};
+use crate::heap::{Body, F_INVARIANT};
 use crate::interp::{Unwind, Vm};
-use crate::prims::{Probe, P};
+use crate::prims::P;
 use crate::value::{Oop, Value};
 
 /// `OrderedCollection`'s named slots (kernel/10-classes.gs).
@@ -29,43 +29,81 @@ const WS_WRITE_LIMIT: usize = 3;
 const HASHED_TALLY: usize = 0;
 const HASHED_BUCKETS: usize = 1;
 
+/// An OrderedCollection's parts as its primitives need them.
+#[derive(Clone, Copy)]
+struct Oc {
+    /// The element Array (of exact class `Array`).
+    array: Oop,
+    first: i64,
+    last: i64,
+    /// The Array's size.
+    len: i64,
+    /// Neither the collection nor its Array is invariant.
+    writable: bool,
+}
+
+/// What one probe for a SmallInteger key found in a Set or Dictionary.
+#[derive(Clone, Copy)]
+struct Found {
+    buckets: Oop,
+    tally: i64,
+    /// The number of buckets.
+    n: i64,
+    /// The 1-based bucket index `_indexOf:` answers.
+    index: i64,
+    /// That bucket's element: nil, the SmallInteger (Set) or the Association (Dictionary).
+    element: Value,
+    /// Neither the collection nor its bucket Array is invariant.
+    writable: bool,
+}
+
 impl Vm {
+    /// The dispatcher. Every arm hands its arguments on unchanged, so each is
+    /// a tail call and the dispatcher itself keeps no frame.
     pub(crate) fn prim_collection(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
-        if let (418 | 419, 1) = (n, argc) {
-            return Ok(min_max(r, self.stack[rp + 1], n == 418));
-        }
         let Value::Obj(o) = r else {
-            return Ok(None);
+            return self.prim_immediate(n, r, rp, argc);
         };
-        Ok(match (n, argc) {
-            (400, 1) => self.oc_add_last(o, self.stack[rp + 1]),
+        match (n, argc) {
+            (400, 1) => self.oc_add_last(o, rp),
             (401, 0) => self.oc_remove(o, true),
             (402, 0) => self.oc_remove(o, false),
-            (403, 1) => self.oc_at(o, self.stack[rp + 1]),
-            (404, 2) => self.oc_at_put(o, self.stack[rp + 1], self.stack[rp + 2]),
-            (405, 1) => return self.oc_do(o, rp),
-            (406, 1) | (407, 1) => return self.array_do(o, rp, n == 407),
-            (410, 2) => return self.dictionary_at_if_absent(o, rp),
-            (425, 2) => return self.array_detect(o, rp),
+            (403, 1) => self.oc_at(o, rp),
+            (404, 2) => self.oc_at_put(o, rp),
+            (405, 1) => self.oc_do(o, rp),
+            (406, 1) | (407, 1) => self.array_do(o, rp, n == 407),
+            (410, 2) => self.dictionary_at_if_absent(o, rp),
+            (411, 2) => self.dictionary_at_put(o, rp),
+            (412, 1) => self.set_add(o, rp),
+            (413, 1) => self.set_includes(o, rp),
+            (414, 1) => self.stream_next_put(o, rp),
+            (415, 1) => self.stream_next_put_all(o, rp),
+            (416 | 420 | 421, 0) => self.oc_size_test(o, n),
+            (425, 2) => self.array_detect(o, rp),
+            (427 | 428, 0) => self.first_or_last(o, n == 428),
+            _ => self.prim_collection_rest(n, o, rp, argc),
+        }
+    }
+
+    /// The primitives of this range on an immediate receiver: `max:`/`min:`.
+    #[inline(never)]
+    fn prim_immediate(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
+        Ok(match (n, argc) {
+            (418 | 419, 1) => min_max(r, self.stack[rp + 1], n == 418),
+            _ => None,
+        })
+    }
+
+    /// The primitives of this range that are not per-element.
+    #[inline(never)]
+    fn prim_collection_rest(&mut self, n: u16, o: Oop, rp: usize, argc: usize) -> P {
+        Ok(match (n, argc) {
             (422, 0) => self.rehash_ints(o, 240, None),
             (424, 1) => match self.stack[rp + 1] {
                 Value::Int(size) if size > 0 => self.rehash_ints(o, 241, Some(size as usize)),
                 _ => None,
             },
             (423, 1) => self.oc_initialize(o, self.stack[rp + 1]),
-            (411, 2) => self.dictionary_at_put(o, self.stack[rp + 1], self.stack[rp + 2]),
-            (412, 1) => self.set_add(o, self.stack[rp + 1]),
-            (413, 1) => self.set_includes(o, self.stack[rp + 1]),
-            (414, 1) => self.stream_next_put(o, self.stack[rp + 1]),
-            (416, 0) => self
-                .oc_parts(o)
-                .map(|(_, first, last)| Value::Int(last - first + 1)),
-            (420, 0) => self
-                .oc_parts(o)
-                .map(|(_, first, last)| Value::bool(last < first)),
-            (421, 0) => self
-                .oc_parts(o)
-                .map(|(_, first, last)| Value::bool(last >= first)),
             (426, 2) if o == self.k.array => match self.stack[rp + 1] {
                 Value::Int(n) if n >= 0 => {
                     let fill = self.stack[rp + 2];
@@ -78,13 +116,12 @@ impl Vm {
                 let items = self.stack[rp + 1..=rp + argc].to_vec();
                 Some(self.new_array(items))
             }
-            (415, 1) => self.stream_next_put_all(o, self.stack[rp + 1]),
-            (427 | 428, 0) => self.first_or_last(o, n == 428),
             _ => None,
         })
     }
 
     /// The pointer slots of `o`, if it has them.
+    #[inline(always)]
     fn ptr_slots(&self, o: Oop) -> Option<&Vec<Value>> {
         match &self.heap.get(o).body {
             Body::Ptr(s) => Some(s),
@@ -92,40 +129,56 @@ impl Vm {
         }
     }
 
-    /// An OrderedCollection's array (an `Array` of exact class), first and last index.
-    fn oc_parts(&self, o: Oop) -> Option<(Oop, i64, i64)> {
-        let s = self.ptr_slots(o)?;
-        let (Value::Obj(a), Value::Int(first), Value::Int(last)) =
+    /// Stores `v` into pointer slot `i` (0-based) of `o` through the write
+    /// barrier; None (nothing stored) when `o` refuses it or has no such slot.
+    #[inline(always)]
+    fn put_slot(&mut self, o: Oop, i: usize, v: Value) -> Option<()> {
+        match &mut self.heap.write(o)?.body {
+            Body::Ptr(s) => {
+                *s.get_mut(i)? = v;
+                Some(())
+            }
+            _ => None,
+        }
+    }
+
+    /// An OrderedCollection's array (an `Array` of exact class), first and
+    /// last index, the array's size and whether both may be written.
+    #[inline(always)]
+    fn oc_view(&self, o: Oop) -> Option<Oc> {
+        let obj = self.heap.get(o);
+        let Body::Ptr(s) = &obj.body else {
+            return None;
+        };
+        let (Value::Obj(array), Value::Int(first), Value::Int(last)) =
             (*s.get(OC_ARRAY)?, *s.get(OC_FIRST)?, *s.get(OC_LAST)?)
         else {
             return None;
         };
-        (self.heap.get(a).class == self.k.array).then_some((a, first, last))
+        let flags = obj.flags;
+        let a = self.heap.get(array);
+        let Body::Ptr(slots) = &a.body else {
+            return None;
+        };
+        (a.class == self.k.array).then_some(Oc {
+            array,
+            first,
+            last,
+            len: slots.len() as i64,
+            writable: (flags | a.flags) & F_INVARIANT == 0,
+        })
     }
 
-    /// Stores `v` at 1-based `index` of the Array `a` through the write barrier.
-    fn array_put(&mut self, a: Oop, index: i64, v: Value) -> Option<()> {
-        if index < 1 {
-            return None;
-        }
-        match self.heap.write(a) {
-            Some(obj) => match &mut obj.body {
-                Body::Ptr(s) if (index as usize) <= s.len() => {
-                    s[index as usize - 1] = v;
-                    Some(())
-                }
-                _ => None,
-            },
-            None => None,
-        }
+    /// An OrderedCollection's array (an `Array` of exact class), first and last index.
+    fn oc_parts(&self, o: Oop) -> Option<(Oop, i64, i64)> {
+        self.oc_view(o).map(|c| (c.array, c.first, c.last))
     }
 
     /// The element at 1-based `index` of the Array `a`.
+    #[inline(always)]
     fn array_get(&self, a: Oop, index: i64) -> Option<Value> {
-        if index < 1 {
-            return None;
-        }
-        self.ptr_slots(a)?.get(index as usize - 1).copied()
+        let i = usize::try_from(index).ok()?.checked_sub(1)?;
+        self.ptr_slots(a)?.get(i).copied()
     }
 
     /// Element `i` of Array `o` for an enumeration primitive; if the array
@@ -140,70 +193,88 @@ impl Vm {
         }
     }
 
-    /// Whether the receiver's first and last index may be written (it is not invariant).
-    fn writable(&self, o: Oop) -> bool {
-        !self.heap.is_invariant(o)
+    /// `addLast:` / `add:` while the array has room at the end.
+    #[inline(never)]
+    fn oc_add_last(&mut self, o: Oop, rp: usize) -> P {
+        let v = self.stack[rp + 1];
+        Ok(self.oc_add_last_in(o, v))
     }
 
-    /// `addLast:` / `add:` while the array has room at the end.
-    fn oc_add_last(&mut self, o: Oop, v: Value) -> Option<Value> {
-        let (a, _, last) = self.oc_parts(o)?;
-        let array = self.heap.get(a);
-        let Body::Ptr(slots) = &array.body else {
-            return None;
-        };
-        if last >= slots.len() as i64
-            || last < 0
-            || array.flags & F_INVARIANT != 0
-            || !self.writable(o)
-        {
+    #[inline(always)]
+    fn oc_add_last_in(&mut self, o: Oop, v: Value) -> Option<Value> {
+        let c = self.oc_view(o)?;
+        if c.last >= c.len || c.last < 0 || !c.writable {
             return None;
         }
-        self.array_put(a, last + 1, v)?;
-        self.heap.store(o, OC_LAST, Value::Int(last + 1));
+        // the array first: a refused store leaves the indexes as they were
+        self.put_slot(c.array, c.last as usize, v)?;
+        self.put_slot(o, OC_LAST, Value::Int(c.last + 1))?;
         Some(v)
     }
 
     /// `removeFirst` / `removeLast` of a non-empty collection.
-    fn oc_remove(&mut self, o: Oop, first_end: bool) -> Option<Value> {
-        let (a, first, last) = self.oc_parts(o)?;
-        if last < first || !self.writable(o) {
+    #[inline(never)]
+    fn oc_remove(&mut self, o: Oop, first_end: bool) -> P {
+        Ok(self.oc_remove_in(o, first_end))
+    }
+
+    #[inline(always)]
+    fn oc_remove_in(&mut self, o: Oop, first_end: bool) -> Option<Value> {
+        let c = self.oc_view(o)?;
+        if c.last < c.first || !c.writable {
             return None;
         }
-        let at = if first_end { first } else { last };
-        let array = self.heap.get(a);
-        let (Body::Ptr(slots), true) = (&array.body, array.flags & F_INVARIANT == 0) else {
-            return None;
-        };
-        let element = *slots.get(usize::try_from(at).ok()?.checked_sub(1)?)?;
-        self.array_put(a, at, Value::Nil)?;
+        let at = if first_end { c.first } else { c.last };
+        let element = self.array_get(c.array, at)?;
+        self.put_slot(c.array, at as usize - 1, Value::Nil)?;
         if first_end {
-            self.heap.store(o, OC_FIRST, Value::Int(first + 1));
+            self.put_slot(o, OC_FIRST, Value::Int(c.first + 1))?;
         } else {
-            self.heap.store(o, OC_LAST, Value::Int(last - 1));
+            self.put_slot(o, OC_LAST, Value::Int(c.last - 1))?;
         }
         Some(element)
     }
 
+    /// `size` (416), `isEmpty` (420), `notEmpty` (421).
+    #[inline(never)]
+    fn oc_size_test(&mut self, o: Oop, n: u16) -> P {
+        Ok(self.oc_view(o).map(|c| match n {
+            416 => Value::Int(c.last - c.first + 1),
+            420 => Value::bool(c.last < c.first),
+            _ => Value::bool(c.last >= c.first),
+        }))
+    }
+
     /// `at:` with a SmallInteger index within `1 to: self size`.
-    fn oc_at(&self, o: Oop, index: Value) -> Option<Value> {
-        let (a, first, last) = self.oc_parts(o)?;
+    #[inline(never)]
+    fn oc_at(&mut self, o: Oop, rp: usize) -> P {
+        let index = self.stack[rp + 1];
+        Ok(self.oc_index(o, index).and_then(|(c, i)| self.array_get(c.array, i)))
+    }
+
+    /// The collection's parts and the array index of 1-based `index`, when
+    /// it is a SmallInteger within `1 to: self size`.
+    #[inline(always)]
+    fn oc_index(&self, o: Oop, index: Value) -> Option<(Oc, i64)> {
+        let c = self.oc_view(o)?;
         let Value::Int(i) = index else { return None };
-        if i < 1 || i > last - first + 1 {
+        if i < 1 || i > c.last - c.first + 1 {
             return None;
         }
-        self.array_get(a, first + i - 1)
+        Some((c, c.first + i - 1))
     }
 
     /// `at:put:` with a SmallInteger index within `1 to: self size`.
-    fn oc_at_put(&mut self, o: Oop, index: Value, v: Value) -> Option<Value> {
-        let (a, first, last) = self.oc_parts(o)?;
-        let Value::Int(i) = index else { return None };
-        if i < 1 || i > last - first + 1 {
-            return None;
-        }
-        self.array_put(a, first + i - 1, v)?;
-        Some(v)
+    #[inline(never)]
+    fn oc_at_put(&mut self, o: Oop, rp: usize) -> P {
+        let (index, v) = (self.stack[rp + 1], self.stack[rp + 2]);
+        Ok(self.oc_index(o, index).and_then(|(c, i)| {
+            if i > c.len {
+                return None;
+            }
+            self.put_slot(c.array, usize::try_from(i - 1).ok()?, v)?;
+            Some(v)
+        }))
     }
 
     /// Whether `b` is a block taking `argc` arguments (so `value:` reaches primitive 250).
@@ -297,12 +368,49 @@ impl Vm {
 
     /// The probe `_indexOf:` makes for a SmallInteger `key` in the Set (240)
     /// or Dictionary (241) `o`, with its tally and bucket Array.
-    fn hashed_find(&mut self, o: Oop, key: Value, prim: u16) -> Option<(Oop, i64, Probe)> {
+    #[inline(always)]
+    fn hashed_find(&mut self, o: Oop, key: Value, prim: u16) -> Option<Found> {
         let Value::Int(k) = key else {
             return None;
         };
-        let (b, tally) = self.hashed_parts(o, prim)?;
-        Some((b, tally, self.hashed_probe(b, k, prim == 241)?))
+        let dict = prim == 241;
+        let (int_hash, assoc_key, _) = self.kernel_hashing();
+        let class = self.heap.get(o).class;
+        // the answer holds until a method changes (`epoch`); one class per primitive
+        let memo = (prim - 240) as usize;
+        if !int_hash
+            || (dict && !assoc_key)
+            || (self.index_of_checked[memo] != (self.epoch + 1, class)
+                && !self.index_of_is(class, prim))
+        {
+            return None;
+        }
+        let obj = self.heap.get(o);
+        let Body::Ptr(s) = &obj.body else {
+            return None;
+        };
+        let (Value::Int(tally), Value::Obj(buckets)) =
+            (*s.get(HASHED_TALLY)?, *s.get(HASHED_BUCKETS)?)
+        else {
+            return None;
+        };
+        let flags = obj.flags;
+        let b = self.heap.get(buckets);
+        let Body::Ptr(slots) = &b.body else {
+            return None;
+        };
+        if b.class != self.k.array {
+            return None;
+        }
+        let (index, element) = self.probe_ints(slots, k, dict)?;
+        Some(Found {
+            buckets,
+            tally,
+            n: slots.len() as i64,
+            index,
+            element,
+            writable: (flags | b.flags) & F_INVARIANT == 0,
+        })
     }
 
     /// `SequenceableCollection>>first` (`^ self at: 1`) and `last` (`^ self
@@ -310,7 +418,12 @@ impl Vm {
     /// the kernel's primitives — OrderedCollection's 403/416, or Object's
     /// 22/21 on indexable objects other than Rust-backed dictionaries — and
     /// the element exists; an empty receiver runs the body, which signals.
-    fn first_or_last(&mut self, o: Oop, last: bool) -> Option<Value> {
+    #[inline(never)]
+    fn first_or_last(&mut self, o: Oop, last: bool) -> P {
+        Ok(self.first_or_last_in(o, last))
+    }
+
+    fn first_or_last_in(&mut self, o: Oop, last: bool) -> Option<Value> {
         let class = self.heap.get(o).class;
         let at = self.lookup_primitive(class, self.sels.at)?;
         // `first` sends no `size`
@@ -321,11 +434,11 @@ impl Vm {
         };
         match (at, size) {
             (403, None | Some(416)) => {
-                let (a, first, last_index) = self.oc_parts(o)?;
-                if last_index < first {
+                let c = self.oc_view(o)?;
+                if c.last < c.first {
                     return None;
                 }
-                self.array_get(a, if last { last_index } else { first })
+                self.array_get(c.array, if last { c.last } else { c.first })
             }
             (22, None | Some(21)) => {
                 if matches!(self.heap.get(o).body, Body::Dict(_)) {
@@ -343,12 +456,13 @@ impl Vm {
 
     /// `Dictionary>>at:ifAbsent:`: the value of a present key, else the value
     /// of the block (a niladic block; anything else runs the body).
+    #[inline(never)]
     fn dictionary_at_if_absent(&mut self, o: Oop, rp: usize) -> P {
         let (key, block) = (self.stack[rp + 1], self.stack[rp + 2]);
-        let Some((_, _, p)) = self.hashed_find(o, key, 241) else {
+        let Some(f) = self.hashed_find(o, key, 241) else {
             return Ok(None);
         };
-        match p.element {
+        match f.element {
             // the probe checked the association's class
             Value::Obj(assoc) => Ok(self.ptr_slots(assoc).and_then(|s| s.get(1).copied())),
             Value::Nil if self.is_block_of(block, 0) => {
@@ -361,27 +475,33 @@ impl Vm {
     }
 
     /// `Dictionary>>at:put:` without growing the bucket array.
-    fn dictionary_at_put(&mut self, o: Oop, key: Value, v: Value) -> Option<Value> {
-        let (b, tally, p) = self.hashed_find(o, key, 241)?;
-        if !self.writable(o) || self.heap.is_invariant(b) {
-            return None;
-        }
-        match p.element {
+    #[inline(never)]
+    fn dictionary_at_put(&mut self, o: Oop, rp: usize) -> P {
+        let (key, v) = (self.stack[rp + 1], self.stack[rp + 2]);
+        Ok(self.dictionary_at_put_in(o, key, v))
+    }
+
+    #[inline(always)]
+    fn dictionary_at_put_in(&mut self, o: Oop, key: Value, v: Value) -> Option<Value> {
+        let f = self.hashed_find(o, key, 241)?;
+        match f.element {
             Value::Obj(assoc) => {
-                // `assoc value: aValue`: the association exists; its setter is the kernel's
-                if !self.kernel_hashing().2 || self.heap.is_invariant(assoc) {
+                // `assoc value: aValue`: the association exists; its setter is
+                // the kernel's (an invariant association fails the store and
+                // the body signals)
+                if !self.kernel_hashing().2 {
                     return None;
                 }
-                self.heap.store(assoc, 1, v);
+                self.put_slot(assoc, 1, v)?;
                 Some(v)
             }
             Value::Nil => {
-                if tally * 4 >= p.buckets * 3 {
+                if f.tally * 4 >= f.n * 3 || !f.writable {
                     return None;
                 }
                 let assoc = self.new_object(self.k.association, vec![key, v]);
-                self.array_put(b, p.index, assoc)?;
-                self.heap.store(o, HASHED_TALLY, Value::Int(tally + 1));
+                self.put_slot(f.buckets, f.index as usize - 1, assoc)?;
+                self.put_slot(o, HASHED_TALLY, Value::Int(f.tally + 1))?;
                 Some(v)
             }
             _ => None,
@@ -389,31 +509,43 @@ impl Vm {
     }
 
     /// `Set>>add:` for a SmallInteger while the buckets have room.
-    fn set_add(&mut self, o: Oop, v: Value) -> Option<Value> {
+    #[inline(never)]
+    fn set_add(&mut self, o: Oop, rp: usize) -> P {
+        let v = self.stack[rp + 1];
+        Ok(self.set_add_in(o, v))
+    }
+
+    #[inline(always)]
+    fn set_add_in(&mut self, o: Oop, v: Value) -> Option<Value> {
         if v.is_nil() {
             return Some(v);
         }
-        let (b, tally, p) = self.hashed_find(o, v, 240)?;
-        if tally * 4 >= p.buckets * 3 || !self.writable(o) || self.heap.is_invariant(b) {
+        let f = self.hashed_find(o, v, 240)?;
+        // the body grows first whenever the tally is at three quarters
+        if f.tally * 4 >= f.n * 3 || !f.writable {
             return None;
         }
-        if p.element.is_nil() {
-            self.array_put(b, p.index, v)?;
-            self.heap.store(o, HASHED_TALLY, Value::Int(tally + 1));
+        if f.element.is_nil() {
+            self.put_slot(f.buckets, f.index as usize - 1, v)?;
+            self.put_slot(o, HASHED_TALLY, Value::Int(f.tally + 1))?;
         }
         Some(v)
     }
 
     /// `Set>>includes:` for a SmallInteger (or nil).
-    fn set_includes(&mut self, o: Oop, v: Value) -> Option<Value> {
+    #[inline(never)]
+    fn set_includes(&mut self, o: Oop, rp: usize) -> P {
+        let v = self.stack[rp + 1];
         if v.is_nil() {
-            return Some(Value::False);
+            return Ok(Some(Value::False));
         }
-        let (_, _, p) = self.hashed_find(o, v, 240)?;
-        Some(Value::bool(!p.element.is_nil()))
+        Ok(self
+            .hashed_find(o, v, 240)
+            .map(|f| Value::bool(!f.element.is_nil())))
     }
 
     /// The bytes of a String or Symbol of exact class.
+    #[inline(always)]
     fn plain_bytes(&self, v: Value) -> Option<&[u8]> {
         let Value::Obj(o) = v else { return None };
         let obj = self.heap.get(o);
@@ -428,12 +560,9 @@ impl Vm {
 
     /// A WriteStream's collection (a String or Array of exact class), position,
     /// read limit and write limit, when the stream and collection may be written.
-    #[inline]
+    #[inline(always)]
     fn stream_parts(&self, o: Oop) -> Option<(Oop, i64, i64, i64)> {
         let stream = self.heap.get(o);
-        if stream.flags & F_INVARIANT != 0 {
-            return None;
-        }
         let Body::Ptr(s) = &stream.body else {
             return None;
         };
@@ -445,10 +574,11 @@ impl Vm {
         ) else {
             return None;
         };
+        let flags = stream.flags;
         let coll = self.heap.get(c);
         if (coll.class != self.k.string && coll.class != self.k.array)
             || pos < 0
-            || coll.flags & F_INVARIANT != 0
+            || (flags | coll.flags) & F_INVARIANT != 0
         {
             return None;
         }
@@ -457,25 +587,30 @@ impl Vm {
 
     /// Sets position (and the read limit when passed) after writing up to
     /// `end`, through one pass of the write barrier.
-    #[inline]
-    fn stream_advance(&mut self, o: Oop, end: i64, read: i64) {
-        if let Some(Object {
-            body: Body::Ptr(s), ..
-        }) = self.heap.write(o)
-        {
-            if let Some(p) = s.get_mut(WS_POSITION) {
-                *p = Value::Int(end);
-            }
-            if end > read {
-                if let Some(r) = s.get_mut(WS_READ_LIMIT) {
-                    *r = Value::Int(end);
-                }
-            }
+    #[inline(always)]
+    fn stream_advance(&mut self, o: Oop, end: i64, read: i64) -> Option<()> {
+        let Body::Ptr(s) = &mut self.heap.write(o)?.body else {
+            return None;
+        };
+        if s.len() <= WS_READ_LIMIT {
+            return None;
         }
+        s[WS_POSITION] = Value::Int(end);
+        if end > read {
+            s[WS_READ_LIMIT] = Value::Int(end);
+        }
+        Some(())
     }
 
     /// `WriteStream>>nextPut:` while the collection has room.
-    fn stream_next_put(&mut self, o: Oop, v: Value) -> Option<Value> {
+    #[inline(never)]
+    fn stream_next_put(&mut self, o: Oop, rp: usize) -> P {
+        let v = self.stack[rp + 1];
+        Ok(self.stream_next_put_in(o, v))
+    }
+
+    #[inline(always)]
+    fn stream_next_put_in(&mut self, o: Oop, v: Value) -> Option<Value> {
         let (c, pos, read, write) = self.stream_parts(o)?;
         if pos >= write {
             return None;
@@ -486,38 +621,44 @@ impl Vm {
             (Body::Ptr(s), _) if at < s.len() => s[at] = v,
             _ => return None,
         }
-        self.stream_advance(o, pos + 1, read);
+        self.stream_advance(o, pos + 1, read)?;
         Some(v)
     }
 
     /// `WriteStream>>nextPutAll:` of a byte String into a String, while it fits.
-    fn stream_next_put_all(&mut self, o: Oop, v: Value) -> Option<Value> {
+    #[inline(never)]
+    fn stream_next_put_all(&mut self, o: Oop, rp: usize) -> P {
+        let v = self.stack[rp + 1];
+        Ok(self.stream_next_put_all_in(o, v))
+    }
+
+    #[inline(always)]
+    fn stream_next_put_all_in(&mut self, o: Oop, v: Value) -> Option<Value> {
         let (c, pos, read, write) = self.stream_parts(o)?;
         // copied out first (the argument may be the collection itself); short
         // strings, the common case, on the Rust stack
-        let mut short = [0u8; 64];
+        let mut short = [0u8; 32];
         let mut long = Vec::new();
         let src: &[u8] = {
             let bytes = self.plain_bytes(v)?;
+            if pos + bytes.len() as i64 > write {
+                return None;
+            }
             if bytes.len() <= short.len() {
-                short[..bytes.len()].copy_from_slice(bytes);
-                &short[..bytes.len()]
+                let part = &mut short[..bytes.len()];
+                part.copy_from_slice(bytes);
+                part
             } else {
                 long.extend_from_slice(bytes);
                 &long
             }
         };
-        let end = pos + src.len() as i64;
-        if end > write {
-            return None;
-        }
+        let end = pos as usize + src.len();
         match &mut self.heap.write(c)?.body {
-            Body::Bytes(b) if (end as usize) <= b.len() => {
-                b[pos as usize..end as usize].copy_from_slice(src);
-            }
+            Body::Bytes(b) if end <= b.len() => b[pos as usize..end].copy_from_slice(src),
             _ => return None,
         }
-        self.stream_advance(o, end, read);
+        self.stream_advance(o, end as i64, read)?;
         Some(v)
     }
 }

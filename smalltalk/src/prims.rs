@@ -15,17 +15,6 @@ use crate::value::{Oop, Value};
 
 pub type P = Result<Option<Value>, Unwind>;
 
-/// Where a hashed-collection probe ended (see `Vm::hashed_probe`).
-#[derive(Clone, Copy)]
-pub(crate) struct Probe {
-    /// The 1-based bucket index.
-    pub index: i64,
-    /// The bucket's element: nil, the SmallInteger (Set) or the Association (Dictionary).
-    pub element: Value,
-    /// The number of buckets.
-    pub buckets: i64,
-}
-
 /// Whether `n` is a primitive number the VM implements.
 pub fn is_known_primitive(n: u16) -> bool {
     matches!(n,
@@ -279,7 +268,7 @@ impl Vm {
         let Value::Obj(b) = self.heap.slot(o, 1) else {
             return None;
         };
-        self.hashed_probe(b, k, dict).map(|p| Value::Int(p.index))
+        self.hashed_probe(b, k, dict).map(Value::Int)
     }
 
     /// The key of `a` when it is a kernel Association whose key is a
@@ -300,10 +289,9 @@ impl Vm {
         }
     }
 
-    /// The probe of `hashed_index_of` over bucket Array `b` for SmallInteger
-    /// key `k`: the 1-based bucket index `_indexOf:` answers, the element
-    /// found there (nil for an empty bucket) and the number of buckets.
-    pub(crate) fn hashed_probe(&mut self, b: Oop, k: i64, dict: bool) -> Option<Probe> {
+    /// The 1-based bucket index `_indexOf:` answers for SmallInteger key `k`
+    /// in bucket Array `b` (see `probe_ints`).
+    fn hashed_probe(&mut self, b: Oop, k: i64, dict: bool) -> Option<i64> {
         let (int_hash, assoc_key, _) = self.kernel_hashing();
         if !int_hash || (dict && !assoc_key) {
             return None;
@@ -315,35 +303,50 @@ impl Vm {
         let Body::Ptr(buckets) = &obj.body else {
             return None;
         };
-        let n = buckets.len() as i64;
+        self.probe_ints(buckets, k, dict).map(|(index, _)| index)
+    }
+
+    /// The probe itself, once `SmallInteger>>hash` and (for a Dictionary)
+    /// `Association>>key` are known to be the kernel's: the 1-based index of
+    /// the bucket holding `k` or of the empty bucket where it would go, and
+    /// that bucket's element. None for an empty or full table, or an element
+    /// that is not a SmallInteger (Set) or an Association with a SmallInteger
+    /// key (Dictionary).
+    #[inline(always)]
+    pub(crate) fn probe_ints(&self, buckets: &[Value], k: i64, dict: bool) -> Option<(i64, Value)> {
+        let n = buckets.len();
         if n == 0 {
             return None;
         }
         // SmallInteger>>hash (primitive 114) is the value modulo 2^60
-        let h = k & ((1i64 << 60) - 1);
-        let mut index = (h % 0x3FFF_FFFF * 40503) % n + 1;
+        let h = (k & ((1i64 << 60) - 1)) as u64;
+        let spread = h % 0x3FFF_FFFF * 40503;
+        // `\\ n` on a non-negative value; the kernel's tables are powers of two
+        let mut i = if n.is_power_of_two() {
+            (spread & (n as u64 - 1)) as usize
+        } else {
+            (spread % n as u64) as usize
+        };
         for _ in 0..n {
-            let element = buckets[(index - 1) as usize];
-            let found = Probe {
-                index,
-                element,
-                buckets: n,
-            };
+            let element = buckets[i];
             match element {
-                Value::Nil => return Some(found),
+                Value::Nil => return Some((i as i64 + 1, element)),
                 Value::Int(s) if !dict => {
                     if s == k {
-                        return Some(found);
+                        return Some((i as i64 + 1, element));
                     }
                 }
                 Value::Obj(a) if dict => {
                     if self.int_assoc_key(a)? == k {
-                        return Some(found);
+                        return Some((i as i64 + 1, element));
                     }
                 }
                 _ => return None,
             }
-            index = index % n + 1;
+            i += 1;
+            if i == n {
+                i = 0;
+            }
         }
         None
     }
