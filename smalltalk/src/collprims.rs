@@ -11,7 +11,7 @@
 //! Smalltalk body runs and every override, error and growth step behaves as
 //! written there. This module must not signal errors itself.
 
-use crate::heap::{Body, F_INVARIANT};
+use crate::heap::{Body, Format, F_INVARIANT};
 use crate::interp::{Unwind, Vm};
 use crate::prims::P;
 use crate::value::{Oop, Value};
@@ -28,6 +28,23 @@ const WS_WRITE_LIMIT: usize = 3;
 /// `Set`'s and `Dictionary`'s named slots.
 const HASHED_TALLY: usize = 0;
 const HASHED_BUCKETS: usize = 1;
+
+/// Entries of `Vm::index_of_checked` beyond the two of `_indexOf:` (240,
+/// 241): each holds `(epoch + 1, class)` for the last class that passed a
+/// primitive's check of the methods it relies on.
+const MEMO_FIRST_OC: usize = 2;
+const MEMO_FIRST_INDEXED: usize = 3;
+const MEMO_LAST_OC: usize = 4;
+const MEMO_LAST_INDEXED: usize = 5;
+/// A class whose `new`/`new:`, `basicNew` and `_initialize:` are the kernel's.
+const MEMO_OC_NEW: usize = 6;
+/// A class whose `_grow` (WriteStream) is the kernel's primitive 408.
+const MEMO_STREAM_GROW: usize = 7;
+/// A class whose `_growAtEnd` (OrderedCollection) is the kernel's primitive 409.
+const MEMO_OC_GROW: usize = 8;
+/// The most elements a growth or creation primitive makes room for; more is
+/// left to the Smalltalk body.
+const GROW_MAX: i64 = 1 << 24;
 
 /// An OrderedCollection's parts as its primitives need them.
 #[derive(Clone, Copy)]
@@ -70,8 +87,7 @@ impl Vm {
             (402, 0) => self.oc_remove(o, false),
             (403, 1) => self.oc_at(o, rp),
             (404, 2) => self.oc_at_put(o, rp),
-            (405, 1) => self.oc_do(o, rp),
-            (406, 1) | (407, 1) => self.array_do(o, rp, n == 407),
+            (405..=407, 1) | (425, 2) => self.loop_prim(n, o, rp),
             (410, 2) => self.dictionary_at_if_absent(o, rp),
             (411, 2) => self.dictionary_at_put(o, rp),
             (412, 1) => self.set_add(o, rp),
@@ -79,9 +95,19 @@ impl Vm {
             (414, 1) => self.stream_next_put(o, rp),
             (415, 1) => self.stream_next_put_all(o, rp),
             (416 | 420 | 421, 0) => self.oc_size_test(o, n),
-            (425, 2) => self.array_detect(o, rp),
             (427 | 428, 0) => self.first_or_last(o, n == 428),
+            (429, 0 | 1) => self.oc_new(o, rp, argc),
             _ => self.prim_collection_rest(n, o, rp, argc),
+        }
+    }
+
+    /// The loops over a block, out of the dispatcher's way.
+    #[inline(never)]
+    fn loop_prim(&mut self, n: u16, o: Oop, rp: usize) -> P {
+        match n {
+            405 => self.oc_do(o, rp),
+            406 | 407 => self.array_do(o, rp, n == 407),
+            _ => self.array_detect(o, rp),
         }
     }
 
@@ -104,6 +130,11 @@ impl Vm {
                 _ => None,
             },
             (423, 1) => self.oc_initialize(o, self.stack[rp + 1]),
+            (408, 0) => self.stream_grow_prim(o),
+            (409, 0) => self.oc_view(o).and_then(|c| {
+                self.oc_grow_at_end(o, c)?;
+                Some(Value::Obj(o))
+            }),
             (426, 2) if o == self.k.array => match self.stack[rp + 1] {
                 Value::Int(n) if n >= 0 => {
                     let fill = self.stack[rp + 2];
@@ -202,14 +233,126 @@ impl Vm {
 
     #[inline(always)]
     fn oc_add_last_in(&mut self, o: Oop, v: Value) -> Option<Value> {
-        let c = self.oc_view(o)?;
-        if c.last >= c.len || c.last < 0 || !c.writable {
+        let mut c = self.oc_view(o)?;
+        if c.last < 0 || !c.writable {
+            return None;
+        }
+        if c.last == c.len {
+            // `lastIndex = array size ifTrue: [self _growAtEnd]`
+            c = self.oc_add_last_grow(o, c)?;
+        }
+        if c.last >= c.len {
             return None;
         }
         // the array first: a refused store leaves the indexes as they were
         self.put_slot(c.array, c.last as usize, v)?;
         self.put_slot(o, OC_LAST, Value::Int(c.last + 1))?;
         Some(v)
+    }
+
+    /// `_growAtEnd` for `addLast:`, when the receiver's class answers it with
+    /// the kernel's primitive 409.
+    #[cold]
+    #[inline(never)]
+    fn oc_add_last_grow(&mut self, o: Oop, c: Oc) -> Option<Oc> {
+        let class = self.heap.get(o).class;
+        if !self.memo_holds(MEMO_OC_GROW, class) {
+            let sel = self.intern("_growAtEnd");
+            if self.lookup_primitive(class, sel)? != 409 {
+                return None;
+            }
+            self.memo_set(MEMO_OC_GROW, class);
+        }
+        self.oc_grow_at_end(o, c)
+    }
+
+    /// `OrderedCollection>>_growAtEnd` — `newArray := Array new: array size *
+    /// 2 + 4. newArray replaceFrom: firstIndex to: lastIndex with: array
+    /// startingAt: firstIndex. array := newArray` — for indexes within the
+    /// array; answers the collection's new parts.
+    fn oc_grow_at_end(&mut self, o: Oop, c: Oc) -> Option<Oc> {
+        let n = c.len * 2 + 4;
+        if n > GROW_MAX
+            || c.first < 1
+            || c.last > c.len
+            || c.last < c.first - 1
+            || self.heap.is_invariant(o)
+            || !self.can_allocate(n as usize * 16)
+        {
+            return None;
+        }
+        let mut slots = vec![Value::Nil; n as usize];
+        let (from, to) = (c.first as usize - 1, c.last as usize);
+        slots[from..to].copy_from_slice(&self.ptr_slots(c.array)?[from..to]);
+        let array = self.new_array(slots);
+        let Value::Obj(a) = array else { return None };
+        self.put_slot(o, OC_ARRAY, array)?;
+        Some(Oc {
+            array: a,
+            len: n,
+            ..c
+        })
+    }
+
+    /// `OrderedCollection class>>new` (`^ self new: 10`) and `new:` (`^ self
+    /// basicNew _initialize: aCapacity`), when the receiver's `new:`,
+    /// `basicNew` and `_initialize:` are the kernel's (429, 40, 423) and it
+    /// makes pointer objects with the collection's three named slots.
+    #[inline(never)]
+    fn oc_new(&mut self, class: Oop, rp: usize, argc: usize) -> P {
+        let capacity = if argc == 0 {
+            Value::Int(10)
+        } else {
+            self.stack[rp + 1]
+        };
+        let Value::Int(capacity) = capacity else {
+            return Ok(None);
+        };
+        if capacity > GROW_MAX
+            || (!self.memo_holds(MEMO_OC_NEW, class) && !self.oc_new_is_kernel(class))
+        {
+            return Ok(None);
+        }
+        let Some(inst_size) = self.heap.class_data(class).map(|d| d.inst_size) else {
+            return Ok(None);
+        };
+        let size = capacity.max(4);
+        if !self.can_allocate((size as usize + inst_size) * 16) {
+            return Ok(None);
+        }
+        let array = self.new_array(vec![Value::Nil; size as usize]);
+        let first = size / 3 + 1;
+        let mut slots = vec![Value::Nil; inst_size];
+        slots[OC_ARRAY] = array;
+        slots[OC_FIRST] = Value::Int(first);
+        slots[OC_LAST] = Value::Int(first - 1);
+        Ok(Some(Value::Obj(self.heap.alloc(class, Body::Ptr(slots)))))
+    }
+
+    /// Whether `class` makes its instances as the kernel's
+    /// `OrderedCollection class>>new:` does (remembered until the methods change).
+    #[cold]
+    #[inline(never)]
+    fn oc_new_is_kernel(&mut self, class: Oop) -> bool {
+        let Some(d) = self.heap.class_data(class) else {
+            return false;
+        };
+        if d.is_meta || d.format != Format::Ptr || d.inst_size <= OC_LAST {
+            return false;
+        }
+        let meta = self.class_of(Value::Obj(class));
+        let (new, basic_new, init) = (
+            self.intern("new:"),
+            self.intern("basicNew"),
+            self.intern("_initialize:"),
+        );
+        let kernel = self.lookup_primitive(meta, new) == Some(429)
+            && self.lookup_primitive(meta, basic_new) == Some(40)
+            && self.lookup_primitive(class, init) == Some(423);
+        if kernel {
+            self.memo_set(MEMO_OC_NEW, class);
+        }
+        kernel
     }
 
     /// `removeFirst` / `removeLast` of a non-empty collection.
@@ -413,6 +556,17 @@ impl Vm {
         })
     }
 
+    /// Whether the memo `slot` holds `class` for the current methods.
+    #[inline(always)]
+    fn memo_holds(&self, slot: usize, class: Oop) -> bool {
+        self.index_of_checked[slot] == (self.epoch + 1, class)
+    }
+
+    /// Remembers that `class` passed the check of memo `slot` until the methods change.
+    fn memo_set(&mut self, slot: usize, class: Oop) {
+        self.index_of_checked[slot] = (self.epoch + 1, class);
+    }
+
     /// `SequenceableCollection>>first` (`^ self at: 1`) and `last` (`^ self
     /// at: self size`) when the receiver's `at:` (and for `last`, `size`) are
     /// the kernel's primitives — OrderedCollection's 403/416, or Object's
@@ -423,8 +577,45 @@ impl Vm {
         Ok(self.first_or_last_in(o, last))
     }
 
+    #[inline(always)]
     fn first_or_last_in(&mut self, o: Oop, last: bool) -> Option<Value> {
         let class = self.heap.get(o).class;
+        let (oc_slot, indexed_slot) = if last {
+            (MEMO_LAST_OC, MEMO_LAST_INDEXED)
+        } else {
+            (MEMO_FIRST_OC, MEMO_FIRST_INDEXED)
+        };
+        let oc = if self.memo_holds(oc_slot, class) {
+            true
+        } else if self.memo_holds(indexed_slot, class) {
+            false
+        } else {
+            self.first_or_last_kind(class, last)?
+        };
+        if oc {
+            let c = self.oc_view(o)?;
+            if c.last < c.first {
+                return None;
+            }
+            self.array_get(c.array, if last { c.last } else { c.first })
+        } else {
+            if matches!(self.heap.get(o).body, Body::Dict(_)) {
+                return None;
+            }
+            let n = self.basic_size(Value::Obj(o));
+            if n == 0 {
+                return None;
+            }
+            self.basic_at(Value::Obj(o), if last { n - 1 } else { 0 })
+        }
+    }
+
+    /// Which of `first_or_last`'s two cases `class` is (true: an
+    /// OrderedCollection's), remembered until the methods change; None when
+    /// its `at:` or `size` is not a kernel primitive.
+    #[cold]
+    #[inline(never)]
+    fn first_or_last_kind(&mut self, class: Oop, last: bool) -> Option<bool> {
         let at = self.lookup_primitive(class, self.sels.at)?;
         // `first` sends no `size`
         let size = if last {
@@ -432,26 +623,19 @@ impl Vm {
         } else {
             None
         };
-        match (at, size) {
-            (403, None | Some(416)) => {
-                let c = self.oc_view(o)?;
-                if c.last < c.first {
-                    return None;
-                }
-                self.array_get(c.array, if last { c.last } else { c.first })
-            }
-            (22, None | Some(21)) => {
-                if matches!(self.heap.get(o).body, Body::Dict(_)) {
-                    return None;
-                }
-                let n = self.basic_size(Value::Obj(o));
-                if n == 0 {
-                    return None;
-                }
-                self.basic_at(Value::Obj(o), if last { n - 1 } else { 0 })
-            }
-            _ => None,
-        }
+        let oc = match (at, size) {
+            (403, None | Some(416)) => true,
+            (22, None | Some(21)) => false,
+            _ => return None,
+        };
+        let slot = match (last, oc) {
+            (false, true) => MEMO_FIRST_OC,
+            (false, false) => MEMO_FIRST_INDEXED,
+            (true, true) => MEMO_LAST_OC,
+            (true, false) => MEMO_LAST_INDEXED,
+        };
+        self.memo_set(slot, class);
+        Some(oc)
     }
 
     /// `Dictionary>>at:ifAbsent:`: the value of a present key, else the value
@@ -613,7 +797,7 @@ impl Vm {
     fn stream_next_put_in(&mut self, o: Oop, v: Value) -> Option<Value> {
         let (c, pos, read, write) = self.stream_parts(o)?;
         if pos >= write {
-            return None;
+            return self.stream_next_put_grow(o, v, pos, read);
         }
         let at = pos as usize;
         match (&mut self.heap.write(c)?.body, v) {
@@ -623,6 +807,115 @@ impl Vm {
         }
         self.stream_advance(o, pos + 1, read)?;
         Some(v)
+    }
+
+    /// `nextPut:` at the write limit: `self _grow` once, then the store.
+    #[cold]
+    #[inline(never)]
+    fn stream_next_put_grow(&mut self, o: Oop, v: Value, pos: i64, read: i64) -> Option<Value> {
+        let (mut body, size) = self.stream_grown(o, pos + 1, true)?;
+        let at = pos as usize;
+        match (&mut body, v) {
+            (Body::Bytes(b), Value::Char(ch)) if ch < 256 && at < b.len() => b[at] = ch as u8,
+            (Body::Ptr(s), _) if at < s.len() => s[at] = v,
+            _ => return None,
+        }
+        self.stream_replace(o, body, size, pos + 1, read)?;
+        Some(v)
+    }
+
+    /// The collection the kernel's `_grow` (primitive 408; one step when
+    /// `once`, else as many as `[end > writeLimit] whileTrue: [self _grow]`
+    /// takes) would put in the stream `o`, and its size, when `end` elements
+    /// fit in it; None when the class's `_grow` is not the kernel's or the
+    /// body would do anything else.
+    fn stream_grown(&mut self, o: Oop, end: i64, once: bool) -> Option<(Body, i64)> {
+        let class = self.heap.get(o).class;
+        if !self.memo_holds(MEMO_STREAM_GROW, class) {
+            let sel = self.intern("_grow");
+            if self.lookup_primitive(class, sel)? != 408 {
+                return None;
+            }
+            self.memo_set(MEMO_STREAM_GROW, class);
+        }
+        let Value::Obj(c) = self.ptr_slots(o)?.get(WS_COLLECTION).copied()? else {
+            return None;
+        };
+        let coll = self.heap.get(c);
+        let len = match &coll.body {
+            Body::Bytes(b) if coll.class == self.k.string => b.len(),
+            Body::Ptr(s) if coll.class == self.k.array => s.len(),
+            _ => return None,
+        } as i64;
+        // `collection size * 2 max: 16`, until the end fits
+        let mut size = len;
+        loop {
+            size = (size * 2).max(16);
+            if size >= end || once || size > GROW_MAX {
+                break;
+            }
+        }
+        if size < end || size > GROW_MAX || !self.can_allocate(size as usize * 16) {
+            return None;
+        }
+        // `String new:` fills with spaces, `Array new:` with nil
+        let body = match &self.heap.get(c).body {
+            Body::Bytes(b) => {
+                let mut grown = Vec::with_capacity(size as usize);
+                grown.extend_from_slice(b);
+                grown.resize(size as usize, b' ');
+                Body::Bytes(grown)
+            }
+            Body::Ptr(s) => {
+                let mut grown = Vec::with_capacity(size as usize);
+                grown.extend_from_slice(s);
+                grown.resize(size as usize, Value::Nil);
+                Body::Ptr(grown)
+            }
+            _ => return None,
+        };
+        Some((body, size))
+    }
+
+    /// Puts a grown collection (`body` of `size` elements, the class of the
+    /// old one) in the stream with the write limit at its size, position at
+    /// `end` and the read limit at least there, in one write-barrier pass.
+    fn stream_replace(&mut self, o: Oop, body: Body, size: i64, end: i64, read: i64) -> Option<()> {
+        let Value::Obj(old) = self.ptr_slots(o)?.get(WS_COLLECTION).copied()? else {
+            return None;
+        };
+        let class = self.heap.get(old).class;
+        if self.heap.refuses(o) || self.heap.is_invariant(o) {
+            // the store below fails the same way; nothing is allocated first
+            self.heap.write(o)?;
+        }
+        let c = Value::Obj(self.heap.alloc(class, body));
+        let Body::Ptr(s) = &mut self.heap.write(o)?.body else {
+            return None;
+        };
+        if s.len() <= WS_WRITE_LIMIT {
+            return None;
+        }
+        s[WS_COLLECTION] = c;
+        s[WS_POSITION] = Value::Int(end);
+        if end > read {
+            s[WS_READ_LIMIT] = Value::Int(end);
+        }
+        s[WS_WRITE_LIMIT] = Value::Int(size);
+        Some(())
+    }
+
+    /// `WriteStream>>_grow` on its own (primitive 408).
+    fn stream_grow_prim(&mut self, o: Oop) -> Option<Value> {
+        let s = self.ptr_slots(o)?;
+        let (Value::Int(pos), Value::Int(read)) = (*s.get(WS_POSITION)?, *s.get(WS_READ_LIMIT)?)
+        else {
+            return None;
+        };
+        // one step: any end up to the collection's size fits
+        let (body, size) = self.stream_grown(o, 0, true)?;
+        self.stream_replace(o, body, size, pos, read)?;
+        Some(Value::Obj(o))
     }
 
     /// `WriteStream>>nextPutAll:` of a byte String into a String, while it fits.
@@ -642,7 +935,7 @@ impl Vm {
         let src: &[u8] = {
             let bytes = self.plain_bytes(v)?;
             if pos + bytes.len() as i64 > write {
-                return None;
+                return self.stream_next_put_all_grow(o, v, pos, read);
             }
             if bytes.len() <= short.len() {
                 let part = &mut short[..bytes.len()];
@@ -659,6 +952,26 @@ impl Vm {
             _ => return None,
         }
         self.stream_advance(o, end as i64, read)?;
+        Some(v)
+    }
+
+    /// `nextPutAll:` past the write limit: `[end > writeLimit] whileTrue:
+    /// [self _grow]`, then the copy.
+    #[cold]
+    #[inline(never)]
+    fn stream_next_put_all_grow(&mut self, o: Oop, v: Value, pos: i64, read: i64) -> Option<Value> {
+        let n = self.plain_bytes(v)?.len();
+        let end = pos + n as i64;
+        let (mut body, size) = self.stream_grown(o, end, false)?;
+        let Body::Bytes(b) = &mut body else {
+            return None;
+        };
+        let (from, to) = (pos as usize, end as usize);
+        if to > b.len() {
+            return None;
+        }
+        b[from..to].copy_from_slice(self.plain_bytes(v)?);
+        self.stream_replace(o, body, size, end, read)?;
         Some(v)
     }
 }
