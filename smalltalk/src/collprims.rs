@@ -732,7 +732,7 @@ impl Vm {
     #[inline(always)]
     fn plain_bytes(&self, v: Value) -> Option<&[u8]> {
         let Value::Obj(o) = v else { return None };
-        let obj = self.heap.get(o);
+        let obj = self.heap.try_get(o)?;
         if obj.class != self.k.string && obj.class != self.k.symbol {
             return None;
         }
@@ -746,7 +746,7 @@ impl Vm {
     /// read limit and write limit, when the stream and collection may be written.
     #[inline(always)]
     fn stream_parts(&self, o: Oop) -> Option<(Oop, i64, i64, i64)> {
-        let stream = self.heap.get(o);
+        let stream = self.heap.try_get(o)?;
         let Body::Ptr(s) = &stream.body else {
             return None;
         };
@@ -759,7 +759,7 @@ impl Vm {
             return None;
         };
         let flags = stream.flags;
-        let coll = self.heap.get(c);
+        let coll = self.heap.try_get(c)?;
         if (coll.class != self.k.string && coll.class != self.k.array)
             || pos < 0
             || (flags | coll.flags) & F_INVARIANT != 0

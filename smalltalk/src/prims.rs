@@ -675,12 +675,23 @@ impl Vm {
 
     // ----- the dispatcher -----
 
+    /// `SmallInteger>>printString` (primitives 122, 148): a new String of its digits.
+    #[inline(never)]
+    fn small_int_string(&mut self, x: i64) -> Value {
+        Value::Obj(self.heap.alloc(self.k.string, Body::Bytes(int_digits(x))))
+    }
+
     pub fn prim(&mut self, n: u16, rp: usize, argc: usize) -> P {
         let r = self.stack[rp];
         let result = match n {
             1..=29 => self.prim_object(n, r, rp, argc),
             40..=78 => self.prim_behavior(n, r, rp, argc),
             90..=98 => self.prim_method(n, r),
+            // `printString` of a SmallInteger, the common case, straight away
+            122 | 148 => match r {
+                Value::Int(x) => Ok(Some(self.small_int_string(x))),
+                _ => self.prim_number(n, r, rp, argc),
+            },
             100..=159 => self.prim_number(n, r, rp, argc),
             160..=169 => self.prim_char(n, r, rp),
             200..=239 => self.prim_string(n, r, rp, argc),
@@ -983,12 +994,7 @@ impl Vm {
                 (145, _) => Some(Value::Int(x.signum())),
                 (157, _) => Some(Value::bool(x < 0)),
                 (159, _) => Some(Value::bool(x % 2 == 0)),
-                (122 | 148, _) => {
-                    let digits = int_digits(x);
-                    return Ok(Some(Value::Obj(
-                        self.heap.alloc(self.k.string, Body::Bytes(digits)),
-                    )));
-                }
+                (122 | 148, _) => return Ok(Some(self.small_int_string(x))),
                 _ => None,
             };
             if fast.is_some() {
@@ -2102,24 +2108,25 @@ pub fn identity_hash(v: Value) -> i64 {
     ((x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 8) as i64 ^ t as i64) & ((1 << 30) - 1)
 }
 
-/// The decimal digits of a SmallInteger (with a leading `-`), as a String's bytes.
+/// The decimal digits of a SmallInteger (with a leading `-`), as a String's
+/// bytes: counted first, then written from the end into a vector of exactly
+/// that length.
 fn int_digits(x: i64) -> Vec<u8> {
-    let mut buf = [0u8; 20];
-    let mut at = buf.len();
     let mut m = x.unsigned_abs();
-    loop {
-        at -= 1;
-        buf[at] = b'0' + (m % 10) as u8;
+    let mut len = usize::from(x < 0) + 1;
+    let mut rest = m;
+    while rest >= 10 {
+        rest /= 10;
+        len += 1;
+    }
+    let mut v = vec![b'-'; len];
+    for d in v.iter_mut().rev() {
+        *d = b'0' + (m % 10) as u8;
         m /= 10;
         if m == 0 {
             break;
         }
     }
-    let mut v = Vec::with_capacity(buf.len() - at + 1);
-    if x < 0 {
-        v.push(b'-');
-    }
-    v.extend_from_slice(&buf[at..]);
     v
 }
 
