@@ -13,7 +13,7 @@
 
 use crate::heap::{Body, Format, F_INVARIANT};
 use crate::interp::{Unwind, Vm};
-use crate::prims::P;
+use crate::prims::{hash_start, P};
 use crate::value::{Oop, Value};
 
 /// `OrderedCollection`'s named slots (kernel/10-classes.gs).
@@ -1033,29 +1033,26 @@ impl Vm {
         if n == 0 || n > 1 << 26 {
             return None;
         }
-        // (key, element) of every non-nil bucket
-        let mut items = Vec::with_capacity(old.len());
+        let mut buckets = vec![Value::Nil; n];
+        let mut keys = vec![None::<i64>; n];
+        let mut tally = 0i64;
+        // nothing is stored before every element has been checked
         for &v in old {
-            let key = match v {
+            let k = match v {
                 Value::Nil => continue,
                 Value::Int(k) if !dict => k,
                 Value::Obj(a) if dict => self.int_assoc_key(a)?,
                 _ => return None,
             };
-            items.push((key, v));
-        }
-        let mut buckets = vec![Value::Nil; n];
-        let mut keys = vec![None::<i64>; n];
-        let mut tally = 0i64;
-        for (k, v) in items {
-            // SmallInteger>>hash (primitive 114) is the value modulo 2^60
-            let h = k & ((1i64 << 60) - 1);
-            let mut index = ((h % 0x3FFF_FFFF * 40503) % n as i64) as usize;
+            let mut index = hash_start(k, n);
             while let Some(other) = keys[index] {
                 if other == k {
                     break;
                 }
-                index = (index + 1) % n;
+                index += 1;
+                if index == n {
+                    index = 0;
+                }
             }
             // `_rehashInto:` counts every association it places; `_store:`
             // keeps the first of equal elements

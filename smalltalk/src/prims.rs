@@ -318,15 +318,7 @@ impl Vm {
         if n == 0 {
             return None;
         }
-        // SmallInteger>>hash (primitive 114) is the value modulo 2^60
-        let h = (k & ((1i64 << 60) - 1)) as u64;
-        let spread = h % 0x3FFF_FFFF * 40503;
-        // `\\ n` on a non-negative value; the kernel's tables are powers of two
-        let mut i = if n.is_power_of_two() {
-            (spread & (n as u64 - 1)) as usize
-        } else {
-            (spread % n as u64) as usize
-        };
+        let mut i = hash_start(k, n);
         for _ in 0..n {
             let element = buckets[i];
             match element {
@@ -2106,6 +2098,21 @@ impl Vm {
 pub fn identity_hash(v: Value) -> i64 {
     let (t, x) = v.identity_key();
     ((x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 8) as i64 ^ t as i64) & ((1 << 30) - 1)
+}
+
+/// The 0-based bucket where the kernel's probe for SmallInteger `k` starts in
+/// a table of `n` (> 0) buckets: `k hash \\ 16r3FFFFFFF * 40503 \\ n`.
+#[inline(always)]
+pub(crate) fn hash_start(k: i64, n: usize) -> usize {
+    // SmallInteger>>hash (primitive 114) is the value modulo 2^60
+    let h = (k & ((1i64 << 60) - 1)) as u64;
+    let spread = h % 0x3FFF_FFFF * 40503;
+    // `\\ n` of a non-negative value; the kernel's tables are powers of two
+    if n.is_power_of_two() {
+        (spread & (n as u64 - 1)) as usize
+    } else {
+        (spread % n as u64) as usize
+    }
 }
 
 /// The decimal digits of a SmallInteger (with a leading `-`), as a String's
