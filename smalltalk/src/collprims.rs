@@ -101,14 +101,30 @@ impl Vm {
         }
     }
 
-    /// The loops over a block, out of the dispatcher's way.
+    /// The loops over a block, each in a function of its own, out of the
+    /// dispatcher's way.
     #[inline(never)]
     fn loop_prim(&mut self, n: u16, o: Oop, rp: usize) -> P {
         match n {
-            405 => self.oc_do(o, rp),
-            406 | 407 => self.array_do(o, rp, n == 407),
-            _ => self.array_detect(o, rp),
+            405 => self.oc_do_prim(o, rp),
+            406 | 407 => self.array_do_prim(o, rp, n == 407),
+            _ => self.array_detect_prim(o, rp),
         }
+    }
+
+    #[inline(never)]
+    fn oc_do_prim(&mut self, o: Oop, rp: usize) -> P {
+        self.oc_do(o, rp)
+    }
+
+    #[inline(never)]
+    fn array_do_prim(&mut self, o: Oop, rp: usize, with_index: bool) -> P {
+        self.array_do(o, rp, with_index)
+    }
+
+    #[inline(never)]
+    fn array_detect_prim(&mut self, o: Oop, rp: usize) -> P {
+        self.array_detect(o, rp)
     }
 
     /// The primitives of this range on an immediate receiver: `max:`/`min:`.
@@ -152,7 +168,6 @@ impl Vm {
     }
 
     /// The pointer slots of `o`, if it has them.
-    #[inline(always)]
     fn ptr_slots(&self, o: Oop) -> Option<&Vec<Value>> {
         match &self.heap.get(o).body {
             Body::Ptr(s) => Some(s),
@@ -206,14 +221,16 @@ impl Vm {
     }
 
     /// The element at 1-based `index` of the Array `a`.
-    #[inline(always)]
     fn array_get(&self, a: Oop, index: i64) -> Option<Value> {
-        let i = usize::try_from(index).ok()?.checked_sub(1)?;
-        self.ptr_slots(a)?.get(i).copied()
+        if index < 1 {
+            return None;
+        }
+        self.ptr_slots(a)?.get(index as usize - 1).copied()
     }
 
     /// Element `i` of Array `o` for an enumeration primitive; if the array
     /// shrank under the loop, `at:` is sent so it signals as it would.
+    #[inline(always)]
     fn array_element(&mut self, o: Oop, i: i64) -> Result<Value, Unwind> {
         match self.array_get(o, i) {
             Some(e) => Ok(e),
