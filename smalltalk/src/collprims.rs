@@ -929,9 +929,10 @@ impl Vm {
         else {
             return None;
         };
-        // one step: any end up to the collection's size fits
+        // one step: any end up to the collection's size fits; position and
+        // read limit stay as they are
         let (body, size) = self.stream_grown(o, 0, true)?;
-        self.stream_replace(o, body, size, pos, read)?;
+        self.stream_replace(o, body, size, pos, pos.max(read))?;
         Some(Value::Obj(o))
     }
 
