@@ -942,12 +942,14 @@ printOn: aStream
 category: 'Instance creation'
 classmethod: OrderedCollection
 new
+	<primitive: 429>
 	^ self new: 10
 %
 
 category: 'Instance creation'
 classmethod: OrderedCollection
 new: aCapacity
+	<primitive: 429>
 	^ self basicNew _initialize: aCapacity
 %
 
@@ -973,6 +975,7 @@ category: 'Private'
 method: OrderedCollection
 _growAtEnd
 	| newArray |
+	<primitive: 409>
 	newArray := Array new: array size * 2 + 4.
 	newArray replaceFrom: firstIndex to: lastIndex with: array startingAt: firstIndex.
 	array := newArray

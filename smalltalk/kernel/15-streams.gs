@@ -235,6 +235,7 @@ category: 'Private'
 method: WriteStream
 _grow
 	| bigger |
+	<primitive: 408>
 	bigger := collection species new: (collection size * 2 max: 16).
 	bigger replaceFrom: 1 to: collection size with: collection startingAt: 1.
 	collection := bigger.

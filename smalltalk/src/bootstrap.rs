@@ -126,7 +126,7 @@ pub fn new_vm(interrupter: Interrupter, memory_limit: usize) -> Vm {
         session_id: 1,
         sites_pinned: 0,
         hashing_checked: (0, false, false, false),
-        index_of_checked: [(0, Oop(0)); 2],
+        index_of_checked: [(0, Oop(0)); 9],
         repo: None,
     };
     // dictionaries

@@ -11,9 +11,9 @@
 //! Smalltalk body runs and every override, error and growth step behaves as
 //! written there. This module must not signal errors itself.
 
-use crate::heap::{Body, Object, F_INVARIANT};
+use crate::heap::{Body, Format, F_INVARIANT};
 use crate::interp::{BlockLoop, Unwind, Vm};
-use crate::prims::{Probe, P};
+use crate::prims::{hash_start, P};
 use crate::value::{Oop, Value};
 
 /// `OrderedCollection`'s named slots (kernel/10-classes.gs).
@@ -29,43 +29,128 @@ const WS_WRITE_LIMIT: usize = 3;
 const HASHED_TALLY: usize = 0;
 const HASHED_BUCKETS: usize = 1;
 
+/// Entries of `Vm::index_of_checked` beyond the two of `_indexOf:` (240,
+/// 241): each holds `(epoch + 1, class)` for the last class that passed a
+/// primitive's check of the methods it relies on.
+const MEMO_FIRST_OC: usize = 2;
+const MEMO_FIRST_INDEXED: usize = 3;
+const MEMO_LAST_OC: usize = 4;
+const MEMO_LAST_INDEXED: usize = 5;
+/// A class whose `new`/`new:`, `basicNew` and `_initialize:` are the kernel's.
+const MEMO_OC_NEW: usize = 6;
+/// A class whose `_grow` (WriteStream) is the kernel's primitive 408.
+const MEMO_STREAM_GROW: usize = 7;
+/// A class whose `_growAtEnd` (OrderedCollection) is the kernel's primitive 409.
+const MEMO_OC_GROW: usize = 8;
+/// The most elements a growth or creation primitive makes room for; more is
+/// left to the Smalltalk body.
+const GROW_MAX: i64 = 1 << 24;
+
+/// An OrderedCollection's parts as its primitives need them.
+#[derive(Clone, Copy)]
+struct Oc {
+    /// The element Array (of exact class `Array`).
+    array: Oop,
+    first: i64,
+    last: i64,
+    /// The Array's size.
+    len: i64,
+    /// Neither the collection nor its Array is invariant.
+    writable: bool,
+}
+
+/// What one probe for a SmallInteger key found in a Set or Dictionary.
+#[derive(Clone, Copy)]
+struct Found {
+    buckets: Oop,
+    tally: i64,
+    /// The number of buckets.
+    n: i64,
+    /// The 1-based bucket index `_indexOf:` answers.
+    index: i64,
+    /// That bucket's element: nil, the SmallInteger (Set) or the Association (Dictionary).
+    element: Value,
+    /// Neither the collection nor its bucket Array is invariant.
+    writable: bool,
+}
+
 impl Vm {
+    /// The dispatcher. Every arm hands its arguments on unchanged, so each is
+    /// a tail call and the dispatcher itself keeps no frame.
     pub(crate) fn prim_collection(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
-        if let (418 | 419, 1) = (n, argc) {
-            return Ok(min_max(r, self.stack[rp + 1], n == 418));
-        }
         let Value::Obj(o) = r else {
-            return Ok(None);
+            return self.prim_immediate(n, r, rp, argc);
         };
-        Ok(match (n, argc) {
-            (400, 1) => self.oc_add_last(o, self.stack[rp + 1]),
+        match (n, argc) {
+            (400, 1) => self.oc_add_last(o, rp),
             (401, 0) => self.oc_remove(o, true),
             (402, 0) => self.oc_remove(o, false),
-            (403, 1) => self.oc_at(o, self.stack[rp + 1]),
-            (404, 2) => self.oc_at_put(o, self.stack[rp + 1], self.stack[rp + 2]),
-            (405, 1) => return self.oc_do(o, rp),
-            (406, 1) | (407, 1) => return self.array_do(o, rp, n == 407),
-            (410, 2) => return self.dictionary_at_if_absent(o, rp),
-            (425, 2) => return self.array_detect(o, rp),
+            (403, 1) => self.oc_at(o, rp),
+            (404, 2) => self.oc_at_put(o, rp),
+            (405..=407, 1) | (425, 2) => self.loop_prim(n, o, rp),
+            (410, 2) => self.dictionary_at_if_absent(o, rp),
+            (411, 2) => self.dictionary_at_put(o, rp),
+            (412, 1) => self.set_add(o, rp),
+            (413, 1) => self.set_includes(o, rp),
+            (414, 1) => self.stream_next_put(o, rp),
+            (415, 1) => self.stream_next_put_all(o, rp),
+            (416 | 420 | 421, 0) => self.oc_size_test(o, n),
+            (427 | 428, 0) => self.first_or_last(o, n == 428),
+            (429, 0 | 1) => self.oc_new(o, rp, argc),
+            _ => self.prim_collection_rest(n, o, rp, argc),
+        }
+    }
+
+    /// The loops over a block, each in a function of its own, out of the
+    /// dispatcher's way.
+    #[inline(never)]
+    fn loop_prim(&mut self, n: u16, o: Oop, rp: usize) -> P {
+        match n {
+            405 => self.oc_do_prim(o, rp),
+            406 | 407 => self.array_do_prim(o, rp, n == 407),
+            _ => self.array_detect_prim(o, rp),
+        }
+    }
+
+    #[inline(never)]
+    fn oc_do_prim(&mut self, o: Oop, rp: usize) -> P {
+        self.oc_do(o, rp)
+    }
+
+    #[inline(never)]
+    fn array_do_prim(&mut self, o: Oop, rp: usize, with_index: bool) -> P {
+        self.array_do(o, rp, with_index)
+    }
+
+    #[inline(never)]
+    fn array_detect_prim(&mut self, o: Oop, rp: usize) -> P {
+        self.array_detect(o, rp)
+    }
+
+    /// The primitives of this range on an immediate receiver: `max:`/`min:`.
+    #[inline(never)]
+    fn prim_immediate(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
+        Ok(match (n, argc) {
+            (418 | 419, 1) => min_max(r, self.stack[rp + 1], n == 418),
+            _ => None,
+        })
+    }
+
+    /// The primitives of this range that are not per-element.
+    #[inline(never)]
+    fn prim_collection_rest(&mut self, n: u16, o: Oop, rp: usize, argc: usize) -> P {
+        Ok(match (n, argc) {
             (422, 0) => self.rehash_ints(o, 240, None),
             (424, 1) => match self.stack[rp + 1] {
                 Value::Int(size) if size > 0 => self.rehash_ints(o, 241, Some(size as usize)),
                 _ => None,
             },
             (423, 1) => self.oc_initialize(o, self.stack[rp + 1]),
-            (411, 2) => self.dictionary_at_put(o, self.stack[rp + 1], self.stack[rp + 2]),
-            (412, 1) => self.set_add(o, self.stack[rp + 1]),
-            (413, 1) => self.set_includes(o, self.stack[rp + 1]),
-            (414, 1) => self.stream_next_put(o, self.stack[rp + 1]),
-            (416, 0) => self
-                .oc_parts(o)
-                .map(|(_, first, last)| Value::Int(last - first + 1)),
-            (420, 0) => self
-                .oc_parts(o)
-                .map(|(_, first, last)| Value::bool(last < first)),
-            (421, 0) => self
-                .oc_parts(o)
-                .map(|(_, first, last)| Value::bool(last >= first)),
+            (408, 0) => self.stream_grow_prim(o),
+            (409, 0) => self.oc_view(o).and_then(|c| {
+                self.oc_grow_at_end(o, c)?;
+                Some(Value::Obj(o))
+            }),
             (426, 2) if o == self.k.array => match self.stack[rp + 1] {
                 Value::Int(n) if n >= 0 => {
                     let fill = self.stack[rp + 2];
@@ -78,8 +163,6 @@ impl Vm {
                 let items = self.stack[rp + 1..=rp + argc].to_vec();
                 Some(self.new_array(items))
             }
-            (415, 1) => self.stream_next_put_all(o, self.stack[rp + 1]),
-            (427 | 428, 0) => self.first_or_last(o, n == 428),
             _ => None,
         })
     }
@@ -92,32 +175,49 @@ impl Vm {
         }
     }
 
-    /// An OrderedCollection's array (an `Array` of exact class), first and last index.
-    fn oc_parts(&self, o: Oop) -> Option<(Oop, i64, i64)> {
-        let s = self.ptr_slots(o)?;
-        let (Value::Obj(a), Value::Int(first), Value::Int(last)) =
+    /// Stores `v` into pointer slot `i` (0-based) of `o` through the write
+    /// barrier; None (nothing stored) when `o` refuses it or has no such slot.
+    #[inline(always)]
+    fn put_slot(&mut self, o: Oop, i: usize, v: Value) -> Option<()> {
+        match &mut self.heap.write(o)?.body {
+            Body::Ptr(s) => {
+                *s.get_mut(i)? = v;
+                Some(())
+            }
+            _ => None,
+        }
+    }
+
+    /// An OrderedCollection's array (an `Array` of exact class), first and
+    /// last index, the array's size and whether both may be written.
+    #[inline(always)]
+    fn oc_view(&self, o: Oop) -> Option<Oc> {
+        let obj = self.heap.get(o);
+        let Body::Ptr(s) = &obj.body else {
+            return None;
+        };
+        let (Value::Obj(array), Value::Int(first), Value::Int(last)) =
             (*s.get(OC_ARRAY)?, *s.get(OC_FIRST)?, *s.get(OC_LAST)?)
         else {
             return None;
         };
-        (self.heap.get(a).class == self.k.array).then_some((a, first, last))
+        let flags = obj.flags;
+        let a = self.heap.get(array);
+        let Body::Ptr(slots) = &a.body else {
+            return None;
+        };
+        (a.class == self.k.array).then_some(Oc {
+            array,
+            first,
+            last,
+            len: slots.len() as i64,
+            writable: (flags | a.flags) & F_INVARIANT == 0,
+        })
     }
 
-    /// Stores `v` at 1-based `index` of the Array `a` through the write barrier.
-    fn array_put(&mut self, a: Oop, index: i64, v: Value) -> Option<()> {
-        if index < 1 {
-            return None;
-        }
-        match self.heap.write(a) {
-            Some(obj) => match &mut obj.body {
-                Body::Ptr(s) if (index as usize) <= s.len() => {
-                    s[index as usize - 1] = v;
-                    Some(())
-                }
-                _ => None,
-            },
-            None => None,
-        }
+    /// An OrderedCollection's array (an `Array` of exact class), first and last index.
+    fn oc_parts(&self, o: Oop) -> Option<(Oop, i64, i64)> {
+        self.oc_view(o).map(|c| (c.array, c.first, c.last))
     }
 
     /// The element at 1-based `index` of the Array `a`.
@@ -142,70 +242,200 @@ impl Vm {
         }
     }
 
-    /// Whether the receiver's first and last index may be written (it is not invariant).
-    fn writable(&self, o: Oop) -> bool {
-        !self.heap.is_invariant(o)
+    /// `addLast:` / `add:` while the array has room at the end.
+    #[inline(never)]
+    fn oc_add_last(&mut self, o: Oop, rp: usize) -> P {
+        let v = self.stack[rp + 1];
+        Ok(self.oc_add_last_in(o, v))
     }
 
-    /// `addLast:` / `add:` while the array has room at the end.
-    fn oc_add_last(&mut self, o: Oop, v: Value) -> Option<Value> {
-        let (a, _, last) = self.oc_parts(o)?;
-        let array = self.heap.get(a);
-        let Body::Ptr(slots) = &array.body else {
-            return None;
-        };
-        if last >= slots.len() as i64
-            || last < 0
-            || array.flags & F_INVARIANT != 0
-            || !self.writable(o)
-        {
+    #[inline(always)]
+    fn oc_add_last_in(&mut self, o: Oop, v: Value) -> Option<Value> {
+        let mut c = self.oc_view(o)?;
+        if c.last < 0 || !c.writable {
             return None;
         }
-        self.array_put(a, last + 1, v)?;
-        self.heap.store(o, OC_LAST, Value::Int(last + 1));
+        if c.last == c.len {
+            // `lastIndex = array size ifTrue: [self _growAtEnd]`
+            c = self.oc_add_last_grow(o, c)?;
+        }
+        if c.last >= c.len {
+            return None;
+        }
+        // the array first: a refused store leaves the indexes as they were
+        self.put_slot(c.array, c.last as usize, v)?;
+        self.put_slot(o, OC_LAST, Value::Int(c.last + 1))?;
         Some(v)
     }
 
-    /// `removeFirst` / `removeLast` of a non-empty collection.
-    fn oc_remove(&mut self, o: Oop, first_end: bool) -> Option<Value> {
-        let (a, first, last) = self.oc_parts(o)?;
-        if last < first || !self.writable(o) {
+    /// `_growAtEnd` for `addLast:`, when the receiver's class answers it with
+    /// the kernel's primitive 409.
+    #[cold]
+    #[inline(never)]
+    fn oc_add_last_grow(&mut self, o: Oop, c: Oc) -> Option<Oc> {
+        let class = self.heap.get(o).class;
+        if !self.memo_holds(MEMO_OC_GROW, class) {
+            let sel = self.intern("_growAtEnd");
+            if self.lookup_primitive(class, sel)? != 409 {
+                return None;
+            }
+            self.memo_set(MEMO_OC_GROW, class);
+        }
+        self.oc_grow_at_end(o, c)
+    }
+
+    /// `OrderedCollection>>_growAtEnd` — `newArray := Array new: array size *
+    /// 2 + 4. newArray replaceFrom: firstIndex to: lastIndex with: array
+    /// startingAt: firstIndex. array := newArray` — for indexes within the
+    /// array; answers the collection's new parts.
+    fn oc_grow_at_end(&mut self, o: Oop, c: Oc) -> Option<Oc> {
+        let n = c.len * 2 + 4;
+        if n > GROW_MAX
+            || c.first < 1
+            || c.last > c.len
+            || c.last < c.first - 1
+            || self.heap.is_invariant(o)
+            || !self.can_allocate(n as usize * 16)
+        {
             return None;
         }
-        let at = if first_end { first } else { last };
-        let array = self.heap.get(a);
-        let (Body::Ptr(slots), true) = (&array.body, array.flags & F_INVARIANT == 0) else {
-            return None;
-        };
-        let element = *slots.get(usize::try_from(at).ok()?.checked_sub(1)?)?;
-        self.array_put(a, at, Value::Nil)?;
-        if first_end {
-            self.heap.store(o, OC_FIRST, Value::Int(first + 1));
+        let mut slots = vec![Value::Nil; n as usize];
+        let (from, to) = (c.first as usize - 1, c.last as usize);
+        slots[from..to].copy_from_slice(&self.ptr_slots(c.array)?[from..to]);
+        let array = self.new_array(slots);
+        let Value::Obj(a) = array else { return None };
+        self.put_slot(o, OC_ARRAY, array)?;
+        Some(Oc {
+            array: a,
+            len: n,
+            ..c
+        })
+    }
+
+    /// `OrderedCollection class>>new` (`^ self new: 10`) and `new:` (`^ self
+    /// basicNew _initialize: aCapacity`), when the receiver's `new:`,
+    /// `basicNew` and `_initialize:` are the kernel's (429, 40, 423) and it
+    /// makes pointer objects with the collection's three named slots.
+    #[inline(never)]
+    fn oc_new(&mut self, class: Oop, rp: usize, argc: usize) -> P {
+        let capacity = if argc == 0 {
+            Value::Int(10)
         } else {
-            self.heap.store(o, OC_LAST, Value::Int(last - 1));
+            self.stack[rp + 1]
+        };
+        let Value::Int(capacity) = capacity else {
+            return Ok(None);
+        };
+        if capacity > GROW_MAX
+            || (!self.memo_holds(MEMO_OC_NEW, class) && !self.oc_new_is_kernel(class))
+        {
+            return Ok(None);
+        }
+        let Some(inst_size) = self.heap.class_data(class).map(|d| d.inst_size) else {
+            return Ok(None);
+        };
+        let size = capacity.max(4);
+        if !self.can_allocate((size as usize + inst_size) * 16) {
+            return Ok(None);
+        }
+        let array = self.new_array(vec![Value::Nil; size as usize]);
+        let first = size / 3 + 1;
+        let mut slots = vec![Value::Nil; inst_size];
+        slots[OC_ARRAY] = array;
+        slots[OC_FIRST] = Value::Int(first);
+        slots[OC_LAST] = Value::Int(first - 1);
+        Ok(Some(Value::Obj(self.heap.alloc(class, Body::Ptr(slots)))))
+    }
+
+    /// Whether `class` makes its instances as the kernel's
+    /// `OrderedCollection class>>new:` does (remembered until the methods change).
+    #[cold]
+    #[inline(never)]
+    fn oc_new_is_kernel(&mut self, class: Oop) -> bool {
+        let Some(d) = self.heap.class_data(class) else {
+            return false;
+        };
+        if d.is_meta || d.format != Format::Ptr || d.inst_size <= OC_LAST {
+            return false;
+        }
+        let meta = self.class_of(Value::Obj(class));
+        let (new, basic_new, init) = (
+            self.intern("new:"),
+            self.intern("basicNew"),
+            self.intern("_initialize:"),
+        );
+        let kernel = self.lookup_primitive(meta, new) == Some(429)
+            && self.lookup_primitive(meta, basic_new) == Some(40)
+            && self.lookup_primitive(class, init) == Some(423);
+        if kernel {
+            self.memo_set(MEMO_OC_NEW, class);
+        }
+        kernel
+    }
+
+    /// `removeFirst` / `removeLast` of a non-empty collection.
+    #[inline(never)]
+    fn oc_remove(&mut self, o: Oop, first_end: bool) -> P {
+        Ok(self.oc_remove_in(o, first_end))
+    }
+
+    #[inline(always)]
+    fn oc_remove_in(&mut self, o: Oop, first_end: bool) -> Option<Value> {
+        let c = self.oc_view(o)?;
+        if c.last < c.first || !c.writable {
+            return None;
+        }
+        let at = if first_end { c.first } else { c.last };
+        let element = self.array_get(c.array, at)?;
+        self.put_slot(c.array, at as usize - 1, Value::Nil)?;
+        if first_end {
+            self.put_slot(o, OC_FIRST, Value::Int(c.first + 1))?;
+        } else {
+            self.put_slot(o, OC_LAST, Value::Int(c.last - 1))?;
         }
         Some(element)
     }
 
+    /// `size` (416), `isEmpty` (420), `notEmpty` (421).
+    #[inline(never)]
+    fn oc_size_test(&mut self, o: Oop, n: u16) -> P {
+        Ok(self.oc_view(o).map(|c| match n {
+            416 => Value::Int(c.last - c.first + 1),
+            420 => Value::bool(c.last < c.first),
+            _ => Value::bool(c.last >= c.first),
+        }))
+    }
+
     /// `at:` with a SmallInteger index within `1 to: self size`.
-    fn oc_at(&self, o: Oop, index: Value) -> Option<Value> {
-        let (a, first, last) = self.oc_parts(o)?;
+    #[inline(never)]
+    fn oc_at(&mut self, o: Oop, rp: usize) -> P {
+        let index = self.stack[rp + 1];
+        Ok(self.oc_index(o, index).and_then(|(c, i)| self.array_get(c.array, i)))
+    }
+
+    /// The collection's parts and the array index of 1-based `index`, when
+    /// it is a SmallInteger within `1 to: self size`.
+    #[inline(always)]
+    fn oc_index(&self, o: Oop, index: Value) -> Option<(Oc, i64)> {
+        let c = self.oc_view(o)?;
         let Value::Int(i) = index else { return None };
-        if i < 1 || i > last - first + 1 {
+        if i < 1 || i > c.last - c.first + 1 {
             return None;
         }
-        self.array_get(a, first + i - 1)
+        Some((c, c.first + i - 1))
     }
 
     /// `at:put:` with a SmallInteger index within `1 to: self size`.
-    fn oc_at_put(&mut self, o: Oop, index: Value, v: Value) -> Option<Value> {
-        let (a, first, last) = self.oc_parts(o)?;
-        let Value::Int(i) = index else { return None };
-        if i < 1 || i > last - first + 1 {
-            return None;
-        }
-        self.array_put(a, first + i - 1, v)?;
-        Some(v)
+    #[inline(never)]
+    fn oc_at_put(&mut self, o: Oop, rp: usize) -> P {
+        let (index, v) = (self.stack[rp + 1], self.stack[rp + 2]);
+        Ok(self.oc_index(o, index).and_then(|(c, i)| {
+            if i > c.len {
+                return None;
+            }
+            self.put_slot(c.array, usize::try_from(i - 1).ok()?, v)?;
+            Some(v)
+        }))
     }
 
     /// Whether `b` is a block taking `argc` arguments (so `value:` reaches primitive 250).
@@ -299,12 +529,60 @@ impl Vm {
 
     /// The probe `_indexOf:` makes for a SmallInteger `key` in the Set (240)
     /// or Dictionary (241) `o`, with its tally and bucket Array.
-    fn hashed_find(&mut self, o: Oop, key: Value, prim: u16) -> Option<(Oop, i64, Probe)> {
+    #[inline(always)]
+    fn hashed_find(&mut self, o: Oop, key: Value, prim: u16) -> Option<Found> {
         let Value::Int(k) = key else {
             return None;
         };
-        let (b, tally) = self.hashed_parts(o, prim)?;
-        Some((b, tally, self.hashed_probe(b, k, prim == 241)?))
+        let dict = prim == 241;
+        let (int_hash, assoc_key, _) = self.kernel_hashing();
+        let class = self.heap.get(o).class;
+        // the answer holds until a method changes (`epoch`); one class per primitive
+        let memo = (prim - 240) as usize;
+        if !int_hash
+            || (dict && !assoc_key)
+            || (self.index_of_checked[memo] != (self.epoch + 1, class)
+                && !self.index_of_is(class, prim))
+        {
+            return None;
+        }
+        let obj = self.heap.get(o);
+        let Body::Ptr(s) = &obj.body else {
+            return None;
+        };
+        let (Value::Int(tally), Value::Obj(buckets)) =
+            (*s.get(HASHED_TALLY)?, *s.get(HASHED_BUCKETS)?)
+        else {
+            return None;
+        };
+        let flags = obj.flags;
+        let b = self.heap.get(buckets);
+        let Body::Ptr(slots) = &b.body else {
+            return None;
+        };
+        if b.class != self.k.array {
+            return None;
+        }
+        let (index, element) = self.probe_ints(slots, k, dict)?;
+        Some(Found {
+            buckets,
+            tally,
+            n: slots.len() as i64,
+            index,
+            element,
+            writable: (flags | b.flags) & F_INVARIANT == 0,
+        })
+    }
+
+    /// Whether the memo `slot` holds `class` for the current methods.
+    #[inline(always)]
+    fn memo_holds(&self, slot: usize, class: Oop) -> bool {
+        self.index_of_checked[slot] == (self.epoch + 1, class)
+    }
+
+    /// Remembers that `class` passed the check of memo `slot` until the methods change.
+    fn memo_set(&mut self, slot: usize, class: Oop) {
+        self.index_of_checked[slot] = (self.epoch + 1, class);
     }
 
     /// `SequenceableCollection>>first` (`^ self at: 1`) and `last` (`^ self
@@ -312,8 +590,50 @@ impl Vm {
     /// the kernel's primitives — OrderedCollection's 403/416, or Object's
     /// 22/21 on indexable objects other than Rust-backed dictionaries — and
     /// the element exists; an empty receiver runs the body, which signals.
-    fn first_or_last(&mut self, o: Oop, last: bool) -> Option<Value> {
+    #[inline(never)]
+    fn first_or_last(&mut self, o: Oop, last: bool) -> P {
+        Ok(self.first_or_last_in(o, last))
+    }
+
+    #[inline(always)]
+    fn first_or_last_in(&mut self, o: Oop, last: bool) -> Option<Value> {
         let class = self.heap.get(o).class;
+        let (oc_slot, indexed_slot) = if last {
+            (MEMO_LAST_OC, MEMO_LAST_INDEXED)
+        } else {
+            (MEMO_FIRST_OC, MEMO_FIRST_INDEXED)
+        };
+        let oc = if self.memo_holds(oc_slot, class) {
+            true
+        } else if self.memo_holds(indexed_slot, class) {
+            false
+        } else {
+            self.first_or_last_kind(class, last)?
+        };
+        if oc {
+            let c = self.oc_view(o)?;
+            if c.last < c.first {
+                return None;
+            }
+            self.array_get(c.array, if last { c.last } else { c.first })
+        } else {
+            if matches!(self.heap.get(o).body, Body::Dict(_)) {
+                return None;
+            }
+            let n = self.basic_size(Value::Obj(o));
+            if n == 0 {
+                return None;
+            }
+            self.basic_at(Value::Obj(o), if last { n - 1 } else { 0 })
+        }
+    }
+
+    /// Which of `first_or_last`'s two cases `class` is (true: an
+    /// OrderedCollection's), remembered until the methods change; None when
+    /// its `at:` or `size` is not a kernel primitive.
+    #[cold]
+    #[inline(never)]
+    fn first_or_last_kind(&mut self, class: Oop, last: bool) -> Option<bool> {
         let at = self.lookup_primitive(class, self.sels.at)?;
         // `first` sends no `size`
         let size = if last {
@@ -321,36 +641,30 @@ impl Vm {
         } else {
             None
         };
-        match (at, size) {
-            (403, None | Some(416)) => {
-                let (a, first, last_index) = self.oc_parts(o)?;
-                if last_index < first {
-                    return None;
-                }
-                self.array_get(a, if last { last_index } else { first })
-            }
-            (22, None | Some(21)) => {
-                if matches!(self.heap.get(o).body, Body::Dict(_)) {
-                    return None;
-                }
-                let n = self.basic_size(Value::Obj(o));
-                if n == 0 {
-                    return None;
-                }
-                self.basic_at(Value::Obj(o), if last { n - 1 } else { 0 })
-            }
-            _ => None,
-        }
+        let oc = match (at, size) {
+            (403, None | Some(416)) => true,
+            (22, None | Some(21)) => false,
+            _ => return None,
+        };
+        let slot = match (last, oc) {
+            (false, true) => MEMO_FIRST_OC,
+            (false, false) => MEMO_FIRST_INDEXED,
+            (true, true) => MEMO_LAST_OC,
+            (true, false) => MEMO_LAST_INDEXED,
+        };
+        self.memo_set(slot, class);
+        Some(oc)
     }
 
     /// `Dictionary>>at:ifAbsent:`: the value of a present key, else the value
     /// of the block (a niladic block; anything else runs the body).
+    #[inline(never)]
     fn dictionary_at_if_absent(&mut self, o: Oop, rp: usize) -> P {
         let (key, block) = (self.stack[rp + 1], self.stack[rp + 2]);
-        let Some((_, _, p)) = self.hashed_find(o, key, 241) else {
+        let Some(f) = self.hashed_find(o, key, 241) else {
             return Ok(None);
         };
-        match p.element {
+        match f.element {
             // the probe checked the association's class
             Value::Obj(assoc) => Ok(self.ptr_slots(assoc).and_then(|s| s.get(1).copied())),
             Value::Nil if self.is_block_of(block, 0) => {
@@ -363,27 +677,33 @@ impl Vm {
     }
 
     /// `Dictionary>>at:put:` without growing the bucket array.
-    fn dictionary_at_put(&mut self, o: Oop, key: Value, v: Value) -> Option<Value> {
-        let (b, tally, p) = self.hashed_find(o, key, 241)?;
-        if !self.writable(o) || self.heap.is_invariant(b) {
-            return None;
-        }
-        match p.element {
+    #[inline(never)]
+    fn dictionary_at_put(&mut self, o: Oop, rp: usize) -> P {
+        let (key, v) = (self.stack[rp + 1], self.stack[rp + 2]);
+        Ok(self.dictionary_at_put_in(o, key, v))
+    }
+
+    #[inline(always)]
+    fn dictionary_at_put_in(&mut self, o: Oop, key: Value, v: Value) -> Option<Value> {
+        let f = self.hashed_find(o, key, 241)?;
+        match f.element {
             Value::Obj(assoc) => {
-                // `assoc value: aValue`: the association exists; its setter is the kernel's
-                if !self.kernel_hashing().2 || self.heap.is_invariant(assoc) {
+                // `assoc value: aValue`: the association exists; its setter is
+                // the kernel's (an invariant association fails the store and
+                // the body signals)
+                if !self.kernel_hashing().2 {
                     return None;
                 }
-                self.heap.store(assoc, 1, v);
+                self.put_slot(assoc, 1, v)?;
                 Some(v)
             }
             Value::Nil => {
-                if tally * 4 >= p.buckets * 3 {
+                if f.tally * 4 >= f.n * 3 || !f.writable {
                     return None;
                 }
                 let assoc = self.new_object(self.k.association, vec![key, v]);
-                self.array_put(b, p.index, assoc)?;
-                self.heap.store(o, HASHED_TALLY, Value::Int(tally + 1));
+                self.put_slot(f.buckets, f.index as usize - 1, assoc)?;
+                self.put_slot(o, HASHED_TALLY, Value::Int(f.tally + 1))?;
                 Some(v)
             }
             _ => None,
@@ -391,34 +711,46 @@ impl Vm {
     }
 
     /// `Set>>add:` for a SmallInteger while the buckets have room.
-    fn set_add(&mut self, o: Oop, v: Value) -> Option<Value> {
+    #[inline(never)]
+    fn set_add(&mut self, o: Oop, rp: usize) -> P {
+        let v = self.stack[rp + 1];
+        Ok(self.set_add_in(o, v))
+    }
+
+    #[inline(always)]
+    fn set_add_in(&mut self, o: Oop, v: Value) -> Option<Value> {
         if v.is_nil() {
             return Some(v);
         }
-        let (b, tally, p) = self.hashed_find(o, v, 240)?;
-        if tally * 4 >= p.buckets * 3 || !self.writable(o) || self.heap.is_invariant(b) {
+        let f = self.hashed_find(o, v, 240)?;
+        // the body grows first whenever the tally is at three quarters
+        if f.tally * 4 >= f.n * 3 || !f.writable {
             return None;
         }
-        if p.element.is_nil() {
-            self.array_put(b, p.index, v)?;
-            self.heap.store(o, HASHED_TALLY, Value::Int(tally + 1));
+        if f.element.is_nil() {
+            self.put_slot(f.buckets, f.index as usize - 1, v)?;
+            self.put_slot(o, HASHED_TALLY, Value::Int(f.tally + 1))?;
         }
         Some(v)
     }
 
     /// `Set>>includes:` for a SmallInteger (or nil).
-    fn set_includes(&mut self, o: Oop, v: Value) -> Option<Value> {
+    #[inline(never)]
+    fn set_includes(&mut self, o: Oop, rp: usize) -> P {
+        let v = self.stack[rp + 1];
         if v.is_nil() {
-            return Some(Value::False);
+            return Ok(Some(Value::False));
         }
-        let (_, _, p) = self.hashed_find(o, v, 240)?;
-        Some(Value::bool(!p.element.is_nil()))
+        Ok(self
+            .hashed_find(o, v, 240)
+            .map(|f| Value::bool(!f.element.is_nil())))
     }
 
     /// The bytes of a String or Symbol of exact class.
+    #[inline(always)]
     fn plain_bytes(&self, v: Value) -> Option<&[u8]> {
         let Value::Obj(o) = v else { return None };
-        let obj = self.heap.get(o);
+        let obj = self.heap.try_get(o)?;
         if obj.class != self.k.string && obj.class != self.k.symbol {
             return None;
         }
@@ -430,12 +762,9 @@ impl Vm {
 
     /// A WriteStream's collection (a String or Array of exact class), position,
     /// read limit and write limit, when the stream and collection may be written.
-    #[inline]
+    #[inline(always)]
     fn stream_parts(&self, o: Oop) -> Option<(Oop, i64, i64, i64)> {
-        let stream = self.heap.get(o);
-        if stream.flags & F_INVARIANT != 0 {
-            return None;
-        }
+        let stream = self.heap.try_get(o)?;
         let Body::Ptr(s) = &stream.body else {
             return None;
         };
@@ -447,10 +776,11 @@ impl Vm {
         ) else {
             return None;
         };
-        let coll = self.heap.get(c);
+        let flags = stream.flags;
+        let coll = self.heap.try_get(c)?;
         if (coll.class != self.k.string && coll.class != self.k.array)
             || pos < 0
-            || coll.flags & F_INVARIANT != 0
+            || (flags | coll.flags) & F_INVARIANT != 0
         {
             return None;
         }
@@ -459,28 +789,33 @@ impl Vm {
 
     /// Sets position (and the read limit when passed) after writing up to
     /// `end`, through one pass of the write barrier.
-    #[inline]
-    fn stream_advance(&mut self, o: Oop, end: i64, read: i64) {
-        if let Some(Object {
-            body: Body::Ptr(s), ..
-        }) = self.heap.write(o)
-        {
-            if let Some(p) = s.get_mut(WS_POSITION) {
-                *p = Value::Int(end);
-            }
-            if end > read {
-                if let Some(r) = s.get_mut(WS_READ_LIMIT) {
-                    *r = Value::Int(end);
-                }
-            }
+    #[inline(always)]
+    fn stream_advance(&mut self, o: Oop, end: i64, read: i64) -> Option<()> {
+        let Body::Ptr(s) = &mut self.heap.write(o)?.body else {
+            return None;
+        };
+        if s.len() <= WS_READ_LIMIT {
+            return None;
         }
+        s[WS_POSITION] = Value::Int(end);
+        if end > read {
+            s[WS_READ_LIMIT] = Value::Int(end);
+        }
+        Some(())
     }
 
     /// `WriteStream>>nextPut:` while the collection has room.
-    fn stream_next_put(&mut self, o: Oop, v: Value) -> Option<Value> {
+    #[inline(never)]
+    fn stream_next_put(&mut self, o: Oop, rp: usize) -> P {
+        let v = self.stack[rp + 1];
+        Ok(self.stream_next_put_in(o, v))
+    }
+
+    #[inline(always)]
+    fn stream_next_put_in(&mut self, o: Oop, v: Value) -> Option<Value> {
         let (c, pos, read, write) = self.stream_parts(o)?;
         if pos >= write {
-            return None;
+            return self.stream_next_put_grow(o, v, pos, read);
         }
         let at = pos as usize;
         match (&mut self.heap.write(c)?.body, v) {
@@ -488,38 +823,174 @@ impl Vm {
             (Body::Ptr(s), _) if at < s.len() => s[at] = v,
             _ => return None,
         }
-        self.stream_advance(o, pos + 1, read);
+        self.stream_advance(o, pos + 1, read)?;
         Some(v)
     }
 
+    /// `nextPut:` at the write limit: `self _grow` once, then the store.
+    #[cold]
+    #[inline(never)]
+    fn stream_next_put_grow(&mut self, o: Oop, v: Value, pos: i64, read: i64) -> Option<Value> {
+        let (mut body, size) = self.stream_grown(o, pos + 1, true)?;
+        let at = pos as usize;
+        match (&mut body, v) {
+            (Body::Bytes(b), Value::Char(ch)) if ch < 256 && at < b.len() => b[at] = ch as u8,
+            (Body::Ptr(s), _) if at < s.len() => s[at] = v,
+            _ => return None,
+        }
+        self.stream_replace(o, body, size, pos + 1, read)?;
+        Some(v)
+    }
+
+    /// The collection the kernel's `_grow` (primitive 408; one step when
+    /// `once`, else as many as `[end > writeLimit] whileTrue: [self _grow]`
+    /// takes) would put in the stream `o`, and its size, when `end` elements
+    /// fit in it; None when the class's `_grow` is not the kernel's or the
+    /// body would do anything else.
+    fn stream_grown(&mut self, o: Oop, end: i64, once: bool) -> Option<(Body, i64)> {
+        let class = self.heap.get(o).class;
+        if !self.memo_holds(MEMO_STREAM_GROW, class) {
+            let sel = self.intern("_grow");
+            if self.lookup_primitive(class, sel)? != 408 {
+                return None;
+            }
+            self.memo_set(MEMO_STREAM_GROW, class);
+        }
+        let Value::Obj(c) = self.ptr_slots(o)?.get(WS_COLLECTION).copied()? else {
+            return None;
+        };
+        let coll = self.heap.get(c);
+        let len = match &coll.body {
+            Body::Bytes(b) if coll.class == self.k.string => b.len(),
+            Body::Ptr(s) if coll.class == self.k.array => s.len(),
+            _ => return None,
+        } as i64;
+        // `collection size * 2 max: 16`, until the end fits
+        let mut size = len;
+        loop {
+            size = (size * 2).max(16);
+            if size >= end || once || size > GROW_MAX {
+                break;
+            }
+        }
+        if size < end || size > GROW_MAX || !self.can_allocate(size as usize * 16) {
+            return None;
+        }
+        // `String new:` fills with spaces, `Array new:` with nil
+        let body = match &self.heap.get(c).body {
+            Body::Bytes(b) => {
+                let mut grown = Vec::with_capacity(size as usize);
+                grown.extend_from_slice(b);
+                grown.resize(size as usize, b' ');
+                Body::Bytes(grown)
+            }
+            Body::Ptr(s) => {
+                let mut grown = Vec::with_capacity(size as usize);
+                grown.extend_from_slice(s);
+                grown.resize(size as usize, Value::Nil);
+                Body::Ptr(grown)
+            }
+            _ => return None,
+        };
+        Some((body, size))
+    }
+
+    /// Puts a grown collection (`body` of `size` elements, the class of the
+    /// old one) in the stream with the write limit at its size, position at
+    /// `end` and the read limit at least there, in one write-barrier pass.
+    fn stream_replace(&mut self, o: Oop, body: Body, size: i64, end: i64, read: i64) -> Option<()> {
+        let Value::Obj(old) = self.ptr_slots(o)?.get(WS_COLLECTION).copied()? else {
+            return None;
+        };
+        let class = self.heap.get(old).class;
+        if self.heap.refuses(o) || self.heap.is_invariant(o) {
+            // the store below fails the same way; nothing is allocated first
+            self.heap.write(o)?;
+        }
+        let c = Value::Obj(self.heap.alloc(class, body));
+        let Body::Ptr(s) = &mut self.heap.write(o)?.body else {
+            return None;
+        };
+        if s.len() <= WS_WRITE_LIMIT {
+            return None;
+        }
+        s[WS_COLLECTION] = c;
+        s[WS_POSITION] = Value::Int(end);
+        if end > read {
+            s[WS_READ_LIMIT] = Value::Int(end);
+        }
+        s[WS_WRITE_LIMIT] = Value::Int(size);
+        Some(())
+    }
+
+    /// `WriteStream>>_grow` on its own (primitive 408).
+    fn stream_grow_prim(&mut self, o: Oop) -> Option<Value> {
+        let s = self.ptr_slots(o)?;
+        let (Value::Int(pos), Value::Int(read)) = (*s.get(WS_POSITION)?, *s.get(WS_READ_LIMIT)?)
+        else {
+            return None;
+        };
+        // one step: any end up to the collection's size fits; position and
+        // read limit stay as they are
+        let (body, size) = self.stream_grown(o, 0, true)?;
+        self.stream_replace(o, body, size, pos, pos.max(read))?;
+        Some(Value::Obj(o))
+    }
+
     /// `WriteStream>>nextPutAll:` of a byte String into a String, while it fits.
-    fn stream_next_put_all(&mut self, o: Oop, v: Value) -> Option<Value> {
+    #[inline(never)]
+    fn stream_next_put_all(&mut self, o: Oop, rp: usize) -> P {
+        let v = self.stack[rp + 1];
+        Ok(self.stream_next_put_all_in(o, v))
+    }
+
+    #[inline(always)]
+    fn stream_next_put_all_in(&mut self, o: Oop, v: Value) -> Option<Value> {
         let (c, pos, read, write) = self.stream_parts(o)?;
         // copied out first (the argument may be the collection itself); short
         // strings, the common case, on the Rust stack
-        let mut short = [0u8; 64];
+        let mut short = [0u8; 32];
         let mut long = Vec::new();
         let src: &[u8] = {
             let bytes = self.plain_bytes(v)?;
+            if pos + bytes.len() as i64 > write {
+                return self.stream_next_put_all_grow(o, v, pos, read);
+            }
             if bytes.len() <= short.len() {
-                short[..bytes.len()].copy_from_slice(bytes);
-                &short[..bytes.len()]
+                let part = &mut short[..bytes.len()];
+                part.copy_from_slice(bytes);
+                part
             } else {
                 long.extend_from_slice(bytes);
                 &long
             }
         };
-        let end = pos + src.len() as i64;
-        if end > write {
-            return None;
-        }
+        let end = pos as usize + src.len();
         match &mut self.heap.write(c)?.body {
-            Body::Bytes(b) if (end as usize) <= b.len() => {
-                b[pos as usize..end as usize].copy_from_slice(src);
-            }
+            Body::Bytes(b) if end <= b.len() => b[pos as usize..end].copy_from_slice(src),
             _ => return None,
         }
-        self.stream_advance(o, end, read);
+        self.stream_advance(o, end as i64, read)?;
+        Some(v)
+    }
+
+    /// `nextPutAll:` past the write limit: `[end > writeLimit] whileTrue:
+    /// [self _grow]`, then the copy.
+    #[cold]
+    #[inline(never)]
+    fn stream_next_put_all_grow(&mut self, o: Oop, v: Value, pos: i64, read: i64) -> Option<Value> {
+        let n = self.plain_bytes(v)?.len();
+        let end = pos + n as i64;
+        let (mut body, size) = self.stream_grown(o, end, false)?;
+        let Body::Bytes(b) = &mut body else {
+            return None;
+        };
+        let (from, to) = (pos as usize, end as usize);
+        if to > b.len() {
+            return None;
+        }
+        b[from..to].copy_from_slice(self.plain_bytes(v)?);
+        self.stream_replace(o, body, size, end, read)?;
         Some(v)
     }
 }
@@ -581,29 +1052,26 @@ impl Vm {
         if n == 0 || n > 1 << 26 {
             return None;
         }
-        // (key, element) of every non-nil bucket
-        let mut items = Vec::with_capacity(old.len());
+        let mut buckets = vec![Value::Nil; n];
+        let mut keys = vec![None::<i64>; n];
+        let mut tally = 0i64;
+        // nothing is stored before every element has been checked
         for &v in old {
-            let key = match v {
+            let k = match v {
                 Value::Nil => continue,
                 Value::Int(k) if !dict => k,
                 Value::Obj(a) if dict => self.int_assoc_key(a)?,
                 _ => return None,
             };
-            items.push((key, v));
-        }
-        let mut buckets = vec![Value::Nil; n];
-        let mut keys = vec![None::<i64>; n];
-        let mut tally = 0i64;
-        for (k, v) in items {
-            // SmallInteger>>hash (primitive 114) is the value modulo 2^60
-            let h = k & ((1i64 << 60) - 1);
-            let mut index = ((h % 0x3FFF_FFFF * 40503) % n as i64) as usize;
+            let mut index = hash_start(k, n);
             while let Some(other) = keys[index] {
                 if other == k {
                     break;
                 }
-                index = (index + 1) % n;
+                index += 1;
+                if index == n {
+                    index = 0;
+                }
             }
             // `_rehashInto:` counts every association it places; `_store:`
             // keeps the first of equal elements

@@ -230,7 +230,7 @@ impl Vm {
             sites_pinned: self.sites_pinned,
             repo: None,
             hashing_checked: (0, false, false, false),
-            index_of_checked: [(0, Oop(0)); 2],
+            index_of_checked: [(0, Oop(0)); 9],
         }
     }
 }
@@ -286,8 +286,10 @@ pub struct Vm {
     /// `kernel_hashing` (epoch 0: never).
     pub hashing_checked: (u64, bool, bool, bool),
     /// The last class found to answer `_indexOf:` with primitive 240 (index 0)
-    /// / 241 (index 1), with `epoch + 1` of that check (0: none yet).
-    pub index_of_checked: [(u64, Oop); 2],
+    /// / 241 (index 1), with `epoch + 1` of that check (0: none yet); the
+    /// other entries are the same kind of memo for other collection
+    /// primitives (`collprims.rs`, `MEMO_*`).
+    pub index_of_checked: [(u64, Oop); 9],
 }
 
 #[derive(Default, Clone)]

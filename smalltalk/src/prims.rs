@@ -15,17 +15,6 @@ use crate::value::{Oop, Value};
 
 pub type P = Result<Option<Value>, Unwind>;
 
-/// Where a hashed-collection probe ended (see `Vm::hashed_probe`).
-#[derive(Clone, Copy)]
-pub(crate) struct Probe {
-    /// The 1-based bucket index.
-    pub index: i64,
-    /// The bucket's element: nil, the SmallInteger (Set) or the Association (Dictionary).
-    pub element: Value,
-    /// The number of buckets.
-    pub buckets: i64,
-}
-
 /// Whether `n` is a primitive number the VM implements.
 pub fn is_known_primitive(n: u16) -> bool {
     matches!(n,
@@ -38,7 +27,7 @@ pub fn is_known_primitive(n: u16) -> bool {
         250..=260 |
         270..=280 | 285..=287 |
         300..=304 | 310..=319 | 320..=331 | 340 | 341 | 360..=364 | 380..=399 |
-        400..=407 | 410..=428)
+        400..=429)
 }
 
 /// `foo`, `foo:bar:`, `+` print bare after `#`; anything else is quoted.
@@ -279,7 +268,7 @@ impl Vm {
         let Value::Obj(b) = self.heap.slot(o, 1) else {
             return None;
         };
-        self.hashed_probe(b, k, dict).map(|p| Value::Int(p.index))
+        self.hashed_probe(b, k, dict).map(Value::Int)
     }
 
     /// The key of `a` when it is a kernel Association whose key is a
@@ -300,10 +289,9 @@ impl Vm {
         }
     }
 
-    /// The probe of `hashed_index_of` over bucket Array `b` for SmallInteger
-    /// key `k`: the 1-based bucket index `_indexOf:` answers, the element
-    /// found there (nil for an empty bucket) and the number of buckets.
-    pub(crate) fn hashed_probe(&mut self, b: Oop, k: i64, dict: bool) -> Option<Probe> {
+    /// The 1-based bucket index `_indexOf:` answers for SmallInteger key `k`
+    /// in bucket Array `b` (see `probe_ints`).
+    fn hashed_probe(&mut self, b: Oop, k: i64, dict: bool) -> Option<i64> {
         let (int_hash, assoc_key, _) = self.kernel_hashing();
         if !int_hash || (dict && !assoc_key) {
             return None;
@@ -315,35 +303,42 @@ impl Vm {
         let Body::Ptr(buckets) = &obj.body else {
             return None;
         };
-        let n = buckets.len() as i64;
+        self.probe_ints(buckets, k, dict).map(|(index, _)| index)
+    }
+
+    /// The probe itself, once `SmallInteger>>hash` and (for a Dictionary)
+    /// `Association>>key` are known to be the kernel's: the 1-based index of
+    /// the bucket holding `k` or of the empty bucket where it would go, and
+    /// that bucket's element. None for an empty or full table, or an element
+    /// that is not a SmallInteger (Set) or an Association with a SmallInteger
+    /// key (Dictionary).
+    #[inline(always)]
+    pub(crate) fn probe_ints(&self, buckets: &[Value], k: i64, dict: bool) -> Option<(i64, Value)> {
+        let n = buckets.len();
         if n == 0 {
             return None;
         }
-        // SmallInteger>>hash (primitive 114) is the value modulo 2^60
-        let h = k & ((1i64 << 60) - 1);
-        let mut index = (h % 0x3FFF_FFFF * 40503) % n + 1;
+        let mut i = hash_start(k, n);
         for _ in 0..n {
-            let element = buckets[(index - 1) as usize];
-            let found = Probe {
-                index,
-                element,
-                buckets: n,
-            };
+            let element = buckets[i];
             match element {
-                Value::Nil => return Some(found),
+                Value::Nil => return Some((i as i64 + 1, element)),
                 Value::Int(s) if !dict => {
                     if s == k {
-                        return Some(found);
+                        return Some((i as i64 + 1, element));
                     }
                 }
                 Value::Obj(a) if dict => {
                     if self.int_assoc_key(a)? == k {
-                        return Some(found);
+                        return Some((i as i64 + 1, element));
                     }
                 }
                 _ => return None,
             }
-            index = index % n + 1;
+            i += 1;
+            if i == n {
+                i = 0;
+            }
         }
         None
     }
@@ -672,12 +667,23 @@ impl Vm {
 
     // ----- the dispatcher -----
 
+    /// `SmallInteger>>printString` (primitives 122, 148): a new String of its digits.
+    #[inline(never)]
+    fn small_int_string(&mut self, x: i64) -> Value {
+        Value::Obj(self.heap.alloc(self.k.string, Body::Bytes(int_digits(x))))
+    }
+
     pub fn prim(&mut self, n: u16, rp: usize, argc: usize) -> P {
         let r = self.stack[rp];
         let result = match n {
             1..=29 => self.prim_object(n, r, rp, argc),
             40..=78 => self.prim_behavior(n, r, rp, argc),
             90..=98 => self.prim_method(n, r),
+            // `printString` of a SmallInteger, the common case, straight away
+            122 | 148 => match r {
+                Value::Int(x) => Ok(Some(self.small_int_string(x))),
+                _ => self.prim_number(n, r, rp, argc),
+            },
             100..=159 => self.prim_number(n, r, rp, argc),
             160..=169 => self.prim_char(n, r, rp),
             200..=239 => self.prim_string(n, r, rp, argc),
@@ -980,12 +986,7 @@ impl Vm {
                 (145, _) => Some(Value::Int(x.signum())),
                 (157, _) => Some(Value::bool(x < 0)),
                 (159, _) => Some(Value::bool(x % 2 == 0)),
-                (122 | 148, _) => {
-                    let digits = int_digits(x);
-                    return Ok(Some(Value::Obj(
-                        self.heap.alloc(self.k.string, Body::Bytes(digits)),
-                    )));
-                }
+                (122 | 148, _) => return Ok(Some(self.small_int_string(x))),
                 _ => None,
             };
             if fast.is_some() {
@@ -2099,24 +2100,40 @@ pub fn identity_hash(v: Value) -> i64 {
     ((x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 8) as i64 ^ t as i64) & ((1 << 30) - 1)
 }
 
-/// The decimal digits of a SmallInteger (with a leading `-`), as a String's bytes.
+/// The 0-based bucket where the kernel's probe for SmallInteger `k` starts in
+/// a table of `n` (> 0) buckets: `k hash \\ 16r3FFFFFFF * 40503 \\ n`.
+#[inline(always)]
+pub(crate) fn hash_start(k: i64, n: usize) -> usize {
+    // SmallInteger>>hash (primitive 114) is the value modulo 2^60
+    let h = (k & ((1i64 << 60) - 1)) as u64;
+    let spread = h % 0x3FFF_FFFF * 40503;
+    // `\\ n` of a non-negative value; the kernel's tables are powers of two
+    if n.is_power_of_two() {
+        (spread & (n as u64 - 1)) as usize
+    } else {
+        (spread % n as u64) as usize
+    }
+}
+
+/// The decimal digits of a SmallInteger (with a leading `-`), as a String's
+/// bytes: counted first, then written from the end into a vector of exactly
+/// that length.
 fn int_digits(x: i64) -> Vec<u8> {
-    let mut buf = [0u8; 20];
-    let mut at = buf.len();
     let mut m = x.unsigned_abs();
-    loop {
-        at -= 1;
-        buf[at] = b'0' + (m % 10) as u8;
+    let mut len = usize::from(x < 0) + 1;
+    let mut rest = m;
+    while rest >= 10 {
+        rest /= 10;
+        len += 1;
+    }
+    let mut v = vec![b'-'; len];
+    for d in v.iter_mut().rev() {
+        *d = b'0' + (m % 10) as u8;
         m /= 10;
         if m == 0 {
             break;
         }
     }
-    let mut v = Vec::with_capacity(buf.len() - at + 1);
-    if x < 0 {
-        v.push(b'-');
-    }
-    v.extend_from_slice(&buf[at..]);
     v
 }
 

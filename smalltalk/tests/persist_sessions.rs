@@ -984,6 +984,9 @@ fn a_read_only_user_may_read_everything_and_change_only_its_own_objects() {
         "Globals at: #SharedArray put: (Array with: 1 with: 2 with: 3)",
         "Globals at: #SharedString put: 'abc' copy",
         "Globals at: #SharedOc put: (OrderedCollection with: 1)",
+        // full: the next add grows the array first (the growth fast paths)
+        "Globals at: #SharedFullOc put: ((OrderedCollection new: 4) add: 1; add: 2; add: 3; yourself)",
+        "Globals at: #SharedStream put: ((WriteStream on: (String new: 2)) nextPutAll: 'ab'; yourself)",
         "Object subclass: 'SharedThing' instVarNames: #('a') classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: Globals",
         "SharedThing compileMethod: 'one ^ 1' dictionaries: System myUserProfile symbolList category: 'x'",
         "SharedThing comment: 'shared'",
@@ -995,7 +998,8 @@ fn a_read_only_user_may_read_everything_and_change_only_its_own_objects() {
     assert!(dc.commit_transaction().unwrap());
     let before = |s: &mut Session| {
         s.evaluate_print_string(
-            "{SharedCounter. SharedArray. SharedString. SharedOc. SharedThing comment. \
+            "{SharedCounter. SharedArray. SharedString. SharedOc. SharedFullOc. SharedStream contents. \
+              SharedStream collection. SharedThing comment. \
               SharedThing selectors asSortedCollection asArray. SharedThingInstance instVarAt: 1. \
               Object comment size. (Object includesSelector: #yourself). \
               (Object includesSelector: #readOnlyProbe). (UserGlobals includesKey: #X). \
@@ -1019,6 +1023,11 @@ fn a_read_only_user_may_read_everything_and_change_only_its_own_objects() {
         "SharedString at: 1 put: $x",
         "SharedOc add: 2",
         "SharedOc removeFirst",
+        "SharedFullOc add: 4",
+        "SharedFullOc _growAtEnd",
+        "SharedStream nextPut: $c",
+        "SharedStream nextPutAll: 'cd'",
+        "SharedStream _grow",
         "SharedThingInstance instVarAt: 1 put: 3",
         "SharedThing compileMethod: 'two ^ 2' dictionaries: System myUserProfile symbolList category: 'x'",
         "Object compileMethod: 'readOnlyProbe ^ 2' dictionaries: System myUserProfile symbolList category: 'x'",
@@ -1086,6 +1095,40 @@ fn a_read_only_user_may_read_everything_and_change_only_its_own_objects() {
     reader.logout().unwrap();
     let mut dc = login(&path);
     assert_eq!(before(&mut dc), shared_state, "the repository is unchanged");
+}
+
+/// The growth fast paths (an OrderedCollection's array, a WriteStream's
+/// collection) store into persistent objects through the write barrier: the
+/// grown objects are committed and a new login sees them.
+#[test]
+fn collections_grown_by_the_fast_paths_are_committed() {
+    let (_dir, path) = new_repository("grown");
+    let mut dc = login(&path);
+    for setup in [
+        "UserGlobals at: #Oc put: ((OrderedCollection new: 4) add: 1; add: 2; add: 3; yourself)",
+        "UserGlobals at: #Ws put: ((WriteStream on: (String new: 2)) nextPutAll: 'ab'; yourself)",
+    ] {
+        dc.evaluate_print_string(setup).expect(setup);
+    }
+    assert!(dc.commit_transaction().unwrap());
+    dc.logout().unwrap();
+
+    let mut a = login(&path);
+    a.evaluate_print_string("Oc add: 4; add: 5. Ws nextPut: $c; nextPutAll: (String new: 20 withAll: $d). true")
+        .unwrap();
+    assert_eq!(
+        a.evaluate_print_string("System needsCommit").unwrap(),
+        "true"
+    );
+    assert!(a.commit_transaction().unwrap());
+    a.logout().unwrap();
+
+    let mut b = login(&path);
+    assert_eq!(
+        b.evaluate_print_string("{Oc. Oc size. Ws contents size. Ws contents first: 4. Ws collection size}")
+            .unwrap(),
+        "anArray( anOrderedCollection( 1, 2, 3, 4, 5), 5, 23, 'abcd', 32)"
+    );
 }
 
 /// Methods are read from the repository on first use, not at login: what a
