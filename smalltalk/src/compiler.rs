@@ -1136,7 +1136,7 @@ impl Vm {
         } else {
             self.k.large_pos
         };
-        let o = self.heap.alloc(class, Body::Big(i.clone()));
+        let o = self.heap.alloc(class, Body::Big(Box::new(i.clone())));
         self.heap.set_invariant(o);
         Value::Obj(o)
     }

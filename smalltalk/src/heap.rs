@@ -146,14 +146,19 @@ pub struct Closure {
     pub home: u64,
 }
 
+/// An object's contents. `#[repr(u8)]`: the tag is one byte read with one
+/// load (otherwise rustc niche-encodes it in `BigInt`'s sign byte and every
+/// `match` on a body decodes it first); `Big` is boxed so that the body stays
+/// 32 bytes (a `Vec` and the tag).
 #[derive(Debug, Clone)]
+#[repr(u8)]
 pub enum Body {
     /// Named instance variables followed by indexable slots.
     Ptr(Vec<Value>),
     Bytes(Vec<u8>),
     /// DoubleByte and QuadByte strings: code points.
     Wide(Vec<u32>),
-    Big(BigInt),
+    Big(Box<BigInt>),
     Dict(Box<SymDict>),
     Class(Box<ClassData>),
     Method(Arc<Method>),
@@ -201,6 +206,10 @@ pub struct Object {
     pub flags: u8,
     pub body: Body,
 }
+
+// A table slot is 48 bytes: the body (32), the class and the flags.
+const _: () = assert!(std::mem::size_of::<Body>() == 32);
+const _: () = assert!(std::mem::size_of::<Option<Object>>() == 48);
 
 /// Allocation (in [`Body`] bytes) between two collections during an
 /// evaluation, when the budget leaves that much room (see VM.md §7).
