@@ -137,16 +137,18 @@ pub struct Frame<'a> {
     pub method: &'a Arc<Method>,
 }
 
+/// One send site's inline cache. An entry is valid while its class and
+/// selector match: `methods_changed` empties every entry filled since the
+/// last change (`Vm::filled`), so a hit compares no epoch.
 #[derive(Clone)]
 pub struct Cache {
     pub class: Oop,
     /// Sites of finished doits are reused, so the entry also names its selector.
     pub selector: Oop,
-    pub epoch: u64,
     pub method: Option<Arc<Method>>,
     /// The class seen before `class` at this send site and its method, valid
-    /// under the same selector and epoch (`NO_CLASS`: none), so a site that
-    /// alternates between two receiver classes keeps hitting.
+    /// under the same selector (`NO_CLASS`: none), so a site that alternates
+    /// between two receiver classes keeps hitting.
     pub class2: Oop,
     pub method2: Option<Arc<Method>>,
     /// For a simple block's site: its closure (nil until made; emptied by the
@@ -201,6 +203,7 @@ impl Vm {
             roots: self.roots.clone(),
             stack: Vec::with_capacity(4096),
             caches: self.caches.clone(),
+            filled: self.filled.clone(),
             epoch: self.epoch,
             gcache: self.gcache.clone(),
             keep: self.keep.clone(),
@@ -233,6 +236,8 @@ pub const DEFAULT_DEPTH_LIMIT: usize = 10_000;
 /// `keep` is pruned between evaluations once it holds this many methods.
 const KEEP_PRUNE_AT: usize = 1 << 16;
 const DEPTH_HEADROOM: usize = 1_000;
+/// Sites `Vm::filled` lists before a method change empties all sites instead.
+const FILLED_MAX: usize = 1 << 16;
 
 pub struct Vm {
     pub heap: Heap,
@@ -240,6 +245,11 @@ pub struct Vm {
     pub roots: Roots,
     pub stack: Vec<Value>,
     pub caches: Vec<Cache>,
+    /// The send sites filled since the last method change (at most
+    /// `FILLED_MAX`; past it a change empties every site), emptied by
+    /// `methods_changed`.
+    pub filled: Vec<u32>,
+    /// Moves at every method change (memos of kernel methods compare it).
     pub epoch: u64,
     pub gcache: FxHashMap<(Oop, Oop), Option<Arc<Method>>>,
     /// Every method `lookup` has found since the last collection. Sends run a
@@ -499,13 +509,37 @@ impl Vm {
         self.sites_pinned = self.caches.len();
         self.epoch += 1;
         self.gcache.clear();
+        self.empty_sites();
+    }
+
+    /// Empties the send sites filled since the last change (all of them if
+    /// more were filled than `filled` lists). A simple block's closure stays:
+    /// it depends on no method.
+    fn empty_sites(&mut self) {
+        fn empty(c: &mut Cache) {
+            if c.selector != SIMPLE_BLOCK {
+                c.class = NO_CLASS;
+                c.method = None;
+                c.class2 = NO_CLASS;
+                c.method2 = None;
+            }
+        }
+        if self.filled.len() >= FILLED_MAX {
+            self.caches.iter_mut().for_each(empty);
+        } else {
+            for &s in &self.filled {
+                if let Some(c) = self.caches.get_mut(s as usize) {
+                    empty(c);
+                }
+            }
+        }
+        self.filled.clear();
     }
 
     pub fn new_site(&mut self) -> u32 {
         self.caches.push(Cache {
             class: NO_CLASS,
             selector: Oop(u64::MAX),
-            epoch: 0,
             method: None,
             class2: NO_CLASS,
             method2: None,
@@ -531,7 +565,7 @@ impl Vm {
         let mp: *const Method = match site {
             Some(s) if (s as usize) < self.caches.len() => {
                 let c = &self.caches[s as usize];
-                if c.class == class && c.selector == sel && c.epoch == self.epoch {
+                if c.class == class && c.selector == sel {
                     match &c.method {
                         Some(m) => Arc::as_ptr(m),
                         None => std::ptr::null(),
@@ -563,13 +597,13 @@ impl Vm {
     fn send_at_site(&mut self, sel: Oop, rp: usize, site: u32) -> R {
         let class = self.class_of(self.stack[rp]);
         let mp: *const Method = match self.caches.get(site as usize) {
-            Some(c) if c.class == class && c.selector == sel && c.epoch == self.epoch => {
+            Some(c) if c.class == class && c.selector == sel => {
                 match &c.method {
                     Some(m) => Arc::as_ptr(m),
                     None => std::ptr::null(),
                 }
             }
-            Some(c) if c.class2 == class && c.selector == sel && c.epoch == self.epoch => {
+            Some(c) if c.class2 == class && c.selector == sel => {
                 match &c.method2 {
                     Some(m) => Arc::as_ptr(m),
                     None => std::ptr::null(),
@@ -595,10 +629,12 @@ impl Vm {
             Some(m) => Arc::as_ptr(m),
             None => std::ptr::null(),
         };
-        let epoch = self.epoch;
         let old = &mut self.caches[s as usize];
+        // a site filled afresh (or taken over from another selector) is
+        // listed for the next method change to empty
+        let listed = old.class != NO_CLASS && old.selector == sel;
         // the class this site saw last stays as the second entry
-        let (class2, method2) = if old.selector == sel && old.epoch == epoch && old.class != class {
+        let (class2, method2) = if listed && old.class != class {
             (old.class, old.method.take())
         } else {
             (NO_CLASS, None)
@@ -606,12 +642,14 @@ impl Vm {
         *old = Cache {
             class,
             selector: sel,
-            epoch,
             method: m,
             class2,
             method2,
             block: Value::Nil,
         };
+        if !listed && self.filled.len() < FILLED_MAX {
+            self.filled.push(s);
+        }
         p
     }
 
@@ -1467,7 +1505,6 @@ impl Vm {
             *c = Cache {
                 class: key,
                 selector: SIMPLE_BLOCK,
-                epoch: 0,
                 method: None,
                 class2: NO_CLASS,
                 method2: None,
