@@ -514,6 +514,7 @@ impl<'a> Compiler<'a> {
             sends: self.sends,
             ivars_used: self.ivars_used,
             trivial,
+            dispatch: Dispatch::of(prim, ast.args.len(), trivial),
             doit,
             needs_home: self.has_nlr,
             oop: AtomicU64::new(0),

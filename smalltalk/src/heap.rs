@@ -1003,6 +1003,7 @@ mod tests {
                 sends: vec![],
                 ivars_used: vec![],
                 trivial: crate::code::Trivial::No,
+                dispatch: crate::code::Dispatch::Frame,
                 doit: false,
                 needs_home: false,
                 oop: std::sync::atomic::AtomicU64::new(0),

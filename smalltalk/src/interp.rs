@@ -789,56 +789,9 @@ impl Vm {
 
     #[inline(always)]
     fn invoke_inner(&mut self, m: &Arc<Method>, rp: usize) -> R {
-        if m.primitive != 0 {
-            // the hottest primitives go straight to their implementation
-            let r = match m.primitive {
-                250 => self.call_block(rp, m.num_args),
-                5 | 22 if m.num_args == 1 => Ok(self.prim_at(rp)),
-                6 | 23 if m.num_args == 2 => Ok(self.prim_at_put(rp)),
-                4 | 21 if m.num_args == 0 => self.prim_size(rp, m.primitive),
-                // loops that call blocks show in stack reports as their method
-                n @ (405..=407 | 425) => {
-                    self.acts.push(Act {
-                        method: &**m,
-                        rp: rp as u32,
-                        caller_pos: self.pos,
-                    });
-                    self.pos = 0;
-                    let r = self.prim(n, rp, m.num_args);
-                    self.pos = self.acts.pop().map_or(0, |a| a.caller_pos);
-                    r
-                }
-                // the collection fast paths, without the general dispatcher
-                n @ 400..=429 => {
-                    let r = self.prim_collection(n, self.stack[rp], rp, m.num_args);
-                    if self.heap.refused.is_some() {
-                        self.refused_in_primitive(r)
-                    } else {
-                        r
-                    }
-                }
-                n => self.prim(n, rp, m.num_args),
-            };
-            match r {
-                Ok(Some(v)) => {
-                    self.stack.truncate(rp);
-                    return Ok(v);
-                }
-                Ok(None) => {}
-                Err(e) => {
-                    self.stack.truncate(rp);
-                    return Err(e);
-                }
-            }
-        }
-        match m.trivial {
-            Trivial::No => {}
-            Trivial::SelfReturn => {
-                let r = self.stack[rp];
-                self.stack.truncate(rp);
-                return Ok(r);
-            }
-            Trivial::IVar(i) => {
+        let r = match m.dispatch {
+            Dispatch::Frame => return self.activate(m, rp),
+            Dispatch::IVar(i) => {
                 let r = match self.stack[rp] {
                     Value::Obj(o) => self.ivar_get(o, i as usize),
                     _ => Value::Nil,
@@ -846,11 +799,7 @@ impl Vm {
                 self.stack.truncate(rp);
                 return Ok(r);
             }
-            Trivial::Const(c) => {
-                self.stack.truncate(rp);
-                return Ok(c);
-            }
-            Trivial::SetIVar(i) if m.num_args == 1 => {
+            Dispatch::SetIVar(i) => {
                 // an invariant receiver takes the general path, which signals
                 if let Value::Obj(o) = self.stack[rp] {
                     let v = self.stack[rp + 1];
@@ -859,10 +808,60 @@ impl Vm {
                         return Ok(Value::Obj(o));
                     }
                 }
+                return self.activate(m, rp);
             }
-            Trivial::SetIVar(_) => {}
+            Dispatch::SelfReturn => {
+                let r = self.stack[rp];
+                self.stack.truncate(rp);
+                return Ok(r);
+            }
+            Dispatch::Const => {
+                let Trivial::Const(c) = m.trivial else {
+                    return self.activate(m, rp);
+                };
+                self.stack.truncate(rp);
+                return Ok(c);
+            }
+            // the hottest primitives go straight to their implementation
+            Dispatch::Block => self.call_block(rp, m.num_args),
+            Dispatch::At => Ok(self.prim_at(rp)),
+            Dispatch::AtPut => Ok(self.prim_at_put(rp)),
+            Dispatch::Size => self.prim_size(rp, m.primitive),
+            // loops that call blocks show in stack reports as their method
+            Dispatch::Loop => {
+                self.acts.push(Act {
+                    method: &**m,
+                    rp: rp as u32,
+                    caller_pos: self.pos,
+                });
+                self.pos = 0;
+                let r = self.prim(m.primitive, rp, m.num_args);
+                self.pos = self.acts.pop().map_or(0, |a| a.caller_pos);
+                r
+            }
+            // the collection fast paths, without the general dispatcher
+            Dispatch::Collection => {
+                let r = self.prim_collection(m.primitive, self.stack[rp], rp, m.num_args);
+                if self.heap.refused.is_some() {
+                    self.refused_in_primitive(r)
+                } else {
+                    r
+                }
+            }
+            Dispatch::Prim => self.prim(m.primitive, rp, m.num_args),
+        };
+        match r {
+            Ok(Some(v)) => {
+                self.stack.truncate(rp);
+                Ok(v)
+            }
+            // a failed primitive runs the method's statements
+            Ok(None) => self.activate(m, rp),
+            Err(e) => {
+                self.stack.truncate(rp);
+                Err(e)
+            }
         }
-        self.activate(m, rp)
     }
 
     /// Runs a method's statements in a new activation (after its primitive,
