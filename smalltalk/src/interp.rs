@@ -236,6 +236,8 @@ pub const DEFAULT_DEPTH_LIMIT: usize = 10_000;
 /// `keep` is pruned between evaluations once it holds this many methods.
 const KEEP_PRUNE_AT: usize = 1 << 16;
 const DEPTH_HEADROOM: usize = 1_000;
+/// `activate` measures the native stack when the depth is a multiple of this.
+const NATIVE_CHECK_EVERY: usize = 8;
 /// Sites `Vm::filled` lists before a method change empties all sites instead.
 const FILLED_MAX: usize = 1 << 16;
 
@@ -874,7 +876,11 @@ impl Vm {
             return Err(e);
         }
         self.depth += 1;
-        if self.depth > self.depth_limit || crate::native_stack::low() {
+        // the native stack is measured at every eighth level: the soft floor
+        // is tens of megabytes above the hard one, far more than eight frames
+        if self.depth > self.depth_limit
+            || (self.depth % NATIVE_CHECK_EVERY == 0 && crate::native_stack::low())
+        {
             if let Err(e) = self.stack_overflow() {
                 self.depth -= 1;
                 self.stack.truncate(rp);
