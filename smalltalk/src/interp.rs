@@ -1641,7 +1641,7 @@ impl Vm {
         self.send(s.selector, rp, Some(s.site), s.super_of)
     }
 
-    /// `eval` with the leaf nodes (variables, constants) answered in place,
+    /// `eval` with the leaf nodes (variables, globals, constants) answered in place,
     /// saving a call for the commonest receivers and arguments.
     #[inline(always)]
     fn eval_leaf(&mut self, n: &Node, f: &Frame) -> R {
@@ -1658,6 +1658,8 @@ impl Vm {
                 let e = self.env_at(f.env, *d);
                 Ok(self.heap.slot(e, *i as usize))
             }
+            // a global (`OrderedCollection new`): its Association's value
+            Node::Global(a) => Ok(self.heap.slot(*a, 1)),
             _ => self.eval(n, f),
         }
     }
