@@ -1379,12 +1379,7 @@ impl Vm {
                 }
                 Ok(last)
             }
-            Node::Block(code) => {
-                if let Some(site) = code.simple_site {
-                    return Ok(self.simple_block(code, site, f));
-                }
-                Ok(Value::Obj(self.new_closure(code, f)))
-            }
+            Node::Block(code) => Ok(self.block_closure(code, f)),
             Node::Brace(items) => {
                 // the elements wait on the value stack, where the collector sees them
                 let sp = self.stack.len();
@@ -1486,6 +1481,16 @@ impl Vm {
             self.k.improper_operation,
             "attempt to modify an invariant object",
         )
+    }
+
+    /// The value of a block expression: a simple block's one closure, or a
+    /// new closure over frame `f`.
+    #[inline(never)]
+    fn block_closure(&mut self, code: &Arc<BlockCode>, f: &Frame) -> Value {
+        if let Some(site) = code.simple_site {
+            return self.simple_block(code, site, f);
+        }
+        Value::Obj(self.new_closure(code, f))
     }
 
     /// A new closure of `code` over frame `f` (its method, receiver,
@@ -1660,6 +1665,8 @@ impl Vm {
             }
             // a global (`OrderedCollection new`): its Association's value
             Node::Global(a) => Ok(self.heap.slot(*a, 1)),
+            // a block argument (`do: [:x | ...]`), without entering `eval`
+            Node::Block(code) => Ok(self.block_closure(code, f)),
             _ => self.eval(n, f),
         }
     }
