@@ -552,6 +552,28 @@ impl Heap {
         o
     }
 
+    /// Stores into pointer slot `i` (0-based) of `oop` when the barrier has
+    /// nothing to do: a pointer object that is neither invariant nor
+    /// persistent (a temporary object, the common case), found with one
+    /// lookup. False, with nothing stored, for anything else; `i` out of
+    /// range stores nothing and answers true, as `Vm::ivar_set` does.
+    #[inline]
+    pub fn store_plain(&mut self, oop: Oop, i: usize, v: Value) -> bool {
+        match self.objects.get_mut(oop.idx()) {
+            Some(Some(Object {
+                flags,
+                body: Body::Ptr(s),
+                ..
+            })) if *flags & (F_INVARIANT | F_PERSISTENT) == 0 => {
+                if let Some(slot) = s.get_mut(i) {
+                    *slot = v;
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Stores into a pointer slot (0-based) through the barrier.
     pub fn store(&mut self, oop: Oop, i: usize, v: Value) -> bool {
         match self.write(oop) {

@@ -1720,6 +1720,13 @@ impl Vm {
     /// `heap.refused` set, as `Heap::store` does).
     #[inline]
     pub fn ivar_set(&mut self, o: Oop, i: usize, v: Value) -> bool {
+        self.heap.store_plain(o, i, v) || self.ivar_set_barrier(o, i, v)
+    }
+
+    /// `ivar_set` of an object the write barrier has a say in (invariant,
+    /// persistent) or that is not a plain pointer object (a class).
+    #[inline(never)]
+    fn ivar_set_barrier(&mut self, o: Oop, i: usize, v: Value) -> bool {
         if let Body::Class(_) = &self.heap.get(o).body {
             return self.class_ivar_set(o, i, v);
         }
