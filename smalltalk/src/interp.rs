@@ -1667,8 +1667,23 @@ impl Vm {
             Node::Global(a) => Ok(self.heap.slot(*a, 1)),
             // a block argument (`do: [:x | ...]`), without entering `eval`
             Node::Block(code) => Ok(self.block_closure(code, f)),
+            // an assignment of a send's answer to a temporary (`i := i + 1`)
+            Node::SetSlot(Slot::Stack(i), e) if matches!(**e, Node::Send(_)) => {
+                self.assign_send(*i, e, f)
+            }
             _ => self.eval(n, f),
         }
+    }
+
+    /// `temp := <send>`: the send's answer stored in the frame's slot `i`.
+    #[inline(never)]
+    fn assign_send(&mut self, i: u16, e: &Node, f: &Frame) -> R {
+        let Node::Send(s) = e else {
+            return self.eval(e, f);
+        };
+        let v = self.send_node(s, f)?;
+        self.stack[f.base + i as usize] = v;
+        Ok(v)
     }
 
     /// A send node: SmallInteger/Float arithmetic and comparisons between
