@@ -599,18 +599,14 @@ impl Vm {
     fn send_at_site(&mut self, sel: Oop, rp: usize, site: u32) -> R {
         let class = self.class_of(self.stack[rp]);
         let mp: *const Method = match self.caches.get(site as usize) {
-            Some(c) if c.class == class && c.selector == sel => {
-                match &c.method {
-                    Some(m) => Arc::as_ptr(m),
-                    None => std::ptr::null(),
-                }
-            }
-            Some(c) if c.class2 == class && c.selector == sel => {
-                match &c.method2 {
-                    Some(m) => Arc::as_ptr(m),
-                    None => std::ptr::null(),
-                }
-            }
+            Some(c) if c.class == class && c.selector == sel => match &c.method {
+                Some(m) => Arc::as_ptr(m),
+                None => std::ptr::null(),
+            },
+            Some(c) if c.class2 == class && c.selector == sel => match &c.method2 {
+                Some(m) => Arc::as_ptr(m),
+                None => std::ptr::null(),
+            },
             Some(_) => self.send_miss(class, sel, site),
             None => return self.send(sel, rp, Some(site), None),
         };
@@ -879,7 +875,7 @@ impl Vm {
         // the native stack is measured at every eighth level: the soft floor
         // is tens of megabytes above the hard one, far more than eight frames
         if self.depth > self.depth_limit
-            || (self.depth % NATIVE_CHECK_EVERY == 0 && crate::native_stack::low())
+            || (self.depth.is_multiple_of(NATIVE_CHECK_EVERY) && crate::native_stack::low())
         {
             if let Err(e) = self.stack_overflow() {
                 self.depth -= 1;
