@@ -1667,6 +1667,8 @@ impl Vm {
             Node::SetSlot(Slot::Stack(i), e) if matches!(**e, Node::Send(_)) => {
                 self.assign_send(*i, e, f)
             }
+            // the same for an instance variable (`count := count + 1`)
+            Node::SetIVar(i, e) if matches!(**e, Node::Send(_)) => self.assign_ivar_send(*i, e, f),
             _ => self.eval(n, f),
         }
     }
@@ -1679,6 +1681,22 @@ impl Vm {
         };
         let v = self.send_node(s, f)?;
         self.stack[f.base + i as usize] = v;
+        Ok(v)
+    }
+
+    /// `ivar := <send>`: the send's answer stored in the receiver's
+    /// instance variable `i` (through the write barrier, as `eval_cold` does).
+    #[inline(never)]
+    fn assign_ivar_send(&mut self, i: u16, e: &Node, f: &Frame) -> R {
+        let Node::Send(s) = e else {
+            return self.eval(e, f);
+        };
+        let v = self.send_node(s, f)?;
+        if let Value::Obj(o) = f.recv {
+            if !self.ivar_set(o, i as usize, v) || self.heap.refused.is_some() {
+                return self.ivar_store_failed();
+            }
+        }
         Ok(v)
     }
 
