@@ -104,6 +104,7 @@ pub fn new_vm(interrupter: Interrupter, memory_limit: usize) -> Vm {
         roots,
         stack: Vec::with_capacity(4096),
         caches: vec![],
+        filled: vec![],
         epoch: 1,
         gcache: FxHashMap::default(),
         keep: Vec::new(),
@@ -272,10 +273,10 @@ impl Vm {
         let roots = self.gc_roots();
         // caches may hold methods whose objects are about to go
         for c in &mut self.caches {
+            c.class = crate::interp::NO_CLASS;
             c.method = None;
             c.method2 = None;
             c.class2 = crate::interp::NO_CLASS;
-            c.epoch = 0;
             c.block = Value::Nil;
         }
         self.methods_changed();

@@ -168,6 +168,63 @@ pub enum Trivial {
     SetIVar(u16),
 }
 
+/// How a send runs a method, worked out once when it is compiled: the
+/// primitives with their own fast path, any other primitive, a frameless
+/// body, or a frame. One byte tag (with the instance variable index of a
+/// getter or setter), so a send makes one dispatch on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Dispatch {
+    /// A real activation (`activate`).
+    Frame,
+    /// `^ self` (or an empty body).
+    SelfReturn,
+    /// `^ ivar`.
+    IVar(u16),
+    /// `^ constant` (the constant is `Method::trivial`'s).
+    Const,
+    /// `ivar := argument` (one argument).
+    SetIVar(u16),
+    /// Primitive 250 (a block's `value…`).
+    Block,
+    /// Primitives 5 and 22 with one argument (`basicAt:`, `at:`).
+    At,
+    /// Primitives 6 and 23 with two arguments (`basicAt:put:`, `at:put:`).
+    AtPut,
+    /// Primitives 4 and 21 without arguments (`basicSize`, `size`).
+    Size,
+    /// Primitives 405..407 and 425 (loops that call a block).
+    Loop,
+    /// The other collection primitives (400..429).
+    Collection,
+    /// Any other primitive.
+    Prim,
+}
+
+impl Dispatch {
+    /// The dispatch of a method with this primitive (0: none), argument
+    /// count and frameless body.
+    pub fn of(primitive: u16, num_args: usize, trivial: Trivial) -> Dispatch {
+        match (primitive, num_args) {
+            (0, _) => match trivial {
+                Trivial::No => Dispatch::Frame,
+                Trivial::SelfReturn => Dispatch::SelfReturn,
+                Trivial::IVar(i) => Dispatch::IVar(i),
+                Trivial::Const(_) => Dispatch::Const,
+                Trivial::SetIVar(i) if num_args == 1 => Dispatch::SetIVar(i),
+                Trivial::SetIVar(_) => Dispatch::Frame,
+            },
+            (250, _) => Dispatch::Block,
+            (5 | 22, 1) => Dispatch::At,
+            (6 | 23, 2) => Dispatch::AtPut,
+            (4 | 21, 0) => Dispatch::Size,
+            (405..=407 | 425, _) => Dispatch::Loop,
+            (400..=429, _) => Dispatch::Collection,
+            _ => Dispatch::Prim,
+        }
+    }
+}
+
 #[derive(Debug)]
 pub struct Method {
     pub selector: Oop,
@@ -185,6 +242,8 @@ pub struct Method {
     pub sends: Vec<Oop>,
     pub ivars_used: Vec<Oop>,
     pub trivial: Trivial,
+    /// How a send runs it (`Dispatch::of` its primitive, argument count and `trivial`).
+    pub dispatch: Dispatch,
     /// Whether this is a doit (reported as `Executed Code`).
     pub doit: bool,
     /// Whether a block in the method returns with `^` (the activation then needs an id).

@@ -514,6 +514,7 @@ impl<'a> Compiler<'a> {
             sends: self.sends,
             ivars_used: self.ivars_used,
             trivial,
+            dispatch: Dispatch::of(prim, ast.args.len(), trivial),
             doit,
             needs_home: self.has_nlr,
             oop: AtomicU64::new(0),
@@ -1143,7 +1144,7 @@ impl Vm {
         } else {
             self.k.large_pos
         };
-        let o = self.heap.alloc(class, Body::Big(i.clone()));
+        let o = self.heap.alloc(class, Body::Big(Box::new(i.clone())));
         self.heap.set_invariant(o);
         Value::Obj(o)
     }

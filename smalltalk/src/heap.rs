@@ -146,14 +146,19 @@ pub struct Closure {
     pub home: u64,
 }
 
+/// An object's contents. `#[repr(u8)]`: the tag is one byte read with one
+/// load (otherwise rustc niche-encodes it in `BigInt`'s sign byte and every
+/// `match` on a body decodes it first); `Big` is boxed so that the body stays
+/// 32 bytes (a `Vec` and the tag).
 #[derive(Debug, Clone)]
+#[repr(u8)]
 pub enum Body {
     /// Named instance variables followed by indexable slots.
     Ptr(Vec<Value>),
     Bytes(Vec<u8>),
     /// DoubleByte and QuadByte strings: code points.
     Wide(Vec<u32>),
-    Big(BigInt),
+    Big(Box<BigInt>),
     Dict(Box<SymDict>),
     Class(Box<ClassData>),
     Method(Arc<Method>),
@@ -201,6 +206,10 @@ pub struct Object {
     pub flags: u8,
     pub body: Body,
 }
+
+// A table slot is 48 bytes: the body (32), the class and the flags.
+const _: () = assert!(std::mem::size_of::<Body>() == 32);
+const _: () = assert!(std::mem::size_of::<Option<Object>>() == 48);
 
 /// Allocation (in [`Body`] bytes) between two collections during an
 /// evaluation, when the budget leaves that much room (see VM.md §7).
@@ -541,6 +550,28 @@ impl Heap {
             self.dirty.push(oop);
         }
         o
+    }
+
+    /// Stores into pointer slot `i` (0-based) of `oop` when the barrier has
+    /// nothing to do: a pointer object that is neither invariant nor
+    /// persistent (a temporary object, the common case), found with one
+    /// lookup. False, with nothing stored, for anything else; `i` out of
+    /// range stores nothing and answers true, as `Vm::ivar_set` does.
+    #[inline]
+    pub fn store_plain(&mut self, oop: Oop, i: usize, v: Value) -> bool {
+        match self.objects.get_mut(oop.idx()) {
+            Some(Some(Object {
+                flags,
+                body: Body::Ptr(s),
+                ..
+            })) if *flags & (F_INVARIANT | F_PERSISTENT) == 0 => {
+                if let Some(slot) = s.get_mut(i) {
+                    *slot = v;
+                }
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Stores into a pointer slot (0-based) through the barrier.
@@ -994,6 +1025,7 @@ mod tests {
                 sends: vec![],
                 ivars_used: vec![],
                 trivial: crate::code::Trivial::No,
+                dispatch: crate::code::Dispatch::Frame,
                 doit: false,
                 needs_home: false,
                 oop: std::sync::atomic::AtomicU64::new(0),

@@ -143,16 +143,18 @@ pub struct Frame<'a> {
     pub method: &'a Arc<Method>,
 }
 
+/// One send site's inline cache. An entry is valid while its class and
+/// selector match: `methods_changed` empties every entry filled since the
+/// last change (`Vm::filled`), so a hit compares no epoch.
 #[derive(Clone)]
 pub struct Cache {
     pub class: Oop,
     /// Sites of finished doits are reused, so the entry also names its selector.
     pub selector: Oop,
-    pub epoch: u64,
     pub method: Option<Arc<Method>>,
     /// The class seen before `class` at this send site and its method, valid
-    /// under the same selector and epoch (`NO_CLASS`: none), so a site that
-    /// alternates between two receiver classes keeps hitting.
+    /// under the same selector (`NO_CLASS`: none), so a site that alternates
+    /// between two receiver classes keeps hitting.
     pub class2: Oop,
     pub method2: Option<Arc<Method>>,
     /// For a simple block's site: its closure (nil until made; emptied by the
@@ -207,6 +209,7 @@ impl Vm {
             roots: self.roots.clone(),
             stack: Vec::with_capacity(4096),
             caches: self.caches.clone(),
+            filled: self.filled.clone(),
             epoch: self.epoch,
             gcache: self.gcache.clone(),
             keep: self.keep.clone(),
@@ -239,6 +242,10 @@ pub const DEFAULT_DEPTH_LIMIT: usize = 10_000;
 /// `keep` is pruned between evaluations once it holds this many methods.
 const KEEP_PRUNE_AT: usize = 1 << 16;
 const DEPTH_HEADROOM: usize = 1_000;
+/// `activate` measures the native stack when the depth is a multiple of this.
+const NATIVE_CHECK_EVERY: usize = 8;
+/// Sites `Vm::filled` lists before a method change empties all sites instead.
+const FILLED_MAX: usize = 1 << 16;
 
 pub struct Vm {
     pub heap: Heap,
@@ -246,6 +253,11 @@ pub struct Vm {
     pub roots: Roots,
     pub stack: Vec<Value>,
     pub caches: Vec<Cache>,
+    /// The send sites filled since the last method change (at most
+    /// `FILLED_MAX`; past it a change empties every site), emptied by
+    /// `methods_changed`.
+    pub filled: Vec<u32>,
+    /// Moves at every method change (memos of kernel methods compare it).
     pub epoch: u64,
     pub gcache: FxHashMap<(Oop, Oop), Option<Arc<Method>>>,
     /// Every method `lookup` has found since the last collection. Sends run a
@@ -507,13 +519,37 @@ impl Vm {
         self.sites_pinned = self.caches.len();
         self.epoch += 1;
         self.gcache.clear();
+        self.empty_sites();
+    }
+
+    /// Empties the send sites filled since the last change (all of them if
+    /// more were filled than `filled` lists). A simple block's closure stays:
+    /// it depends on no method.
+    fn empty_sites(&mut self) {
+        fn empty(c: &mut Cache) {
+            if c.selector != SIMPLE_BLOCK {
+                c.class = NO_CLASS;
+                c.method = None;
+                c.class2 = NO_CLASS;
+                c.method2 = None;
+            }
+        }
+        if self.filled.len() >= FILLED_MAX {
+            self.caches.iter_mut().for_each(empty);
+        } else {
+            for &s in &self.filled {
+                if let Some(c) = self.caches.get_mut(s as usize) {
+                    empty(c);
+                }
+            }
+        }
+        self.filled.clear();
     }
 
     pub fn new_site(&mut self) -> u32 {
         self.caches.push(Cache {
             class: NO_CLASS,
             selector: Oop(u64::MAX),
-            epoch: 0,
             method: None,
             class2: NO_CLASS,
             method2: None,
@@ -539,7 +575,7 @@ impl Vm {
         let mp: *const Method = match site {
             Some(s) if (s as usize) < self.caches.len() => {
                 let c = &self.caches[s as usize];
-                if c.class == class && c.selector == sel && c.epoch == self.epoch {
+                if c.class == class && c.selector == sel {
                     match &c.method {
                         Some(m) => Arc::as_ptr(m),
                         None => std::ptr::null(),
@@ -571,18 +607,14 @@ impl Vm {
     fn send_at_site(&mut self, sel: Oop, rp: usize, site: u32) -> R {
         let class = self.class_of(self.stack[rp]);
         let mp: *const Method = match self.caches.get(site as usize) {
-            Some(c) if c.class == class && c.selector == sel && c.epoch == self.epoch => {
-                match &c.method {
-                    Some(m) => Arc::as_ptr(m),
-                    None => std::ptr::null(),
-                }
-            }
-            Some(c) if c.class2 == class && c.selector == sel && c.epoch == self.epoch => {
-                match &c.method2 {
-                    Some(m) => Arc::as_ptr(m),
-                    None => std::ptr::null(),
-                }
-            }
+            Some(c) if c.class == class && c.selector == sel => match &c.method {
+                Some(m) => Arc::as_ptr(m),
+                None => std::ptr::null(),
+            },
+            Some(c) if c.class2 == class && c.selector == sel => match &c.method2 {
+                Some(m) => Arc::as_ptr(m),
+                None => std::ptr::null(),
+            },
             Some(_) => self.send_miss(class, sel, site),
             None => return self.send(sel, rp, Some(site), None),
         };
@@ -603,10 +635,12 @@ impl Vm {
             Some(m) => Arc::as_ptr(m),
             None => std::ptr::null(),
         };
-        let epoch = self.epoch;
         let old = &mut self.caches[s as usize];
+        // a site filled afresh (or taken over from another selector) is
+        // listed for the next method change to empty
+        let listed = old.class != NO_CLASS && old.selector == sel;
         // the class this site saw last stays as the second entry
-        let (class2, method2) = if old.selector == sel && old.epoch == epoch && old.class != class {
+        let (class2, method2) = if listed && old.class != class {
             (old.class, old.method.take())
         } else {
             (NO_CLASS, None)
@@ -614,12 +648,14 @@ impl Vm {
         *old = Cache {
             class,
             selector: sel,
-            epoch,
             method: m,
             class2,
             method2,
             block: Value::Nil,
         };
+        if !listed && self.filled.len() < FILLED_MAX {
+            self.filled.push(s);
+        }
         p
     }
 
@@ -759,56 +795,9 @@ impl Vm {
 
     #[inline(always)]
     fn invoke_inner(&mut self, m: &Arc<Method>, rp: usize) -> R {
-        if m.primitive != 0 {
-            // the hottest primitives go straight to their implementation
-            let r = match m.primitive {
-                250 => self.call_block(rp, m.num_args),
-                5 | 22 if m.num_args == 1 => Ok(self.prim_at(rp)),
-                6 | 23 if m.num_args == 2 => Ok(self.prim_at_put(rp)),
-                4 | 21 if m.num_args == 0 => self.prim_size(rp, m.primitive),
-                // loops that call blocks show in stack reports as their method
-                n @ (405..=407 | 425) => {
-                    self.acts.push(Act {
-                        method: &**m,
-                        rp: rp as u32,
-                        caller_pos: self.pos,
-                    });
-                    self.pos = 0;
-                    let r = self.prim(n, rp, m.num_args);
-                    self.pos = self.acts.pop().map_or(0, |a| a.caller_pos);
-                    r
-                }
-                // the collection fast paths, without the general dispatcher
-                n @ 400..=429 => {
-                    let r = self.prim_collection(n, self.stack[rp], rp, m.num_args);
-                    if self.heap.refused.is_some() {
-                        self.refused_in_primitive(r)
-                    } else {
-                        r
-                    }
-                }
-                n => self.prim(n, rp, m.num_args),
-            };
-            match r {
-                Ok(Some(v)) => {
-                    self.stack.truncate(rp);
-                    return Ok(v);
-                }
-                Ok(None) => {}
-                Err(e) => {
-                    self.stack.truncate(rp);
-                    return Err(e);
-                }
-            }
-        }
-        match m.trivial {
-            Trivial::No => {}
-            Trivial::SelfReturn => {
-                let r = self.stack[rp];
-                self.stack.truncate(rp);
-                return Ok(r);
-            }
-            Trivial::IVar(i) => {
+        let r = match m.dispatch {
+            Dispatch::Frame => return self.activate(m, rp),
+            Dispatch::IVar(i) => {
                 let r = match self.stack[rp] {
                     Value::Obj(o) => self.ivar_get(o, i as usize),
                     _ => Value::Nil,
@@ -816,11 +805,7 @@ impl Vm {
                 self.stack.truncate(rp);
                 return Ok(r);
             }
-            Trivial::Const(c) => {
-                self.stack.truncate(rp);
-                return Ok(c);
-            }
-            Trivial::SetIVar(i) if m.num_args == 1 => {
+            Dispatch::SetIVar(i) => {
                 // an invariant receiver takes the general path, which signals
                 if let Value::Obj(o) = self.stack[rp] {
                     let v = self.stack[rp + 1];
@@ -829,10 +814,60 @@ impl Vm {
                         return Ok(Value::Obj(o));
                     }
                 }
+                return self.activate(m, rp);
             }
-            Trivial::SetIVar(_) => {}
+            Dispatch::SelfReturn => {
+                let r = self.stack[rp];
+                self.stack.truncate(rp);
+                return Ok(r);
+            }
+            Dispatch::Const => {
+                let Trivial::Const(c) = m.trivial else {
+                    return self.activate(m, rp);
+                };
+                self.stack.truncate(rp);
+                return Ok(c);
+            }
+            // the hottest primitives go straight to their implementation
+            Dispatch::Block => self.call_block(rp, m.num_args),
+            Dispatch::At => Ok(self.prim_at(rp)),
+            Dispatch::AtPut => Ok(self.prim_at_put(rp)),
+            Dispatch::Size => self.prim_size(rp, m.primitive),
+            // loops that call blocks show in stack reports as their method
+            Dispatch::Loop => {
+                self.acts.push(Act {
+                    method: &**m,
+                    rp: rp as u32,
+                    caller_pos: self.pos,
+                });
+                self.pos = 0;
+                let r = self.prim(m.primitive, rp, m.num_args);
+                self.pos = self.acts.pop().map_or(0, |a| a.caller_pos);
+                r
+            }
+            // the collection fast paths, without the general dispatcher
+            Dispatch::Collection => {
+                let r = self.prim_collection(m.primitive, self.stack[rp], rp, m.num_args);
+                if self.heap.refused.is_some() {
+                    self.refused_in_primitive(r)
+                } else {
+                    r
+                }
+            }
+            Dispatch::Prim => self.prim(m.primitive, rp, m.num_args),
+        };
+        match r {
+            Ok(Some(v)) => {
+                self.stack.truncate(rp);
+                Ok(v)
+            }
+            // a failed primitive runs the method's statements
+            Ok(None) => self.activate(m, rp),
+            Err(e) => {
+                self.stack.truncate(rp);
+                Err(e)
+            }
         }
-        self.activate(m, rp)
     }
 
     /// Runs a method's statements in a new activation (after its primitive,
@@ -845,7 +880,11 @@ impl Vm {
             return Err(e);
         }
         self.depth += 1;
-        if self.depth > self.depth_limit || crate::native_stack::low() {
+        // the native stack is measured at every eighth level: the soft floor
+        // is tens of megabytes above the hard one, far more than eight frames
+        if self.depth > self.depth_limit
+            || (self.depth.is_multiple_of(NATIVE_CHECK_EVERY) && crate::native_stack::low())
+        {
             if let Err(e) = self.stack_overflow() {
                 self.depth -= 1;
                 self.stack.truncate(rp);
@@ -1461,12 +1500,7 @@ impl Vm {
                 }
                 Ok(last)
             }
-            Node::Block(code) => {
-                if let Some(site) = code.simple_site {
-                    return Ok(self.simple_block(code, site, f));
-                }
-                Ok(Value::Obj(self.new_closure(code, f)))
-            }
+            Node::Block(code) => Ok(self.block_closure(code, f)),
             Node::Brace(items) => {
                 // the elements wait on the value stack, where the collector sees them
                 let sp = self.stack.len();
@@ -1570,6 +1604,16 @@ impl Vm {
         )
     }
 
+    /// The value of a block expression: a simple block's one closure, or a
+    /// new closure over frame `f`.
+    #[inline(never)]
+    fn block_closure(&mut self, code: &Arc<BlockCode>, f: &Frame) -> Value {
+        if let Some(site) = code.simple_site {
+            return self.simple_block(code, site, f);
+        }
+        Value::Obj(self.new_closure(code, f))
+    }
+
     /// A new closure of `code` over frame `f` (its method, receiver,
     /// environment and home).
     #[inline(always)]
@@ -1592,7 +1636,6 @@ impl Vm {
             *c = Cache {
                 class: key,
                 selector: SIMPLE_BLOCK,
-                epoch: 0,
                 method: None,
                 class2: NO_CLASS,
                 method2: None,
@@ -1724,7 +1767,7 @@ impl Vm {
         self.send(s.selector, rp, Some(s.site), s.super_of)
     }
 
-    /// `eval` with the leaf nodes (variables, constants) answered in place,
+    /// `eval` with the leaf nodes (variables, globals, constants) answered in place,
     /// saving a call for the commonest receivers and arguments.
     #[inline(always)]
     fn eval_leaf(&mut self, n: &Node, f: &Frame) -> R {
@@ -1741,8 +1784,45 @@ impl Vm {
                 let e = self.env_at(f.env, *d);
                 Ok(self.heap.slot(e, *i as usize))
             }
+            // a global (`OrderedCollection new`): its Association's value
+            Node::Global(a) => Ok(self.heap.slot(*a, 1)),
+            // a block argument (`do: [:x | ...]`), without entering `eval`
+            Node::Block(code) => Ok(self.block_closure(code, f)),
+            // an assignment of a send's answer to a temporary (`i := i + 1`)
+            Node::SetSlot(Slot::Stack(i), e) if matches!(**e, Node::Send(_)) => {
+                self.assign_send(*i, e, f)
+            }
+            // the same for an instance variable (`count := count + 1`)
+            Node::SetIVar(i, e) if matches!(**e, Node::Send(_)) => self.assign_ivar_send(*i, e, f),
             _ => self.eval(n, f),
         }
+    }
+
+    /// `temp := <send>`: the send's answer stored in the frame's slot `i`.
+    #[inline(never)]
+    fn assign_send(&mut self, i: u16, e: &Node, f: &Frame) -> R {
+        let Node::Send(s) = e else {
+            return self.eval(e, f);
+        };
+        let v = self.send_node(s, f)?;
+        self.stack[f.base + i as usize] = v;
+        Ok(v)
+    }
+
+    /// `ivar := <send>`: the send's answer stored in the receiver's
+    /// instance variable `i` (through the write barrier, as `eval_cold` does).
+    #[inline(never)]
+    fn assign_ivar_send(&mut self, i: u16, e: &Node, f: &Frame) -> R {
+        let Node::Send(s) = e else {
+            return self.eval(e, f);
+        };
+        let v = self.send_node(s, f)?;
+        if let Value::Obj(o) = f.recv {
+            if !self.ivar_set(o, i as usize, v) || self.heap.refused.is_some() {
+                return self.ivar_store_failed();
+            }
+        }
+        Ok(v)
     }
 
     /// A send node: SmallInteger/Float arithmetic and comparisons between
@@ -1794,6 +1874,13 @@ impl Vm {
     /// `heap.refused` set, as `Heap::store` does).
     #[inline]
     pub fn ivar_set(&mut self, o: Oop, i: usize, v: Value) -> bool {
+        self.heap.store_plain(o, i, v) || self.ivar_set_barrier(o, i, v)
+    }
+
+    /// `ivar_set` of an object the write barrier has a say in (invariant,
+    /// persistent) or that is not a plain pointer object (a class).
+    #[inline(never)]
+    fn ivar_set_barrier(&mut self, o: Oop, i: usize, v: Value) -> bool {
         if let Body::Class(_) = &self.heap.get(o).body {
             return self.class_ivar_set(o, i, v);
         }

@@ -322,7 +322,7 @@ impl Vm {
             Value::Obj(o) => {
                 let obj = self.heap.get(o);
                 match &obj.body {
-                    Body::Big(b) => Some(Num::I(b.clone())),
+                    Body::Big(b) => Some(Num::I((**b).clone())),
                     Body::Ptr(s) if obj.class == self.k.fraction => {
                         Some(Num::Frac(self.int_of(s.first()?)?, self.int_of(s.get(1)?)?))
                     }
@@ -348,7 +348,7 @@ impl Vm {
         match v {
             Value::Int(i) => Some(BigInt::from(*i)),
             Value::Obj(o) => match &self.heap.get(*o).body {
-                Body::Big(b) => Some(b.clone()),
+                Body::Big(b) => Some((**b).clone()),
                 _ => None,
             },
             _ => None,

@@ -438,7 +438,7 @@ impl<'a> Loader<'a> {
             SBody::Ptr(vs) => Body::Ptr(self.vals(vs)?),
             SBody::Bytes(b) => Body::Bytes(b),
             SBody::Wide(w) => Body::Wide(w),
-            SBody::Big(b) => Body::Big(big_from_bytes(&b)),
+            SBody::Big(b) => Body::Big(Box::new(big_from_bytes(&b))),
             SBody::Dict(es) => {
                 let mut d = SymDict::default();
                 for (k, a) in es {
