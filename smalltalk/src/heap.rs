@@ -809,14 +809,17 @@ impl Heap {
             return Some(true);
         }
         self.bytes = self.bytes.saturating_sub(obj.body.approx_bytes());
-        if let Some(Object {
-            body: Body::Block(b),
-            ..
-        }) = slot.take()
-        {
-            if self.closure_pool.len() < CLOSURE_POOL {
+        if matches!(obj.body, Body::Block(_)) && self.closure_pool.len() < CLOSURE_POOL {
+            if let Some(Object {
+                body: Body::Block(b),
+                ..
+            }) = slot.take()
+            {
                 self.closure_pool.push(b);
             }
+        } else {
+            // dropped where it lies: the object is not copied out first
+            *slot = None;
         }
         Some(false)
     }
