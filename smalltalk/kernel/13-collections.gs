@@ -5,36 +5,42 @@
 category: 'Instance creation'
 classmethod: Collection
 with: anObject
+	<primitive: 417>
 	^ self new add: anObject; yourself
 %
 
 category: 'Instance creation'
 classmethod: Collection
 with: first with: second
+	<primitive: 417>
 	^ self new add: first; add: second; yourself
 %
 
 category: 'Instance creation'
 classmethod: Collection
 with: first with: second with: third
+	<primitive: 417>
 	^ self new add: first; add: second; add: third; yourself
 %
 
 category: 'Instance creation'
 classmethod: Collection
 with: first with: second with: third with: fourth
+	<primitive: 417>
 	^ self new add: first; add: second; add: third; add: fourth; yourself
 %
 
 category: 'Instance creation'
 classmethod: Collection
 with: first with: second with: third with: fourth with: fifth
+	<primitive: 417>
 	^ self new add: first; add: second; add: third; add: fourth; add: fifth; yourself
 %
 
 category: 'Instance creation'
 classmethod: Collection
 with: first with: second with: third with: fourth with: fifth with: sixth
+	<primitive: 417>
 	^ self new add: first; add: second; add: third; add: fourth; add: fifth; add: sixth; yourself
 %
 

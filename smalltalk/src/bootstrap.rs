@@ -127,7 +127,7 @@ pub fn new_vm(interrupter: Interrupter, memory_limit: usize) -> Vm {
         session_id: 1,
         sites_pinned: 0,
         hashing_checked: (0, false, false, false),
-        index_of_checked: [(0, Oop(0)); 9],
+        index_of_checked: [(0, Oop(0)); 10],
         repo: None,
     };
     // dictionaries

@@ -42,6 +42,9 @@ const MEMO_OC_NEW: usize = 6;
 const MEMO_STREAM_GROW: usize = 7;
 /// A class whose `_growAtEnd` (OrderedCollection) is the kernel's primitive 409.
 const MEMO_OC_GROW: usize = 8;
+/// A class whose `new`, `add:` and `yourself` are the kernel's (429, 400 and
+/// Object's), besides passing `MEMO_OC_NEW`'s check.
+const MEMO_OC_WITH: usize = 9;
 /// The most elements a growth or creation primitive makes room for; more is
 /// left to the Smalltalk body.
 const GROW_MAX: i64 = 1 << 24;
@@ -163,6 +166,7 @@ impl Vm {
                 let items = self.stack[rp + 1..=rp + argc].to_vec();
                 Some(self.new_array(items))
             }
+            (417, 1..=6) => self.oc_with(o, rp, argc)?,
             _ => None,
         })
     }
@@ -345,6 +349,57 @@ impl Vm {
         slots[OC_FIRST] = Value::Int(first);
         slots[OC_LAST] = Value::Int(first - 1);
         Ok(Some(Value::Obj(self.heap.alloc(class, Body::Ptr(slots)))))
+    }
+
+    /// `Collection class>>with:` … `with:with:with:with:with:with:` (`^ self
+    /// new add: first; …; yourself`) for a class whose `new`, `new:`,
+    /// `basicNew`, `_initialize:`, `add:` and `yourself` are the kernel's:
+    /// the collection `new` makes (capacity 10, so six elements need no
+    /// growth) with the arguments added at its end, as `add:` does.
+    #[inline(never)]
+    fn oc_with(&mut self, class: Oop, rp: usize, argc: usize) -> P {
+        if !self.memo_holds(MEMO_OC_WITH, class) && !self.oc_with_is_kernel(class) {
+            return Ok(None);
+        }
+        let Some(Value::Obj(o)) = self.oc_new(class, rp, 0)? else {
+            return Ok(None);
+        };
+        for k in 1..=argc {
+            let v = self.stack[rp + k];
+            if self.oc_add_last_in(o, v).is_none() {
+                // cannot happen for a fresh collection of capacity 10; the
+                // body then makes its own (this one is garbage)
+                return Ok(None);
+            }
+        }
+        Ok(Some(Value::Obj(o)))
+    }
+
+    /// Whether `class` answers `with:` as the kernel's `Collection class>>with:`
+    /// would with the primitives of `new` and `add:` (remembered until the
+    /// methods change).
+    #[cold]
+    #[inline(never)]
+    fn oc_with_is_kernel(&mut self, class: Oop) -> bool {
+        if !self.oc_new_is_kernel(class) {
+            return false;
+        }
+        let meta = self.class_of(Value::Obj(class));
+        let (new, add, yourself) = (
+            self.intern("new"),
+            self.intern("add:"),
+            self.intern("yourself"),
+        );
+        let object = self.k.object;
+        let kernel = self.lookup_primitive(meta, new) == Some(429)
+            && self.lookup_primitive(class, add) == Some(400)
+            && self
+                .lookup(class, yourself)
+                .is_some_and(|m| m.class == object && m.primitive == 0);
+        if kernel {
+            self.memo_set(MEMO_OC_WITH, class);
+        }
+        kernel
     }
 
     /// Whether `class` makes its instances as the kernel's

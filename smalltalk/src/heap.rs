@@ -180,18 +180,24 @@ impl Body {
 
     #[inline(always)]
     fn approx_bytes(&self) -> usize {
-        48 + match self {
-            Body::Ptr(v) => v.len() * 16,
-            Body::Bytes(b) => b.len(),
-            Body::Wide(w) => w.len() * 4,
-            Body::Big(b) => (b.bits() / 8) as usize,
-            Body::Dict(d) => d.entries.len() * 40,
-            Body::Class(_) => 512,
-            Body::Method(_) => 256,
-            Body::Block(_) => 64,
-        }
+        OBJECT_BYTES
+            + match self {
+                Body::Ptr(v) => v.len() * 16,
+                Body::Bytes(b) => b.len(),
+                Body::Wide(w) => w.len() * 4,
+                Body::Big(b) => (b.bits() / 8) as usize,
+                Body::Dict(d) => d.entries.len() * 40,
+                Body::Class(_) => 512,
+                Body::Method(_) => 256,
+                Body::Block(_) => BLOCK_BYTES,
+            }
     }
 }
+
+/// What [`Body::approx_bytes`] counts for any object (its table slot), and
+/// what it adds for a block's closure box.
+const OBJECT_BYTES: usize = 48;
+const BLOCK_BYTES: usize = 64;
 
 pub const F_DIRTY: u8 = 1;
 pub const F_INVARIANT: u8 = 2;
@@ -420,6 +426,15 @@ impl Heap {
         env: Value,
         home: u64,
     ) -> Oop {
+        let n = self.closure_pool.len();
+        if n >= 2 && !Arc::ptr_eq(&self.closure_pool[n - 1].code, code) {
+            // the boxes come back in table order, the closures of a loop's
+            // two or three block expressions mixed: one below the top that
+            // holds this code saves two atomic count updates
+            if Arc::ptr_eq(&self.closure_pool[n - 2].code, code) {
+                self.closure_pool.swap(n - 1, n - 2);
+            }
+        }
         let b = match self.closure_pool.pop() {
             Some(mut b) => {
                 if !Arc::ptr_eq(&b.code, code) {
@@ -431,8 +446,9 @@ impl Heap {
                 b.receiver = receiver;
                 b.env = env;
                 b.home = home;
-                if let Some(next) = self.closure_pool.last() {
+                if let [.., below, next] = &self.closure_pool[..] {
                     prefetch(&**next);
+                    prefetch(&**below);
                 }
                 b
             }
@@ -447,25 +463,30 @@ impl Heap {
         self.alloc_boxed_block(class, b)
     }
 
-    /// `alloc` of a block body, written in place like `alloc`'s pointer
-    /// bodies (not through a copy of the whole object).
+    /// `alloc` of a block body. The object is written into its free slot
+    /// directly: neither the slot's old contents (cold: last touched by the
+    /// sweep) nor a copy of the body built on the stack is read back.
     #[inline(always)]
     fn alloc_boxed_block(&mut self, class: Oop, b: Box<Closure>) -> Oop {
-        let body = Body::Block(b);
-        let n = body.approx_bytes();
         let Some(i) = self.free.pop() else {
-            return self.alloc(class, body);
+            return self.alloc(class, Body::Block(b));
         };
-        self.bytes += n;
-        self.allocated_since_gc += n;
-        let slot = &mut self.objects[i as usize];
-        std::mem::forget(slot.replace(Object {
-            class,
-            flags: 0,
-            body: Body::Ptr(Vec::new()),
-        }));
-        if let Some(o) = slot {
-            std::mem::forget(std::mem::replace(&mut o.body, body));
+        const N: usize = OBJECT_BYTES + BLOCK_BYTES;
+        self.bytes += N;
+        self.allocated_since_gc += N;
+        let slot: *mut Option<Object> = &mut self.objects[i as usize];
+        // SAFETY: `slot` is a valid, aligned element of the table; a slot on
+        // the free list is `None` (the sweep took its object, `alloc` pops
+        // it before filling it), so overwriting it drops nothing.
+        unsafe {
+            std::ptr::write(
+                slot,
+                Some(Object {
+                    class,
+                    flags: 0,
+                    body: Body::Block(b),
+                }),
+            );
         }
         if let Some(&next) = self.free.last() {
             prefetch(&self.objects[next as usize]);
@@ -788,14 +809,17 @@ impl Heap {
             return Some(true);
         }
         self.bytes = self.bytes.saturating_sub(obj.body.approx_bytes());
-        if let Some(Object {
-            body: Body::Block(b),
-            ..
-        }) = slot.take()
-        {
-            if self.closure_pool.len() < CLOSURE_POOL {
+        if matches!(obj.body, Body::Block(_)) && self.closure_pool.len() < CLOSURE_POOL {
+            if let Some(Object {
+                body: Body::Block(b),
+                ..
+            }) = slot.take()
+            {
                 self.closure_pool.push(b);
             }
+        } else {
+            // dropped where it lies: the object is not copied out first
+            *slot = None;
         }
         Some(false)
     }
@@ -1060,6 +1084,54 @@ mod tests {
         h.collect(&[Value::Obj(class)]);
         assert_eq!(Arc::strong_count(&c2), 1);
         assert_eq!(Arc::strong_count(&m2), 1);
+    }
+
+    #[test]
+    fn a_pooled_box_just_below_the_top_with_the_same_code_is_taken_first() {
+        let m = Arc::new(Method {
+            selector: Oop(0),
+            class: Oop(0),
+            category: Value::Nil,
+            source: String::new(),
+            num_args: 0,
+            frame_size: 0,
+            env_size: 0,
+            arg_env: vec![],
+            body: vec![],
+            primitive: 0,
+            literals: vec![],
+            sends: vec![],
+            ivars_used: vec![],
+            trivial: crate::code::Trivial::No,
+            dispatch: crate::code::Dispatch::Frame,
+            doit: false,
+            needs_home: false,
+            oop: std::sync::atomic::AtomicU64::new(0),
+        });
+        let (c1, c2, c3) = (block_code(), block_code(), block_code());
+        let mut h = heap(0);
+        let class = array(&mut h, vec![]);
+        let a = h.alloc_block(class, &c1, &m, Value::Nil, Value::Nil, 1);
+        let b = h.alloc_block(class, &c2, &m, Value::Nil, Value::Nil, 2);
+        let (a_box, b_box) = (box_of(&h, a).0, box_of(&h, b).0);
+        assert_eq!(h.collect_from(&[Value::Obj(class)], vec![], true), 2);
+        // the pool holds a's box under b's: c1 asks for the one below the top
+        let x = h.alloc_block(class, &c1, &m, Value::Int(3), Value::Nil, 3);
+        let (xb, code, _) = box_of(&h, x);
+        assert_eq!(xb, a_box);
+        assert!(Arc::ptr_eq(&code, &c1));
+        drop(code);
+        assert_eq!(Arc::strong_count(&c1), 2, "no count changed hands");
+        let y = h.alloc_block(class, &c2, &m, Value::Int(4), Value::Nil, 4);
+        assert_eq!(box_of(&h, y).0, b_box);
+        assert_eq!(Arc::strong_count(&c2), 2);
+        // neither box holds c3: the top one takes it and lets its code go
+        assert_eq!(h.collect_from(&[Value::Obj(class)], vec![], true), 2);
+        let z = h.alloc_block(class, &c3, &m, Value::Nil, Value::Nil, 5);
+        let (_, code, _) = box_of(&h, z);
+        assert!(Arc::ptr_eq(&code, &c3));
+        drop(code);
+        assert_eq!(Arc::strong_count(&c1) + Arc::strong_count(&c2), 3);
     }
 
     #[test]

@@ -233,7 +233,7 @@ impl Vm {
             sites_pinned: self.sites_pinned,
             repo: None,
             hashing_checked: (0, false, false, false),
-            index_of_checked: [(0, Oop(0)); 9],
+            index_of_checked: [(0, Oop(0)); 10],
         }
     }
 }
@@ -301,7 +301,7 @@ pub struct Vm {
     /// / 241 (index 1), with `epoch + 1` of that check (0: none yet); the
     /// other entries are the same kind of memo for other collection
     /// primitives (`collprims.rs`, `MEMO_*`).
-    pub index_of_checked: [(u64, Oop); 9],
+    pub index_of_checked: [(u64, Oop); 10],
 }
 
 #[derive(Default, Clone)]
