@@ -1726,7 +1726,13 @@ impl Vm {
             }
             let mut i = a;
             while (s > 0 && i <= b) || (s < 0 && i >= b) {
-                self.set_slot(t.var, Value::Int(i), f);
+                // the counter goes straight into its slot: made in a
+                // temporary and copied whole, its two halves were read back
+                // while still being stored (a failed store forward)
+                match t.var {
+                    Slot::Stack(k) => self.stack[f.base + k as usize] = Value::Int(i),
+                    var => self.set_slot(var, Value::Int(i), f),
+                }
                 self.run_body(&t.body, f)?;
                 self.check_interrupt()?;
                 i += s;
