@@ -508,7 +508,7 @@ impl Heap {
         self.bytes.saturating_add(extra) <= self.limit
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn get(&self, oop: Oop) -> &Object {
         self.objects[oop.idx()].as_ref().expect("dangling OOP")
     }

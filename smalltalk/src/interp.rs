@@ -1277,24 +1277,34 @@ impl Vm {
     /// One call of a loop's block with `args` (as many as it takes): what
     /// `value:` does, without finding and checking the closure, counting
     /// the depth, sizing the frame or pushing the activation record again.
-    #[inline]
+    /// The arguments are written into the frame here, in the primitive's
+    /// loop, one slot at a time: passed on as a slice they were read back
+    /// as whole values while their halves were still being stored, which
+    /// stalls the load (a failed store-to-load forward) on every call.
+    #[inline(always)]
     pub fn block_loop_call(&mut self, l: &BlockLoop, args: &[Value]) -> R {
-        // SAFETY: as in `call_block`: the block object stays at its stack
-        // index for the loop (`block_loop`'s contract), so its boxed closure
-        // outlives every call.
-        let cl: &Closure = unsafe { &*l.cl };
         // the frame stays between calls: only its arguments and temporaries
         // are written again (the arguments before the interrupt check, which
         // may collect: the value stack is where the collector sees them)
         if self.stack.len() != l.frame {
             self.stack.resize(l.frame, Value::Nil);
         }
-        let slots = &mut self.stack[l.base..l.frame];
-        for (s, &a) in slots.iter_mut().zip(args) {
-            *s = a;
+        for (k, &a) in args.iter().enumerate() {
+            self.stack[l.base + k] = a;
         }
+        self.block_loop_run(l, args.len())
+    }
+
+    /// The rest of [`Vm::block_loop_call`] once the `argc` arguments are in
+    /// the frame: the temporaries, the interrupt check, the statements.
+    #[inline(never)]
+    fn block_loop_run(&mut self, l: &BlockLoop, argc: usize) -> R {
+        // SAFETY: as in `call_block`: the block object stays at its stack
+        // index for the loop (`block_loop`'s contract), so its boxed closure
+        // outlives every call.
+        let cl: &Closure = unsafe { &*l.cl };
         if l.temps {
-            for t in &mut slots[args.len()..] {
+            for t in &mut self.stack[l.base + argc..l.frame] {
                 *t = Value::Nil;
             }
         }
@@ -1349,7 +1359,10 @@ impl Vm {
 
     // ----- the tree walker -----
 
-    #[inline]
+    /// The context `depth` levels out from `env` (inlined: called out of
+    /// line, its `Value` argument went through memory, read back whole
+    /// while its halves were still being stored).
+    #[inline(always)]
     fn env_at(&self, env: Value, depth: u16) -> Oop {
         let mut e = env;
         for _ in 0..depth {
@@ -1713,7 +1726,13 @@ impl Vm {
             }
             let mut i = a;
             while (s > 0 && i <= b) || (s < 0 && i >= b) {
-                self.set_slot(t.var, Value::Int(i), f);
+                // the counter goes straight into its slot: made in a
+                // temporary and copied whole, its two halves were read back
+                // while still being stored (a failed store forward)
+                match t.var {
+                    Slot::Stack(k) => self.stack[f.base + k as usize] = Value::Int(i),
+                    var => self.set_slot(var, Value::Int(i), f),
+                }
                 self.run_body(&t.body, f)?;
                 self.check_interrupt()?;
                 i += s;

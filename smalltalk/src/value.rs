@@ -22,7 +22,15 @@ impl Oop {
 }
 
 /// One Smalltalk value. `Copy`, 16 bytes; never owns heap memory.
+///
+/// The tag is a whole word and every payload sits at offset 8: with the
+/// default layout `Char`'s payload shared the tag's word, so copies of a
+/// value of unknown kind moved it in pieces (4 + 8 + 4 bytes) that a later
+/// 8- or 16-byte load straddled, stalling on a failed store-to-load
+/// forward. `Option<Value>` and `R` stay 16 bytes (the tag's unused values
+/// are their niche).
 #[derive(Copy, Clone, Debug)]
+#[repr(u64)]
 pub enum Value {
     Nil,
     True,
