@@ -956,7 +956,8 @@ impl Vm {
                     }
                     self.eval(branch, &f)
                 }
-                other => self.eval_leaf(other, &f),
+                // assignments to stack temporaries and conditional statements without entering `eval`
+                other => self.block_stmt(other, &f),
             };
             if let Err(e) = r {
                 result = Err(e);
