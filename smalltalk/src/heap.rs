@@ -1031,31 +1031,33 @@ mod tests {
         }
     }
 
+    /// A method with no statements, for closures that are never run.
+    fn empty_method() -> Arc<Method> {
+        Arc::new(Method {
+            selector: Oop(0),
+            class: Oop(0),
+            category: Value::Nil,
+            source: String::new(),
+            num_args: 0,
+            frame_size: 0,
+            env_size: 0,
+            arg_env: vec![],
+            body: vec![],
+            primitive: 0,
+            literals: vec![],
+            sends: vec![],
+            ivars_used: vec![],
+            trivial: crate::code::Trivial::No,
+            dispatch: crate::code::Dispatch::Frame,
+            doit: false,
+            needs_home: false,
+            oop: std::sync::atomic::AtomicU64::new(0),
+        })
+    }
+
     #[test]
     fn a_freed_closure_box_is_reused_with_the_new_code_and_method() {
-        let method = |selector| {
-            Arc::new(Method {
-                selector: Oop(selector),
-                class: Oop(0),
-                category: Value::Nil,
-                source: String::new(),
-                num_args: 0,
-                frame_size: 0,
-                env_size: 0,
-                arg_env: vec![],
-                body: vec![],
-                primitive: 0,
-                literals: vec![],
-                sends: vec![],
-                ivars_used: vec![],
-                trivial: crate::code::Trivial::No,
-                dispatch: crate::code::Dispatch::Frame,
-                doit: false,
-                needs_home: false,
-                oop: std::sync::atomic::AtomicU64::new(0),
-            })
-        };
-        let (c1, c2, m1, m2) = (block_code(), block_code(), method(0), method(0));
+        let (c1, c2, m1, m2) = (block_code(), block_code(), empty_method(), empty_method());
         let mut h = heap(0);
         let class = array(&mut h, vec![]);
         let first = h.alloc_block(class, &c1, &m1, Value::Int(1), Value::Nil, 7);
@@ -1088,26 +1090,7 @@ mod tests {
 
     #[test]
     fn a_pooled_box_just_below_the_top_with_the_same_code_is_taken_first() {
-        let m = Arc::new(Method {
-            selector: Oop(0),
-            class: Oop(0),
-            category: Value::Nil,
-            source: String::new(),
-            num_args: 0,
-            frame_size: 0,
-            env_size: 0,
-            arg_env: vec![],
-            body: vec![],
-            primitive: 0,
-            literals: vec![],
-            sends: vec![],
-            ivars_used: vec![],
-            trivial: crate::code::Trivial::No,
-            dispatch: crate::code::Dispatch::Frame,
-            doit: false,
-            needs_home: false,
-            oop: std::sync::atomic::AtomicU64::new(0),
-        });
+        let m = empty_method();
         let (c1, c2, c3) = (block_code(), block_code(), block_code());
         let mut h = heap(0);
         let class = array(&mut h, vec![]);

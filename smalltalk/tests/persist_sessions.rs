@@ -1114,8 +1114,10 @@ fn collections_grown_by_the_fast_paths_are_committed() {
     dc.logout().unwrap();
 
     let mut a = login(&path);
-    a.evaluate_print_string("Oc add: 4; add: 5. Ws nextPut: $c; nextPutAll: (String new: 20 withAll: $d). true")
-        .unwrap();
+    a.evaluate_print_string(
+        "Oc add: 4; add: 5. Ws nextPut: $c; nextPutAll: (String new: 20 withAll: $d). true",
+    )
+    .unwrap();
     assert_eq!(
         a.evaluate_print_string("System needsCommit").unwrap(),
         "true"
@@ -1125,8 +1127,10 @@ fn collections_grown_by_the_fast_paths_are_committed() {
 
     let mut b = login(&path);
     assert_eq!(
-        b.evaluate_print_string("{Oc. Oc size. Ws contents size. Ws contents first: 4. Ws collection size}")
-            .unwrap(),
+        b.evaluate_print_string(
+            "{Oc. Oc size. Ws contents size. Ws contents first: 4. Ws collection size}"
+        )
+        .unwrap(),
         "anArray( anOrderedCollection( 1, 2, 3, 4, 5), 5, 23, 'abcd', 32)"
     );
 }
