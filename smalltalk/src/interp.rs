@@ -125,7 +125,7 @@ unsafe impl Send for Act {}
 pub struct BlockLoop {
     cl: *const Closure,
     /// Where the block's frame starts, and ends.
-    base: usize,
+    pub(crate) base: usize,
     frame: usize,
     /// Whether the frame holds temporaries besides the arguments.
     temps: bool,
@@ -1287,9 +1287,7 @@ impl Vm {
         // the frame stays between calls: only its arguments and temporaries
         // are written again (the arguments before the interrupt check, which
         // may collect: the value stack is where the collector sees them)
-        if self.stack.len() != l.frame {
-            self.stack.resize(l.frame, Value::Nil);
-        }
+        self.block_loop_frame(l);
         for (k, &a) in args.iter().enumerate() {
             self.stack[l.base + k] = a;
         }
@@ -1297,10 +1295,20 @@ impl Vm {
     }
 
     /// The rest of [`Vm::block_loop_call`] once the `argc` arguments are in
-    /// the frame: the temporaries, the interrupt check, the statements.
+    /// the frame (sized by [`Vm::block_loop_frame`]): the temporaries, the
+    /// interrupt check, the statements.
     #[inline(never)]
-    fn block_loop_run(&mut self, l: &BlockLoop, argc: usize) -> R {
+    pub fn block_loop_run(&mut self, l: &BlockLoop, argc: usize) -> R {
         // SAFETY: as in `call_block`: the block object stays at its stack
+    /// Sizes a loop block's frame again when the last call (or a send made
+    /// between calls) left the value stack otherwise.
+    #[inline(always)]
+    pub fn block_loop_frame(&mut self, l: &BlockLoop) {
+        if self.stack.len() != l.frame {
+            self.stack.resize(l.frame, Value::Nil);
+        }
+    }
+
         // index for the loop (`block_loop`'s contract), so its boxed closure
         // outlives every call.
         let cl: &Closure = unsafe { &*l.cl };
