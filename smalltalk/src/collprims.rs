@@ -536,7 +536,9 @@ impl Vm {
                 let array = vm.heap.slot(o, OC_ARRAY);
                 vm.block_loop_frame(block);
                 let copied = match array {
-                    Value::Obj(a) if vm.heap.get(a).class == vm.k.array => vm.array_arg(block, a, i),
+                    Value::Obj(a) if vm.heap.get(a).class == vm.k.array => {
+                        vm.array_arg(block, a, i)
+                    }
                     _ => false,
                 };
                 if !copied {
