@@ -233,6 +233,27 @@ impl Vm {
         self.ptr_slots(a)?.get(index as usize - 1).copied()
     }
 
+    /// Copies element `i` (1-based) of `a`'s pointer slots into the loop
+    /// block's first argument slot (the frame sized already), as one whole
+    /// `Value`: read into registers and stored as two words, it was loaded
+    /// back whole by the block's first read of the argument before both
+    /// stores had landed (a failed store forward on every call). False,
+    /// nothing written, when `a` has no such slot.
+    #[inline(always)]
+    fn array_arg(&mut self, l: &BlockLoop, a: Oop, i: i64) -> bool {
+        if i < 1 {
+            return false;
+        }
+        let Body::Ptr(s) = &self.heap.get(a).body else {
+            return false;
+        };
+        let Some(e) = s.get(i as usize - 1) else {
+            return false;
+        };
+        self.stack[l.base] = *e;
+        true
+    }
+
     /// Element `i` of Array `o` for an enumeration primitive; if the array
     /// shrank under the loop, `at:` is sent so it signals as it would.
     #[inline(always)]
@@ -513,18 +534,21 @@ impl Vm {
             let at = vm.sels.at;
             for i in first..=last {
                 let array = vm.heap.slot(o, OC_ARRAY);
-                let element = match array {
-                    Value::Obj(a) if vm.heap.get(a).class == vm.k.array => vm.array_get(a, i),
-                    _ => None,
-                };
-                let element = match element {
-                    Some(e) => e,
-                    // whatever the array became, ask it as the Smalltalk body would
-                    None => {
-                        vm.between_calls(block, |vm| vm.send_msg(array, at, &[Value::Int(i)]))?
+                vm.block_loop_frame(block);
+                let copied = match array {
+                    Value::Obj(a) if vm.heap.get(a).class == vm.k.array => {
+                        vm.array_arg(block, a, i)
                     }
+                    _ => false,
                 };
-                vm.block_loop_call(block, &[element])?;
+                if !copied {
+                    // whatever the array became, ask it as the Smalltalk body would
+                    let element =
+                        vm.between_calls(block, |vm| vm.send_msg(array, at, &[Value::Int(i)]))?;
+                    vm.block_loop_frame(block);
+                    vm.stack[block.base] = element;
+                }
+                vm.block_loop_run(block, 1)?;
             }
             Ok(Some(Value::Obj(o)))
         })
@@ -537,14 +561,19 @@ impl Vm {
             return Ok(None);
         }
         let size = self.ptr_slots(o).map_or(0, |s| s.len()) as i64;
-        self.block_loop(rp + 1, if with_index { 2 } else { 1 }, |vm, block| {
+        let argc = if with_index { 2 } else { 1 };
+        self.block_loop(rp + 1, argc, |vm, block| {
             for i in 1..=size {
-                let element = vm.array_element(block, o, i)?;
-                if with_index {
-                    vm.block_loop_call(block, &[element, Value::Int(i)])?;
-                } else {
-                    vm.block_loop_call(block, &[element])?;
+                vm.block_loop_frame(block);
+                if !vm.array_arg(block, o, i) {
+                    let element = vm.array_element(block, o, i)?;
+                    vm.block_loop_frame(block);
+                    vm.stack[block.base] = element;
                 }
+                if with_index {
+                    vm.stack[block.base + 1] = Value::Int(i);
+                }
+                vm.block_loop_run(block, argc)?;
             }
             Ok(Some(Value::Obj(o)))
         })

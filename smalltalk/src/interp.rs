@@ -125,7 +125,7 @@ unsafe impl Send for Act {}
 pub struct BlockLoop {
     cl: *const Closure,
     /// Where the block's frame starts, and ends.
-    base: usize,
+    pub(crate) base: usize,
     frame: usize,
     /// Whether the frame holds temporaries besides the arguments.
     temps: bool,
@@ -986,15 +986,18 @@ impl Vm {
     /// An `Array` receiver is answered here; anything else goes to `basic_at`.
     #[inline(never)]
     fn prim_at(&self, rp: usize) -> Option<Value> {
-        let &[r, i] = &self.stack[rp..rp + 2] else {
+        // the receiver and index are matched where they lie: copied out
+        // whole first, the copy was read back in halves while still being
+        // stored (a failed store forward on every `at:`)
+        let [r, i] = &self.stack[rp..rp + 2] else {
             return None;
         };
-        let Value::Int(i) = i else { return None };
+        let &Value::Int(i) = i else { return None };
         if i < 1 {
             return None;
         }
         let i = i as usize - 1;
-        if let Value::Obj(o) = r {
+        if let &Value::Obj(o) = r {
             let obj = self.heap.get(o);
             if obj.class == self.k.array {
                 if let Body::Ptr(s) = &obj.body {
@@ -1002,7 +1005,7 @@ impl Vm {
                 }
             }
         }
-        self.basic_at(r, i)
+        self.basic_at(*r, i)
     }
 
     /// `basicSize` / `size` (primitives 4 and 21) for the receiver at `rp`;
@@ -1023,10 +1026,11 @@ impl Vm {
     /// `basic_at_put` does); anything else goes to `basic_at_put`.
     #[inline(never)]
     fn prim_at_put(&mut self, rp: usize) -> Option<Value> {
-        let &[r, i, x] = &self.stack[rp..rp + 3] else {
+        // matched where they lie, as in `prim_at`
+        let [r, i, x] = &self.stack[rp..rp + 3] else {
             return None;
         };
-        if let (Value::Obj(o), Value::Int(n)) = (r, i) {
+        if let (&Value::Obj(o), &Value::Int(n)) = (r, i) {
             let obj = self.heap.get(o);
             if n >= 1 && obj.class == self.k.array && matches!(obj.body, Body::Ptr(_)) {
                 let Some(Object {
@@ -1036,10 +1040,11 @@ impl Vm {
                     return None;
                 };
                 let slot = s.get_mut(n as usize - 1)?;
-                *slot = x;
-                return Some(x);
+                *slot = *x;
+                return Some(*x);
             }
         }
+        let (r, i, x) = (*r, *i, *x);
         match i {
             Value::Int(i) if i >= 1 && self.basic_at_put(r, i as usize - 1, x).is_ok() => Some(x),
             _ => None,
@@ -1287,19 +1292,27 @@ impl Vm {
         // the frame stays between calls: only its arguments and temporaries
         // are written again (the arguments before the interrupt check, which
         // may collect: the value stack is where the collector sees them)
-        if self.stack.len() != l.frame {
-            self.stack.resize(l.frame, Value::Nil);
-        }
+        self.block_loop_frame(l);
         for (k, &a) in args.iter().enumerate() {
             self.stack[l.base + k] = a;
         }
         self.block_loop_run(l, args.len())
     }
 
+    /// Sizes a loop block's frame again when the last call (or a send made
+    /// between calls) left the value stack otherwise.
+    #[inline(always)]
+    pub fn block_loop_frame(&mut self, l: &BlockLoop) {
+        if self.stack.len() != l.frame {
+            self.stack.resize(l.frame, Value::Nil);
+        }
+    }
+
     /// The rest of [`Vm::block_loop_call`] once the `argc` arguments are in
-    /// the frame: the temporaries, the interrupt check, the statements.
+    /// the frame (sized by [`Vm::block_loop_frame`]): the temporaries, the
+    /// interrupt check, the statements.
     #[inline(never)]
-    fn block_loop_run(&mut self, l: &BlockLoop, argc: usize) -> R {
+    pub fn block_loop_run(&mut self, l: &BlockLoop, argc: usize) -> R {
         // SAFETY: as in `call_block`: the block object stays at its stack
         // index for the loop (`block_loop`'s contract), so its boxed closure
         // outlives every call.
