@@ -486,7 +486,9 @@ impl Vm {
     #[inline(never)]
     fn oc_at(&mut self, o: Oop, rp: usize) -> P {
         let index = self.stack[rp + 1];
-        Ok(self.oc_index(o, index).and_then(|(c, i)| self.array_get(c.array, i)))
+        Ok(self
+            .oc_index(o, index)
+            .and_then(|(c, i)| self.array_get(c.array, i)))
     }
 
     /// The collection's parts and the array index of 1-based `index`, when
