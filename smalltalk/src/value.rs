@@ -42,6 +42,11 @@ pub enum Value {
     Obj(Oop),
 }
 
+// the layout the interpreter's copies rely on (kernel/VM.md §7): 16 bytes,
+// with a spare tag value left for `Option`
+const _: () =
+    assert!(std::mem::size_of::<Value>() == 16 && std::mem::size_of::<Option<Value>>() == 16);
+
 impl Value {
     #[inline]
     pub fn bool(b: bool) -> Value {
