@@ -344,6 +344,7 @@ async fn finders_follow_the_transaction() {
         "probeMarker ^ SearchTarget new zorkFrob: 'NeedleText'"
     );
     let senders = json!({"selector": "zorkFrob:", "limit": 500});
+    let fresh_text = json!({"pattern": "FreshText"});
     let r = ok(&mut b, "find_senders", senders.clone()).await;
     let found = hits(&r);
     for i in 1..=CLASSES {
@@ -389,12 +390,7 @@ async fn finders_follow_the_transaction() {
         2 * CLASSES - 1
     );
     assert_eq!(
-        total(
-            &mut b,
-            "search_method_source",
-            json!({"pattern": "FreshText"})
-        )
-        .await,
+        total(&mut b, "search_method_source", fresh_text.clone()).await,
         1
     );
     assert!(
@@ -441,12 +437,7 @@ async fn finders_follow_the_transaction() {
         ["probeMarker"]
     );
     assert_eq!(
-        total(
-            &mut b,
-            "search_method_source",
-            json!({"pattern": "FreshText"})
-        )
-        .await,
+        total(&mut b, "search_method_source", fresh_text.clone()).await,
         0
     );
 }
