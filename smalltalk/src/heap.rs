@@ -595,6 +595,63 @@ impl Heap {
         }
     }
 
+    /// Two distinct objects, both mutable, when the write barrier has nothing
+    /// to do for either (neither invariant nor persistent): the pairs a
+    /// collection primitive reads and changes together (an OrderedCollection
+    /// and its Array, a Set and its buckets, a stream and its String), with
+    /// one table lookup each. None for anything else (the same object twice,
+    /// a dangling OOP, a flagged object); the caller then takes the
+    /// barrier's path.
+    #[inline(always)]
+    pub fn plain_pair_mut(&mut self, a: Oop, b: Oop) -> Option<(&mut Object, &mut Object)> {
+        let (i, j) = (a.idx(), b.idx());
+        let (lo, hi) = (i.min(j), i.max(j));
+        if lo == hi || hi >= self.objects.len() {
+            return None;
+        }
+        let (low, high) = self.objects.split_at_mut(hi);
+        let (x, y) = (low[lo].as_mut()?, high[0].as_mut()?);
+        if (x.flags | y.flags) & (F_INVARIANT | F_PERSISTENT) != 0 {
+            return None;
+        }
+        Some(if i < j { (x, y) } else { (y, x) })
+    }
+
+    /// The pointer slots of an object the write barrier has nothing to do
+    /// for (neither invariant nor persistent), mutable; None for anything else.
+    #[inline(always)]
+    pub fn plain_slots_mut(&mut self, oop: Oop) -> Option<&mut [Value]> {
+        match self.objects.get_mut(oop.idx()) {
+            Some(Some(Object {
+                flags,
+                body: Body::Ptr(s),
+                ..
+            })) if *flags & (F_INVARIANT | F_PERSISTENT) == 0 => Some(s),
+            _ => None,
+        }
+    }
+
+    /// An object to change, when the write barrier has nothing to do for it
+    /// (neither invariant nor persistent), and another, distinct one to read,
+    /// with one table lookup each: a copy from one body into the other needs
+    /// no buffer in between. None for anything else (the same object twice,
+    /// a dangling OOP, a flagged object to change).
+    #[inline(always)]
+    pub fn plain_mut_and_get(&mut self, w: Oop, r: Oop) -> Option<(&mut Object, &Object)> {
+        let (i, j) = (w.idx(), r.idx());
+        let hi = i.max(j);
+        if i == j || hi >= self.objects.len() {
+            return None;
+        }
+        let (low, high) = self.objects.split_at_mut(hi);
+        let (a, b) = if i < j {
+            (low[i].as_mut()?, high[0].as_ref()?)
+        } else {
+            (high[0].as_mut()?, low[j].as_ref()?)
+        };
+        (a.flags & (F_INVARIANT | F_PERSISTENT) == 0).then_some((a, b))
+    }
+
     /// Stores into a pointer slot (0-based) through the barrier.
     pub fn store(&mut self, oop: Oop, i: usize, v: Value) -> bool {
         match self.write(oop) {
