@@ -884,7 +884,9 @@ impl Vm {
                 if !self.kernel_hashing().2 {
                     return None;
                 }
-                self.put_slot(assoc, 1, v)?;
+                if !self.heap.store_plain(assoc, 1, v) {
+                    self.put_slot(assoc, 1, v)?;
+                }
                 Some(v)
             }
             Value::Nil => {
@@ -892,8 +894,7 @@ impl Vm {
                     return None;
                 }
                 let assoc = self.new_object(self.k.association, vec![key, v]);
-                self.put_slot(f.buckets, f.index as usize - 1, assoc)?;
-                self.put_slot(o, HASHED_TALLY, Value::Int(f.tally + 1))?;
+                self.hashed_insert(o, &f, assoc)?;
                 Some(v)
             }
             _ => None,
@@ -918,10 +919,29 @@ impl Vm {
             return None;
         }
         if f.element.is_nil() {
-            self.put_slot(f.buckets, f.index as usize - 1, v)?;
-            self.put_slot(o, HASHED_TALLY, Value::Int(f.tally + 1))?;
+            self.hashed_insert(o, &f, v)?;
         }
         Some(v)
+    }
+
+    /// Stores `element` into the empty bucket `f` found in the Set or
+    /// Dictionary `o` and counts it: both objects through one lookup each
+    /// when the barrier has nothing to do for them, else through the
+    /// barrier (the buckets first: a refused store leaves the tally as it was).
+    #[inline(always)]
+    fn hashed_insert(&mut self, o: Oop, f: &Found, element: Value) -> Option<()> {
+        let at = f.index as usize - 1;
+        if let Some((set, buckets)) = self.heap.plain_pair_mut(o, f.buckets) {
+            if let (Body::Ptr(s), Body::Ptr(b)) = (&mut set.body, &mut buckets.body) {
+                if s.len() > HASHED_TALLY && at < b.len() {
+                    b[at] = element;
+                    s[HASHED_TALLY] = Value::Int(f.tally + 1);
+                    return Some(());
+                }
+            }
+        }
+        self.put_slot(f.buckets, at, element)?;
+        self.put_slot(o, HASHED_TALLY, Value::Int(f.tally + 1))
     }
 
     /// `Set>>includes:` for a SmallInteger (or nil).
