@@ -11,7 +11,7 @@
 //! Smalltalk body runs and every override, error and growth step behaves as
 //! written there. This module must not signal errors itself.
 
-use crate::heap::{Body, Format, Object, F_INVARIANT, F_PERSISTENT};
+use crate::heap::{barrier_free, Body, Format, Object, F_INVARIANT};
 use crate::interp::{BlockLoop, Unwind, Vm};
 use crate::prims::{hash_start, P};
 use crate::value::{Oop, Value};
@@ -1215,7 +1215,7 @@ impl Vm {
         let (Value::Obj(arg), Body::Ptr(s)) = (v, &stream.body) else {
             return self.stream_next_put_all_barrier(o, v);
         };
-        if stream.flags & (F_INVARIANT | F_PERSISTENT) != 0 {
+        if !barrier_free(stream.flags) {
             return self.stream_next_put_all_barrier(o, v);
         }
         let (Some(&Value::Obj(c)), Some(&Value::Int(pos)), Some(&Value::Int(read))) = (

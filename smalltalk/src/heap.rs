@@ -206,6 +206,17 @@ const F_MARK: u8 = 4;
 /// `alloc` starts every object with no flags, so a reused slot never carries it.
 pub const F_PERSISTENT: u8 = 8;
 
+/// Whether a store into an object with these flags may skip the write
+/// barrier: no flag set but the collector's transient mark. The
+/// barrier-free accessors (`Heap::plain_pair_mut`, `plain_mut_and_get`,
+/// `plain_slots_mut`) hand out only such objects, so any flag that needs the
+/// barrier to see a store (invariance, persistence, or one a collector adds)
+/// sends the object through `Heap::write` instead.
+#[inline(always)]
+pub fn barrier_free(flags: u8) -> bool {
+    flags & !F_MARK == 0
+}
+
 #[derive(Debug, Clone)]
 pub struct Object {
     pub class: Oop,
@@ -611,7 +622,7 @@ impl Heap {
         }
         let (low, high) = self.objects.split_at_mut(hi);
         let (x, y) = (low[lo].as_mut()?, high[0].as_mut()?);
-        if (x.flags | y.flags) & (F_INVARIANT | F_PERSISTENT) != 0 {
+        if !barrier_free(x.flags | y.flags) {
             return None;
         }
         Some(if i < j { (x, y) } else { (y, x) })
@@ -626,7 +637,7 @@ impl Heap {
                 flags,
                 body: Body::Ptr(s),
                 ..
-            })) if *flags & (F_INVARIANT | F_PERSISTENT) == 0 => Some(s),
+            })) if barrier_free(*flags) => Some(s),
             _ => None,
         }
     }
@@ -649,7 +660,7 @@ impl Heap {
         } else {
             (high[0].as_mut()?, low[j].as_ref()?)
         };
-        (a.flags & (F_INVARIANT | F_PERSISTENT) == 0).then_some((a, b))
+        barrier_free(a.flags).then_some((a, b))
     }
 
     /// Stores into a pointer slot (0-based) through the barrier.
