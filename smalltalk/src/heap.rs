@@ -616,16 +616,20 @@ impl Heap {
     #[inline(always)]
     pub fn plain_pair_mut(&mut self, a: Oop, b: Oop) -> Option<(&mut Object, &mut Object)> {
         let (i, j) = (a.idx(), b.idx());
-        let (lo, hi) = (i.min(j), i.max(j));
-        if lo == hi || hi >= self.objects.len() {
+        let n = self.objects.len();
+        if i == j || i >= n || j >= n {
             return None;
         }
-        let (low, high) = self.objects.split_at_mut(hi);
-        let (x, y) = (low[lo].as_mut()?, high[0].as_mut()?);
+        let table = self.objects.as_mut_ptr();
+        // SAFETY: `i` and `j` are distinct indexes within the table, so the
+        // two references are to different elements and do not alias (what
+        // `split_at_mut` would give, without ordering the indexes first:
+        // the two table loads do not wait for a comparison).
+        let (x, y) = unsafe { ((*table.add(i)).as_mut()?, (*table.add(j)).as_mut()?) };
         if !barrier_free(x.flags | y.flags) {
             return None;
         }
-        Some(if i < j { (x, y) } else { (y, x) })
+        Some((x, y))
     }
 
     /// The pointer slots of an object the write barrier has nothing to do
@@ -650,16 +654,13 @@ impl Heap {
     #[inline(always)]
     pub fn plain_mut_and_get(&mut self, w: Oop, r: Oop) -> Option<(&mut Object, &Object)> {
         let (i, j) = (w.idx(), r.idx());
-        let hi = i.max(j);
-        if i == j || hi >= self.objects.len() {
+        let n = self.objects.len();
+        if i == j || i >= n || j >= n {
             return None;
         }
-        let (low, high) = self.objects.split_at_mut(hi);
-        let (a, b) = if i < j {
-            (low[i].as_mut()?, high[0].as_ref()?)
-        } else {
-            (high[0].as_mut()?, low[j].as_ref()?)
-        };
+        let table = self.objects.as_mut_ptr();
+        // SAFETY: as in `plain_pair_mut`: distinct indexes within the table.
+        let (a, b) = unsafe { ((*table.add(i)).as_mut()?, (*table.add(j)).as_ref()?) };
         barrier_free(a.flags).then_some((a, b))
     }
 
