@@ -565,11 +565,12 @@ impl Vm {
         else {
             return Ok(None);
         };
-        Ok(Some(match n {
-            416 => Value::Int(last - first + 1),
-            420 => Value::bool(last < first),
-            _ => Value::bool(last >= first),
-        }))
+        Ok(match n {
+            // indexes set out of range (`instVarAt:put:`) make a LargeInteger in the body
+            416 => Value::small_int(last - first + 1),
+            420 => Some(Value::bool(last < first)),
+            _ => Some(Value::bool(last >= first)),
+        })
     }
 
     /// `at:` with a SmallInteger index within `1 to: self size`.
@@ -1313,10 +1314,11 @@ impl Vm {
 #[inline(always)]
 fn copy_bytes(dst: &mut [u8], src: &[u8]) {
     let n = src.len();
-    debug_assert_eq!(n, dst.len());
-    if n != dst.len() {
-        return;
-    }
+    debug_assert_eq!(
+        n,
+        dst.len(),
+        "the caller slices `dst` to the source's length"
+    );
     match n {
         0 => {}
         1..=3 => {
