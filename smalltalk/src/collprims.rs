@@ -1202,41 +1202,47 @@ impl Vm {
     /// `WriteStream>>nextPutAll:` of a byte String into a String, while it fits.
     #[inline(never)]
     fn stream_next_put_all(&mut self, o: Oop, rp: usize) -> P {
-        let v = self.stack[rp + 1];
-        Ok(self.stream_next_put_all_in(o, v))
+        Ok(self.stream_next_put_all_in(o, rp))
     }
 
     /// `nextPutAll:` of a String or Symbol (of exact class) into a String
     /// below the write limit, when the barrier has nothing to do for the
     /// stream and its String: the bytes are copied straight from the
     /// argument. Anything else goes to `stream_next_put_all_barrier`.
+    ///
+    /// The argument is matched where it lies on the value stack and copied
+    /// whole only for the answer, at the end: copied out whole first, it was
+    /// read back before the two stores that had just pushed it landed.
     #[inline(always)]
-    fn stream_next_put_all_in(&mut self, o: Oop, v: Value) -> Option<Value> {
+    fn stream_next_put_all_in(&mut self, o: Oop, rp: usize) -> Option<Value> {
+        let Value::Obj(arg) = self.stack[rp + 1] else {
+            return self.stream_next_put_all_barrier(o, self.stack[rp + 1]);
+        };
         let stream = self.heap.get(o);
-        let (Value::Obj(arg), Body::Ptr(s)) = (v, &stream.body) else {
-            return self.stream_next_put_all_barrier(o, v);
+        let Body::Ptr(s) = &stream.body else {
+            return self.stream_next_put_all_barrier(o, self.stack[rp + 1]);
         };
         if !barrier_free(stream.flags) {
-            return self.stream_next_put_all_barrier(o, v);
+            return self.stream_next_put_all_barrier(o, self.stack[rp + 1]);
         }
         let (Some(&Value::Obj(c)), Some(&Value::Int(pos)), Some(&Value::Int(read))) = (
             s.get(WS_COLLECTION),
             s.get(WS_POSITION),
             s.get(WS_READ_LIMIT),
         ) else {
-            return self.stream_next_put_all_barrier(o, v);
+            return self.stream_next_put_all_barrier(o, self.stack[rp + 1]);
         };
         let Some(&Value::Int(write)) = s.get(WS_WRITE_LIMIT) else {
-            return self.stream_next_put_all_barrier(o, v);
+            return self.stream_next_put_all_barrier(o, self.stack[rp + 1]);
         };
         let (string, symbol) = (self.k.string, self.k.symbol);
         // the argument is read where it lies; the same String as the
         // collection takes the other path (which copies it first)
         let Some((coll, from)) = self.heap.plain_mut_and_get(c, arg) else {
-            return self.stream_next_put_all_barrier(o, v);
+            return self.stream_next_put_all_barrier(o, self.stack[rp + 1]);
         };
         let (Body::Bytes(b), Body::Bytes(src)) = (&mut coll.body, &from.body) else {
-            return self.stream_next_put_all_barrier(o, v);
+            return self.stream_next_put_all_barrier(o, self.stack[rp + 1]);
         };
         let end = pos + src.len() as i64;
         if coll.class != string
@@ -1245,7 +1251,7 @@ impl Vm {
             || end > write
             || end as usize > b.len()
         {
-            return self.stream_next_put_all_barrier(o, v);
+            return self.stream_next_put_all_barrier(o, self.stack[rp + 1]);
         }
         copy_bytes(&mut b[pos as usize..end as usize], src);
         // the stream: a plain object with these slots, as checked above
@@ -1254,7 +1260,7 @@ impl Vm {
         if end > read {
             s[WS_READ_LIMIT] = Value::Int(end);
         }
-        Some(v)
+        Some(self.stack[rp + 1])
     }
 
     #[inline(never)]
