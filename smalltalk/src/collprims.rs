@@ -310,15 +310,37 @@ impl Vm {
     }
 
     /// `addLast:` / `add:` while the array has room at the end.
+    ///
+    /// The primitives here answer from their fast path straight into their
+    /// result and leave every other path to a function answering a whole
+    /// `P` (a tail call): a path that wrapped another function's answer
+    /// shared a stack temporary with the fast path, which wrote it as one
+    /// 16-byte store that the common exit read back in halves, a failed
+    /// store forward on every call.
     #[inline(never)]
     fn oc_add_last(&mut self, o: Oop, rp: usize) -> P {
         let v = self.stack[rp + 1];
-        Ok(self.oc_add_last_in(o, v))
+        if let Some((s, e)) = self.oc_plain(o) {
+            if let Value::Int(last) = s[OC_LAST] {
+                if last >= 0 && last < e.len() as i64 {
+                    e[last as usize] = v;
+                    s[OC_LAST] = Value::Int(last + 1);
+                    return Ok(Some(v));
+                }
+            }
+        }
+        self.oc_add_last_barrier_prim(o, v)
     }
 
-    /// `oc_add_last` on a collection and Array the barrier has nothing to do
-    /// for, with room at the end; anything else (growth, a persistent or
-    /// invariant object, odd slots) goes to `oc_add_last_barrier`.
+    #[inline(never)]
+    fn oc_add_last_barrier_prim(&mut self, o: Oop, v: Value) -> P {
+        Ok(self.oc_add_last_barrier(o, v))
+    }
+
+    /// `add:` as `oc_with` makes it: on a collection and Array the barrier
+    /// has nothing to do for, with room at the end, here; anything else
+    /// (growth, a persistent or invariant object, odd slots) in
+    /// `oc_add_last_barrier`.
     #[inline(always)]
     fn oc_add_last_in(&mut self, o: Oop, v: Value) -> Option<Value> {
         if let Some((s, e)) = self.oc_plain(o) {
@@ -508,37 +530,40 @@ impl Vm {
         kernel
     }
 
-    /// `removeFirst` / `removeLast` of a non-empty collection.
+    /// `removeFirst` / `removeLast` of a non-empty collection: on a
+    /// collection and Array the barrier has nothing to do for here, anything
+    /// else in `oc_remove_barrier` (answering as `oc_add_last` explains).
     #[inline(never)]
     fn oc_remove(&mut self, o: Oop, first_end: bool) -> P {
-        Ok(self.oc_remove_in(o, first_end))
-    }
-
-    /// `oc_remove` on a collection and Array the barrier has nothing to do
-    /// for; anything else goes to `oc_remove_barrier`.
-    #[inline(always)]
-    fn oc_remove_in(&mut self, o: Oop, first_end: bool) -> Option<Value> {
         let Some((s, e)) = self.oc_plain(o) else {
             return self.oc_remove_barrier(o, first_end);
         };
         let (Value::Int(first), Value::Int(last)) = (s[OC_FIRST], s[OC_LAST]) else {
-            return None;
+            return Ok(None);
         };
         if last < first || first < 1 {
-            return None;
+            return Ok(None);
         }
         let (at, slot, next) = if first_end {
             (first, OC_FIRST, first + 1)
         } else {
             (last, OC_LAST, last - 1)
         };
-        let element = std::mem::replace(e.get_mut(at as usize - 1)?, Value::Nil);
+        let Some(place) = e.get_mut(at as usize - 1) else {
+            return Ok(None);
+        };
+        let element = std::mem::replace(place, Value::Nil);
         s[slot] = Value::Int(next);
-        Some(element)
+        Ok(Some(element))
     }
 
     #[inline(never)]
-    fn oc_remove_barrier(&mut self, o: Oop, first_end: bool) -> Option<Value> {
+    fn oc_remove_barrier(&mut self, o: Oop, first_end: bool) -> P {
+        Ok(self.oc_remove_through_barrier(o, first_end))
+    }
+
+    #[inline(always)]
+    fn oc_remove_through_barrier(&mut self, o: Oop, first_end: bool) -> Option<Value> {
         let c = self.oc_view(o)?;
         if c.last < c.first || !c.writable {
             return None;
@@ -776,13 +801,10 @@ impl Vm {
     /// the kernel's primitives — OrderedCollection's 403/416, or Object's
     /// 22/21 on indexable objects other than Rust-backed dictionaries — and
     /// the element exists; an empty receiver runs the body, which signals.
+    /// (The other receivers are answered by `indexed_first_or_last`, as
+    /// `oc_add_last` explains.)
     #[inline(never)]
     fn first_or_last(&mut self, o: Oop, last: bool) -> P {
-        Ok(self.first_or_last_in(o, last))
-    }
-
-    #[inline(always)]
-    fn first_or_last_in(&mut self, o: Oop, last: bool) -> Option<Value> {
         let class = self.heap.get(o).class;
         let (oc_slot, indexed_slot) = if last {
             (MEMO_LAST_OC, MEMO_LAST_INDEXED)
@@ -794,29 +816,39 @@ impl Vm {
         } else if self.memo_holds(indexed_slot, class) {
             false
         } else {
-            self.first_or_last_kind(class, last)?
+            match self.first_or_last_kind(class, last) {
+                Some(oc) => oc,
+                None => return Ok(None),
+            }
         };
-        if oc {
-            let (s, e) = self.oc_read(o)?;
-            let (Value::Int(first_index), Value::Int(last_index)) = (s[OC_FIRST], s[OC_LAST])
-            else {
-                return None;
-            };
-            if last_index < first_index || first_index < 1 {
-                return None;
-            }
-            let at = if last { last_index } else { first_index };
-            e.get(at as usize - 1).copied()
-        } else {
-            if matches!(self.heap.get(o).body, Body::Dict(_)) {
-                return None;
-            }
-            let n = self.basic_size(Value::Obj(o));
-            if n == 0 {
-                return None;
-            }
-            self.basic_at(Value::Obj(o), if last { n - 1 } else { 0 })
+        if !oc {
+            return self.indexed_first_or_last(o, last);
         }
+        let Some((s, e)) = self.oc_read(o) else {
+            return Ok(None);
+        };
+        let (Value::Int(first_index), Value::Int(last_index)) = (s[OC_FIRST], s[OC_LAST]) else {
+            return Ok(None);
+        };
+        if last_index < first_index || first_index < 1 {
+            return Ok(None);
+        }
+        let at = if last { last_index } else { first_index };
+        Ok(e.get(at as usize - 1).copied())
+    }
+
+    /// `first_or_last` of an indexable object whose `at:` and `size` are
+    /// Object's primitives.
+    #[inline(never)]
+    fn indexed_first_or_last(&mut self, o: Oop, last: bool) -> P {
+        if matches!(self.heap.get(o).body, Body::Dict(_)) {
+            return Ok(None);
+        }
+        let n = self.basic_size(Value::Obj(o));
+        if n == 0 {
+            return Ok(None);
+        }
+        Ok(self.basic_at(Value::Obj(o), if last { n - 1 } else { 0 }))
     }
 
     /// Which of `first_or_last`'s two cases `class` is (true: an
@@ -1016,39 +1048,40 @@ impl Vm {
     }
 
     /// `WriteStream>>nextPut:` while the collection has room.
+    ///
+    /// Into a stream and collection the barrier has nothing to do for, below
+    /// the write limit, here; anything else in `stream_next_put_barrier`
+    /// (answering as `oc_add_last` explains).
     #[inline(never)]
     fn stream_next_put(&mut self, o: Oop, rp: usize) -> P {
         let v = self.stack[rp + 1];
-        Ok(self.stream_next_put_in(o, v))
-    }
-
-    /// `nextPut:` into a stream and collection the barrier has nothing to do
-    /// for, below the write limit; anything else goes to
-    /// `stream_next_put_barrier`.
-    #[inline(always)]
-    fn stream_next_put_in(&mut self, o: Oop, v: Value) -> Option<Value> {
         let Some((s, c)) = self.stream_plain(o) else {
-            return self.stream_next_put_barrier(o, v);
+            return self.stream_next_put_barrier_prim(o, v);
         };
         let (Value::Int(pos), Value::Int(read), Value::Int(write)) =
             (s[WS_POSITION], s[WS_READ_LIMIT], s[WS_WRITE_LIMIT])
         else {
-            return None;
+            return Ok(None);
         };
         if pos < 0 || pos >= write {
-            return self.stream_next_put_barrier(o, v);
+            return self.stream_next_put_barrier_prim(o, v);
         }
         let at = pos as usize;
         match (&mut c.body, v) {
             (Body::Bytes(b), Value::Char(ch)) if ch < 256 && at < b.len() => b[at] = ch as u8,
             (Body::Ptr(e), _) if at < e.len() => e[at] = v,
-            _ => return None,
+            _ => return Ok(None),
         }
         s[WS_POSITION] = Value::Int(pos + 1);
         if pos + 1 > read {
             s[WS_READ_LIMIT] = Value::Int(pos + 1);
         }
-        Some(v)
+        Ok(Some(v))
+    }
+
+    #[inline(never)]
+    fn stream_next_put_barrier_prim(&mut self, o: Oop, v: Value) -> P {
+        Ok(self.stream_next_put_barrier(o, v))
     }
 
     /// A WriteStream's named slots and its collection (a String or Array of
@@ -1202,7 +1235,7 @@ impl Vm {
     /// `WriteStream>>nextPutAll:` of a byte String into a String, while it fits.
     #[inline(never)]
     fn stream_next_put_all(&mut self, o: Oop, rp: usize) -> P {
-        Ok(self.stream_next_put_all_in(o, rp))
+        self.stream_next_put_all_in(o, rp)
     }
 
     /// `nextPutAll:` of a String or Symbol (of exact class) into a String
@@ -1214,35 +1247,35 @@ impl Vm {
     /// whole only for the answer, at the end: copied out whole first, it was
     /// read back before the two stores that had just pushed it landed.
     #[inline(always)]
-    fn stream_next_put_all_in(&mut self, o: Oop, rp: usize) -> Option<Value> {
+    fn stream_next_put_all_in(&mut self, o: Oop, rp: usize) -> P {
         let Value::Obj(arg) = self.stack[rp + 1] else {
-            return self.stream_next_put_all_barrier(o, self.stack[rp + 1]);
+            return self.stream_next_put_all_barrier_prim(o, rp);
         };
         let stream = self.heap.get(o);
         let Body::Ptr(s) = &stream.body else {
-            return self.stream_next_put_all_barrier(o, self.stack[rp + 1]);
+            return self.stream_next_put_all_barrier_prim(o, rp);
         };
         if !barrier_free(stream.flags) {
-            return self.stream_next_put_all_barrier(o, self.stack[rp + 1]);
+            return self.stream_next_put_all_barrier_prim(o, rp);
         }
         let (Some(&Value::Obj(c)), Some(&Value::Int(pos)), Some(&Value::Int(read))) = (
             s.get(WS_COLLECTION),
             s.get(WS_POSITION),
             s.get(WS_READ_LIMIT),
         ) else {
-            return self.stream_next_put_all_barrier(o, self.stack[rp + 1]);
+            return self.stream_next_put_all_barrier_prim(o, rp);
         };
         let Some(&Value::Int(write)) = s.get(WS_WRITE_LIMIT) else {
-            return self.stream_next_put_all_barrier(o, self.stack[rp + 1]);
+            return self.stream_next_put_all_barrier_prim(o, rp);
         };
         let (string, symbol) = (self.k.string, self.k.symbol);
         // the argument is read where it lies; the same String as the
         // collection takes the other path (which copies it first)
         let Some((coll, from)) = self.heap.plain_mut_and_get(c, arg) else {
-            return self.stream_next_put_all_barrier(o, self.stack[rp + 1]);
+            return self.stream_next_put_all_barrier_prim(o, rp);
         };
         let (Body::Bytes(b), Body::Bytes(src)) = (&mut coll.body, &from.body) else {
-            return self.stream_next_put_all_barrier(o, self.stack[rp + 1]);
+            return self.stream_next_put_all_barrier_prim(o, rp);
         };
         let end = pos + src.len() as i64;
         if coll.class != string
@@ -1251,16 +1284,24 @@ impl Vm {
             || end > write
             || end as usize > b.len()
         {
-            return self.stream_next_put_all_barrier(o, self.stack[rp + 1]);
+            return self.stream_next_put_all_barrier_prim(o, rp);
         }
         copy_bytes(&mut b[pos as usize..end as usize], src);
         // the stream: a plain object with these slots, as checked above
-        let s = self.heap.plain_slots_mut(o)?;
+        let Some(s) = self.heap.plain_slots_mut(o) else {
+            return Ok(None);
+        };
         s[WS_POSITION] = Value::Int(end);
         if end > read {
             s[WS_READ_LIMIT] = Value::Int(end);
         }
-        Some(self.stack[rp + 1])
+        Ok(Some(self.stack[rp + 1]))
+    }
+
+    #[inline(never)]
+    fn stream_next_put_all_barrier_prim(&mut self, o: Oop, rp: usize) -> P {
+        let v = self.stack[rp + 1];
+        Ok(self.stream_next_put_all_barrier(o, v))
     }
 
     #[inline(never)]
