@@ -607,7 +607,7 @@ impl Heap {
     }
 
     /// Two distinct objects, both mutable, when the write barrier has nothing
-    /// to do for either (neither invariant nor persistent): the pairs a
+    /// to do for either (`barrier_free`): the pairs a
     /// collection primitive reads and changes together (an OrderedCollection
     /// and its Array, a Set and its buckets, a stream and its String), with
     /// one table lookup each. None for anything else (the same object twice,
@@ -633,7 +633,7 @@ impl Heap {
     }
 
     /// The pointer slots of an object the write barrier has nothing to do
-    /// for (neither invariant nor persistent), mutable; None for anything else.
+    /// for (`barrier_free`), mutable; None for anything else.
     #[inline(always)]
     pub fn plain_slots_mut(&mut self, oop: Oop) -> Option<&mut [Value]> {
         match self.objects.get_mut(oop.idx()) {
@@ -647,7 +647,7 @@ impl Heap {
     }
 
     /// An object to change, when the write barrier has nothing to do for it
-    /// (neither invariant nor persistent), and another, distinct one to read,
+    /// (`barrier_free`), and another, distinct one to read,
     /// with one table lookup each: a copy from one body into the other needs
     /// no buffer in between. None for anything else (the same object twice,
     /// a dangling OOP, a flagged object to change).
