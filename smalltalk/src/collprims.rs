@@ -11,7 +11,7 @@
 //! Smalltalk body runs and every override, error and growth step behaves as
 //! written there. This module must not signal errors itself.
 
-use crate::heap::{Body, Format, F_INVARIANT};
+use crate::heap::{barrier_free, Body, Format, Object, F_INVARIANT};
 use crate::interp::{BlockLoop, Unwind, Vm};
 use crate::prims::{hash_start, P};
 use crate::value::{Oop, Value};
@@ -219,6 +219,48 @@ impl Vm {
         })
     }
 
+    /// An OrderedCollection's named slots and its Array's elements, both
+    /// mutable, when the array is an `Array` of exact class and the barrier
+    /// has nothing to do for either (one table lookup each).
+    #[inline(always)]
+    fn oc_plain(&mut self, o: Oop) -> Option<(&mut [Value], &mut [Value])> {
+        let Body::Ptr(s) = &self.heap.get(o).body else {
+            return None;
+        };
+        let Some(&Value::Obj(a)) = s.get(OC_ARRAY) else {
+            return None;
+        };
+        let array_class = self.k.array;
+        let (oc, arr) = self.heap.plain_pair_mut(o, a)?;
+        if arr.class != array_class {
+            return None;
+        }
+        match (&mut oc.body, &mut arr.body) {
+            (Body::Ptr(s), Body::Ptr(e)) if s.len() > OC_LAST => Some((s, e)),
+            _ => None,
+        }
+    }
+
+    /// An OrderedCollection's named slots and its Array's elements, when the
+    /// array is an `Array` of exact class (one table lookup each).
+    #[inline(always)]
+    fn oc_read(&self, o: Oop) -> Option<(&[Value], &[Value])> {
+        let Body::Ptr(s) = &self.heap.get(o).body else {
+            return None;
+        };
+        if s.len() <= OC_LAST {
+            return None;
+        }
+        let Value::Obj(a) = s[OC_ARRAY] else {
+            return None;
+        };
+        let arr = self.heap.get(a);
+        match &arr.body {
+            Body::Ptr(e) if arr.class == self.k.array => Some((s, e)),
+            _ => None,
+        }
+    }
+
     /// An OrderedCollection's array (an `Array` of exact class), first and last index.
     fn oc_parts(&self, o: Oop) -> Option<(Oop, i64, i64)> {
         self.oc_view(o).map(|c| (c.array, c.first, c.last))
@@ -268,14 +310,53 @@ impl Vm {
     }
 
     /// `addLast:` / `add:` while the array has room at the end.
+    ///
+    /// The primitives here answer from their fast path straight into their
+    /// result and leave every other path to a function answering a whole
+    /// `P` (a tail call): a path that wrapped another function's answer
+    /// shared a stack temporary with the fast path, which wrote it as one
+    /// 16-byte store that the common exit read back in halves, a failed
+    /// store forward on every call.
     #[inline(never)]
     fn oc_add_last(&mut self, o: Oop, rp: usize) -> P {
         let v = self.stack[rp + 1];
-        Ok(self.oc_add_last_in(o, v))
+        if let Some((s, e)) = self.oc_plain(o) {
+            if let Value::Int(last) = s[OC_LAST] {
+                if last >= 0 && last < e.len() as i64 {
+                    e[last as usize] = v;
+                    s[OC_LAST] = Value::Int(last + 1);
+                    return Ok(Some(v));
+                }
+            }
+        }
+        self.oc_add_last_barrier_prim(o, v)
     }
 
+    #[inline(never)]
+    fn oc_add_last_barrier_prim(&mut self, o: Oop, v: Value) -> P {
+        Ok(self.oc_add_last_barrier(o, v))
+    }
+
+    /// `add:` as `oc_with` makes it: on a collection and Array the barrier
+    /// has nothing to do for, with room at the end, here; anything else
+    /// (growth, a persistent or invariant object, odd slots) in
+    /// `oc_add_last_barrier`.
     #[inline(always)]
     fn oc_add_last_in(&mut self, o: Oop, v: Value) -> Option<Value> {
+        if let Some((s, e)) = self.oc_plain(o) {
+            if let Value::Int(last) = s[OC_LAST] {
+                if last >= 0 && last < e.len() as i64 {
+                    e[last as usize] = v;
+                    s[OC_LAST] = Value::Int(last + 1);
+                    return Some(v);
+                }
+            }
+        }
+        self.oc_add_last_barrier(o, v)
+    }
+
+    #[inline(never)]
+    fn oc_add_last_barrier(&mut self, o: Oop, v: Value) -> Option<Value> {
         let mut c = self.oc_view(o)?;
         if c.last < 0 || !c.writable {
             return None;
@@ -449,14 +530,40 @@ impl Vm {
         kernel
     }
 
-    /// `removeFirst` / `removeLast` of a non-empty collection.
+    /// `removeFirst` / `removeLast` of a non-empty collection: on a
+    /// collection and Array the barrier has nothing to do for here, anything
+    /// else in `oc_remove_barrier` (answering as `oc_add_last` explains).
     #[inline(never)]
     fn oc_remove(&mut self, o: Oop, first_end: bool) -> P {
-        Ok(self.oc_remove_in(o, first_end))
+        let Some((s, e)) = self.oc_plain(o) else {
+            return self.oc_remove_barrier(o, first_end);
+        };
+        let (Value::Int(first), Value::Int(last)) = (s[OC_FIRST], s[OC_LAST]) else {
+            return Ok(None);
+        };
+        if last < first || first < 1 {
+            return Ok(None);
+        }
+        let (at, slot, next) = if first_end {
+            (first, OC_FIRST, first + 1)
+        } else {
+            (last, OC_LAST, last - 1)
+        };
+        let Some(place) = e.get_mut(at as usize - 1) else {
+            return Ok(None);
+        };
+        let element = std::mem::replace(place, Value::Nil);
+        s[slot] = Value::Int(next);
+        Ok(Some(element))
+    }
+
+    #[inline(never)]
+    fn oc_remove_barrier(&mut self, o: Oop, first_end: bool) -> P {
+        Ok(self.oc_remove_through_barrier(o, first_end))
     }
 
     #[inline(always)]
-    fn oc_remove_in(&mut self, o: Oop, first_end: bool) -> Option<Value> {
+    fn oc_remove_through_barrier(&mut self, o: Oop, first_end: bool) -> Option<Value> {
         let c = self.oc_view(o)?;
         if c.last < c.first || !c.writable {
             return None;
@@ -475,20 +582,38 @@ impl Vm {
     /// `size` (416), `isEmpty` (420), `notEmpty` (421).
     #[inline(never)]
     fn oc_size_test(&mut self, o: Oop, n: u16) -> P {
-        Ok(self.oc_view(o).map(|c| match n {
-            416 => Value::Int(c.last - c.first + 1),
-            420 => Value::bool(c.last < c.first),
-            _ => Value::bool(c.last >= c.first),
-        }))
+        // the bodies read the two indexes only (`^ lastIndex - firstIndex + 1`)
+        let Body::Ptr(s) = &self.heap.get(o).body else {
+            return Ok(None);
+        };
+        let (Some(&Value::Int(first)), Some(&Value::Int(last))) = (s.get(OC_FIRST), s.get(OC_LAST))
+        else {
+            return Ok(None);
+        };
+        Ok(match n {
+            // indexes set out of range (`instVarAt:put:`) make a LargeInteger in the body
+            416 => Value::small_int(last - first + 1),
+            420 => Some(Value::bool(last < first)),
+            _ => Some(Value::bool(last >= first)),
+        })
     }
 
     /// `at:` with a SmallInteger index within `1 to: self size`.
     #[inline(never)]
     fn oc_at(&mut self, o: Oop, rp: usize) -> P {
-        let index = self.stack[rp + 1];
-        Ok(self
-            .oc_index(o, index)
-            .and_then(|(c, i)| self.array_get(c.array, i)))
+        let Value::Int(i) = self.stack[rp + 1] else {
+            return Ok(None);
+        };
+        let Some((s, e)) = self.oc_read(o) else {
+            return Ok(None);
+        };
+        let (Value::Int(first), Value::Int(last)) = (s[OC_FIRST], s[OC_LAST]) else {
+            return Ok(None);
+        };
+        if i < 1 || i > last - first + 1 || first < 1 {
+            return Ok(None);
+        }
+        Ok(e.get((first + i - 2) as usize).copied())
     }
 
     /// The collection's parts and the array index of 1-based `index`, when
@@ -676,13 +801,10 @@ impl Vm {
     /// the kernel's primitives — OrderedCollection's 403/416, or Object's
     /// 22/21 on indexable objects other than Rust-backed dictionaries — and
     /// the element exists; an empty receiver runs the body, which signals.
+    /// (The other receivers are answered by `indexed_first_or_last`, as
+    /// `oc_add_last` explains.)
     #[inline(never)]
     fn first_or_last(&mut self, o: Oop, last: bool) -> P {
-        Ok(self.first_or_last_in(o, last))
-    }
-
-    #[inline(always)]
-    fn first_or_last_in(&mut self, o: Oop, last: bool) -> Option<Value> {
         let class = self.heap.get(o).class;
         let (oc_slot, indexed_slot) = if last {
             (MEMO_LAST_OC, MEMO_LAST_INDEXED)
@@ -694,24 +816,39 @@ impl Vm {
         } else if self.memo_holds(indexed_slot, class) {
             false
         } else {
-            self.first_or_last_kind(class, last)?
+            match self.first_or_last_kind(class, last) {
+                Some(oc) => oc,
+                None => return Ok(None),
+            }
         };
-        if oc {
-            let c = self.oc_view(o)?;
-            if c.last < c.first {
-                return None;
-            }
-            self.array_get(c.array, if last { c.last } else { c.first })
-        } else {
-            if matches!(self.heap.get(o).body, Body::Dict(_)) {
-                return None;
-            }
-            let n = self.basic_size(Value::Obj(o));
-            if n == 0 {
-                return None;
-            }
-            self.basic_at(Value::Obj(o), if last { n - 1 } else { 0 })
+        if !oc {
+            return self.indexed_first_or_last(o, last);
         }
+        let Some((s, e)) = self.oc_read(o) else {
+            return Ok(None);
+        };
+        let (Value::Int(first_index), Value::Int(last_index)) = (s[OC_FIRST], s[OC_LAST]) else {
+            return Ok(None);
+        };
+        if last_index < first_index || first_index < 1 {
+            return Ok(None);
+        }
+        let at = if last { last_index } else { first_index };
+        Ok(e.get(at as usize - 1).copied())
+    }
+
+    /// `first_or_last` of an indexable object whose `at:` and `size` are
+    /// Object's primitives.
+    #[inline(never)]
+    fn indexed_first_or_last(&mut self, o: Oop, last: bool) -> P {
+        if matches!(self.heap.get(o).body, Body::Dict(_)) {
+            return Ok(None);
+        }
+        let n = self.basic_size(Value::Obj(o));
+        if n == 0 {
+            return Ok(None);
+        }
+        Ok(self.basic_at(Value::Obj(o), if last { n - 1 } else { 0 }))
     }
 
     /// Which of `first_or_last`'s two cases `class` is (true: an
@@ -780,7 +917,9 @@ impl Vm {
                 if !self.kernel_hashing().2 {
                     return None;
                 }
-                self.put_slot(assoc, 1, v)?;
+                if !self.heap.store_plain(assoc, 1, v) {
+                    self.put_slot(assoc, 1, v)?;
+                }
                 Some(v)
             }
             Value::Nil => {
@@ -788,8 +927,7 @@ impl Vm {
                     return None;
                 }
                 let assoc = self.new_object(self.k.association, vec![key, v]);
-                self.put_slot(f.buckets, f.index as usize - 1, assoc)?;
-                self.put_slot(o, HASHED_TALLY, Value::Int(f.tally + 1))?;
+                self.hashed_insert(o, &f, assoc)?;
                 Some(v)
             }
             _ => None,
@@ -814,10 +952,29 @@ impl Vm {
             return None;
         }
         if f.element.is_nil() {
-            self.put_slot(f.buckets, f.index as usize - 1, v)?;
-            self.put_slot(o, HASHED_TALLY, Value::Int(f.tally + 1))?;
+            self.hashed_insert(o, &f, v)?;
         }
         Some(v)
+    }
+
+    /// Stores `element` into the empty bucket `f` found in the Set or
+    /// Dictionary `o` and counts it: both objects through one lookup each
+    /// when the barrier has nothing to do for them, else through the
+    /// barrier (the buckets first: a refused store leaves the tally as it was).
+    #[inline(always)]
+    fn hashed_insert(&mut self, o: Oop, f: &Found, element: Value) -> Option<()> {
+        let at = f.index as usize - 1;
+        if let Some((set, buckets)) = self.heap.plain_pair_mut(o, f.buckets) {
+            if let (Body::Ptr(s), Body::Ptr(b)) = (&mut set.body, &mut buckets.body) {
+                if s.len() > HASHED_TALLY && at < b.len() {
+                    b[at] = element;
+                    s[HASHED_TALLY] = Value::Int(f.tally + 1);
+                    return Some(());
+                }
+            }
+        }
+        self.put_slot(f.buckets, at, element)?;
+        self.put_slot(o, HASHED_TALLY, Value::Int(f.tally + 1))
     }
 
     /// `Set>>includes:` for a SmallInteger (or nil).
@@ -891,14 +1048,66 @@ impl Vm {
     }
 
     /// `WriteStream>>nextPut:` while the collection has room.
+    ///
+    /// Into a stream and collection the barrier has nothing to do for, below
+    /// the write limit, here; anything else in `stream_next_put_barrier`
+    /// (answering as `oc_add_last` explains).
     #[inline(never)]
     fn stream_next_put(&mut self, o: Oop, rp: usize) -> P {
         let v = self.stack[rp + 1];
-        Ok(self.stream_next_put_in(o, v))
+        let Some((s, c)) = self.stream_plain(o) else {
+            return self.stream_next_put_barrier_prim(o, v);
+        };
+        let (Value::Int(pos), Value::Int(read), Value::Int(write)) =
+            (s[WS_POSITION], s[WS_READ_LIMIT], s[WS_WRITE_LIMIT])
+        else {
+            return Ok(None);
+        };
+        if pos < 0 || pos >= write {
+            return self.stream_next_put_barrier_prim(o, v);
+        }
+        let at = pos as usize;
+        match (&mut c.body, v) {
+            (Body::Bytes(b), Value::Char(ch)) if ch < 256 && at < b.len() => b[at] = ch as u8,
+            (Body::Ptr(e), _) if at < e.len() => e[at] = v,
+            _ => return Ok(None),
+        }
+        s[WS_POSITION] = Value::Int(pos + 1);
+        if pos + 1 > read {
+            s[WS_READ_LIMIT] = Value::Int(pos + 1);
+        }
+        Ok(Some(v))
     }
 
+    #[inline(never)]
+    fn stream_next_put_barrier_prim(&mut self, o: Oop, v: Value) -> P {
+        Ok(self.stream_next_put_barrier(o, v))
+    }
+
+    /// A WriteStream's named slots and its collection (a String or Array of
+    /// exact class), both mutable, when the barrier has nothing to do for
+    /// either (one table lookup each).
     #[inline(always)]
-    fn stream_next_put_in(&mut self, o: Oop, v: Value) -> Option<Value> {
+    fn stream_plain(&mut self, o: Oop) -> Option<(&mut [Value], &mut Object)> {
+        let Body::Ptr(s) = &self.heap.try_get(o)?.body else {
+            return None;
+        };
+        let Some(&Value::Obj(c)) = s.get(WS_COLLECTION) else {
+            return None;
+        };
+        let (string, array) = (self.k.string, self.k.array);
+        let (stream, coll) = self.heap.plain_pair_mut(o, c)?;
+        if coll.class != string && coll.class != array {
+            return None;
+        }
+        match &mut stream.body {
+            Body::Ptr(s) if s.len() > WS_WRITE_LIMIT => Some((s, coll)),
+            _ => None,
+        }
+    }
+
+    #[inline(never)]
+    fn stream_next_put_barrier(&mut self, o: Oop, v: Value) -> Option<Value> {
         let (c, pos, read, write) = self.stream_parts(o)?;
         if pos >= write {
             return self.stream_next_put_grow(o, v, pos, read);
@@ -1026,12 +1235,77 @@ impl Vm {
     /// `WriteStream>>nextPutAll:` of a byte String into a String, while it fits.
     #[inline(never)]
     fn stream_next_put_all(&mut self, o: Oop, rp: usize) -> P {
-        let v = self.stack[rp + 1];
-        Ok(self.stream_next_put_all_in(o, v))
+        self.stream_next_put_all_in(o, rp)
     }
 
+    /// `nextPutAll:` of a String or Symbol (of exact class) into a String
+    /// below the write limit, when the barrier has nothing to do for the
+    /// stream and its String: the bytes are copied straight from the
+    /// argument. Anything else goes to `stream_next_put_all_barrier`.
+    ///
+    /// The argument is matched where it lies on the value stack and copied
+    /// whole only for the answer, at the end: copied out whole first, it was
+    /// read back before the two stores that had just pushed it landed.
     #[inline(always)]
-    fn stream_next_put_all_in(&mut self, o: Oop, v: Value) -> Option<Value> {
+    fn stream_next_put_all_in(&mut self, o: Oop, rp: usize) -> P {
+        let Value::Obj(arg) = self.stack[rp + 1] else {
+            return self.stream_next_put_all_barrier_prim(o, rp);
+        };
+        let stream = self.heap.get(o);
+        let Body::Ptr(s) = &stream.body else {
+            return self.stream_next_put_all_barrier_prim(o, rp);
+        };
+        if !barrier_free(stream.flags) {
+            return self.stream_next_put_all_barrier_prim(o, rp);
+        }
+        let (Some(&Value::Obj(c)), Some(&Value::Int(pos)), Some(&Value::Int(read))) = (
+            s.get(WS_COLLECTION),
+            s.get(WS_POSITION),
+            s.get(WS_READ_LIMIT),
+        ) else {
+            return self.stream_next_put_all_barrier_prim(o, rp);
+        };
+        let Some(&Value::Int(write)) = s.get(WS_WRITE_LIMIT) else {
+            return self.stream_next_put_all_barrier_prim(o, rp);
+        };
+        let (string, symbol) = (self.k.string, self.k.symbol);
+        // the argument is read where it lies; the same String as the
+        // collection takes the other path (which copies it first)
+        let Some((coll, from)) = self.heap.plain_mut_and_get(c, arg) else {
+            return self.stream_next_put_all_barrier_prim(o, rp);
+        };
+        let (Body::Bytes(b), Body::Bytes(src)) = (&mut coll.body, &from.body) else {
+            return self.stream_next_put_all_barrier_prim(o, rp);
+        };
+        let end = pos + src.len() as i64;
+        if coll.class != string
+            || (from.class != string && from.class != symbol)
+            || pos < 0
+            || end > write
+            || end as usize > b.len()
+        {
+            return self.stream_next_put_all_barrier_prim(o, rp);
+        }
+        copy_bytes(&mut b[pos as usize..end as usize], src);
+        // the stream: a plain object with these slots, as checked above
+        let Some(s) = self.heap.plain_slots_mut(o) else {
+            return Ok(None);
+        };
+        s[WS_POSITION] = Value::Int(end);
+        if end > read {
+            s[WS_READ_LIMIT] = Value::Int(end);
+        }
+        Ok(Some(self.stack[rp + 1]))
+    }
+
+    #[inline(never)]
+    fn stream_next_put_all_barrier_prim(&mut self, o: Oop, rp: usize) -> P {
+        let v = self.stack[rp + 1];
+        Ok(self.stream_next_put_all_barrier(o, v))
+    }
+
+    #[inline(never)]
+    fn stream_next_put_all_barrier(&mut self, o: Oop, v: Value) -> Option<Value> {
         let (c, pos, read, write) = self.stream_parts(o)?;
         // copied out first (the argument may be the collection itself); short
         // strings, the common case, on the Rust stack
@@ -1079,6 +1353,48 @@ impl Vm {
         self.stream_replace(o, body, size, end, read)?;
         Some(v)
     }
+}
+
+/// Copies `src` into `dst` (of the same length). The short copies of
+/// `nextPutAll:` (words, printed numbers) are done in at most two overlapping
+/// word moves instead of a call of the library's `memcpy`.
+#[inline(always)]
+fn copy_bytes(dst: &mut [u8], src: &[u8]) {
+    let n = src.len();
+    debug_assert_eq!(
+        n,
+        dst.len(),
+        "the caller slices `dst` to the source's length"
+    );
+    match n {
+        0 => {}
+        1..=3 => {
+            dst[0] = src[0];
+            dst[n / 2] = src[n / 2];
+            dst[n - 1] = src[n - 1];
+        }
+        4..=7 => {
+            let (a, b) = (word4(&src[..4]), word4(&src[n - 4..]));
+            dst[..4].copy_from_slice(&a);
+            dst[n - 4..].copy_from_slice(&b);
+        }
+        8..=16 => {
+            let (a, b) = (word8(&src[..8]), word8(&src[n - 8..]));
+            dst[..8].copy_from_slice(&a);
+            dst[n - 8..].copy_from_slice(&b);
+        }
+        _ => dst.copy_from_slice(src),
+    }
+}
+
+#[inline(always)]
+fn word4(s: &[u8]) -> [u8; 4] {
+    [s[0], s[1], s[2], s[3]]
+}
+
+#[inline(always)]
+fn word8(s: &[u8]) -> [u8; 8] {
+    [s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]]
 }
 
 /// `Number>>max:` / `min:` (`self > aNumber ifTrue: [self] ifFalse: [aNumber]`)

@@ -206,6 +206,17 @@ const F_MARK: u8 = 4;
 /// `alloc` starts every object with no flags, so a reused slot never carries it.
 pub const F_PERSISTENT: u8 = 8;
 
+/// Whether a store into an object with these flags may skip the write
+/// barrier: no flag set but the collector's transient mark. The
+/// barrier-free accessors (`Heap::plain_pair_mut`, `plain_mut_and_get`,
+/// `plain_slots_mut`) hand out only such objects, so any flag that needs the
+/// barrier to see a store (invariance, persistence, or one a collector adds)
+/// sends the object through `Heap::write` instead.
+#[inline(always)]
+pub fn barrier_free(flags: u8) -> bool {
+    flags & !F_MARK == 0
+}
+
 #[derive(Debug, Clone)]
 pub struct Object {
     pub class: Oop,
@@ -593,6 +604,64 @@ impl Heap {
             }
             _ => false,
         }
+    }
+
+    /// Two distinct objects, both mutable, when the write barrier has nothing
+    /// to do for either (`barrier_free`): the pairs a
+    /// collection primitive reads and changes together (an OrderedCollection
+    /// and its Array, a Set and its buckets, a stream and its String), with
+    /// one table lookup each. None for anything else (the same object twice,
+    /// a dangling OOP, a flagged object); the caller then takes the
+    /// barrier's path.
+    #[inline(always)]
+    pub fn plain_pair_mut(&mut self, a: Oop, b: Oop) -> Option<(&mut Object, &mut Object)> {
+        let (i, j) = (a.idx(), b.idx());
+        let n = self.objects.len();
+        if i == j || i >= n || j >= n {
+            return None;
+        }
+        let table = self.objects.as_mut_ptr();
+        // SAFETY: `i` and `j` are distinct indexes within the table, so the
+        // two references are to different elements and do not alias (what
+        // `split_at_mut` would give, without ordering the indexes first:
+        // the two table loads do not wait for a comparison).
+        let (x, y) = unsafe { ((*table.add(i)).as_mut()?, (*table.add(j)).as_mut()?) };
+        if !barrier_free(x.flags | y.flags) {
+            return None;
+        }
+        Some((x, y))
+    }
+
+    /// The pointer slots of an object the write barrier has nothing to do
+    /// for (`barrier_free`), mutable; None for anything else.
+    #[inline(always)]
+    pub fn plain_slots_mut(&mut self, oop: Oop) -> Option<&mut [Value]> {
+        match self.objects.get_mut(oop.idx()) {
+            Some(Some(Object {
+                flags,
+                body: Body::Ptr(s),
+                ..
+            })) if barrier_free(*flags) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// An object to change, when the write barrier has nothing to do for it
+    /// (`barrier_free`), and another, distinct one to read,
+    /// with one table lookup each: a copy from one body into the other needs
+    /// no buffer in between. None for anything else (the same object twice,
+    /// a dangling OOP, a flagged object to change).
+    #[inline(always)]
+    pub fn plain_mut_and_get(&mut self, w: Oop, r: Oop) -> Option<(&mut Object, &Object)> {
+        let (i, j) = (w.idx(), r.idx());
+        let n = self.objects.len();
+        if i == j || i >= n || j >= n {
+            return None;
+        }
+        let table = self.objects.as_mut_ptr();
+        // SAFETY: as in `plain_pair_mut`: distinct indexes within the table.
+        let (a, b) = unsafe { ((*table.add(i)).as_mut()?, (*table.add(j)).as_ref()?) };
+        barrier_free(a.flags).then_some((a, b))
     }
 
     /// Stores into a pointer slot (0-based) through the barrier.

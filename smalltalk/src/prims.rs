@@ -2148,20 +2148,12 @@ pub fn bytes_hash(s: &[u8]) -> i64 {
 }
 
 /// The 0-based index of the first occurrence of a non-empty `needle` in
-/// `hay` at or after `start`.
+/// `hay` at or after `start` (a vectorised substring search).
 fn find_bytes(hay: &[u8], needle: &[u8], start: usize) -> Option<usize> {
-    let (&first, rest) = needle.split_first()?;
-    let last_start = hay.len().checked_sub(needle.len())?;
-    let mut i = start;
-    while i <= last_start {
-        let k = hay[i..=last_start].iter().position(|&c| c == first)?;
-        i += k;
-        if &hay[i + 1..i + needle.len()] == rest {
-            return Some(i);
-        }
-        i += 1;
+    if needle.is_empty() {
+        return None;
     }
-    None
+    memchr::memmem::find(hay.get(start..)?, needle).map(|i| i + start)
 }
 
 pub fn string_hash(s: &[u32]) -> i64 {
