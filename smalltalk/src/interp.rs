@@ -4,6 +4,17 @@
 //! inlined control structures, depth and interrupt checks. Primitives live in
 //! `prims`, the exception machinery in `exceptions`. Nothing here may panic on
 //! Smalltalk input: every failure is an [`Unwind`].
+//!
+//! The functions of the send and evaluation path that are not inlined are
+//! `extern "C-unwind"`: under that calling convention a `Value`, an `R` or
+//! an `Option<Value>` (16 bytes, both words of integer class) comes back in
+//! two registers, where the Rust convention returns it through memory —
+//! written in halves by the callee and read back whole by the caller, a
+//! failed store-to-load forward on nearly every send (kernel/VM.md §7).
+//! "C-unwind" keeps panics unwinding as they would through a Rust function.
+// the types crossing those functions are not FFI types and never leave Rust;
+// the convention is chosen for how it returns 16-byte values
+#![allow(improper_ctypes_definitions)]
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -561,7 +572,7 @@ impl Vm {
     // ----- sending -----
 
     /// Sends `sel` to the receiver at `self.stack[rp]` with the `argc` arguments above it.
-    pub fn send(&mut self, sel: Oop, rp: usize, site: Option<u32>, super_of: Option<Oop>) -> R {
+    pub extern "C-unwind" fn send(&mut self, sel: Oop, rp: usize, site: Option<u32>, super_of: Option<Oop>) -> R {
         let recv = self.stack[rp];
         let class = match super_of {
             Some(c) => match self.heap.class_data(c).and_then(|d| d.superclass) {
@@ -674,7 +685,7 @@ impl Vm {
         self.send_msg(recv, s, args)
     }
 
-    fn dnu(&mut self, sel: Oop, rp: usize) -> R {
+    extern "C-unwind" fn dnu(&mut self, sel: Oop, rp: usize) -> R {
         let recv = self.stack[rp];
         let args: Vec<Value> = self.stack[rp + 1..].to_vec();
         self.stack.truncate(rp);
@@ -874,7 +885,7 @@ impl Vm {
     /// if any, failed). Interrupts and limits are checked here: primitives and
     /// trivial methods cannot loop by themselves.
     #[inline(never)]
-    fn activate(&mut self, m: &Arc<Method>, rp: usize) -> R {
+    extern "C-unwind" fn activate(&mut self, m: &Arc<Method>, rp: usize) -> R {
         if let Err(e) = self.check_interrupt() {
             self.stack.truncate(rp);
             return Err(e);
@@ -985,7 +996,7 @@ impl Vm {
     /// `basicAt:` / `at:` (primitives 5 and 22) for the receiver at `rp`.
     /// An `Array` receiver is answered here; anything else goes to `basic_at`.
     #[inline(never)]
-    fn prim_at(&self, rp: usize) -> Option<Value> {
+    extern "C-unwind" fn prim_at(&self, rp: usize) -> Option<Value> {
         // the receiver and index are matched where they lie: copied out
         // whole first, the copy was read back in halves while still being
         // stored (a failed store forward on every `at:`)
@@ -1025,7 +1036,7 @@ impl Vm {
     /// An `Array` receiver is stored into here (through the write barrier, as
     /// `basic_at_put` does); anything else goes to `basic_at_put`.
     #[inline(never)]
-    fn prim_at_put(&mut self, rp: usize) -> Option<Value> {
+    extern "C-unwind" fn prim_at_put(&mut self, rp: usize) -> Option<Value> {
         // matched where they lie, as in `prim_at`
         let [r, i, x] = &self.stack[rp..rp + 3] else {
             return None;
@@ -1104,7 +1115,7 @@ impl Vm {
 
     /// Evaluates a block closure with the arguments on the stack above `rp`
     /// (the block itself is at `rp`). `None` when the argument count is wrong.
-    pub fn call_block(&mut self, rp: usize, argc: usize) -> Result<Option<Value>, Unwind> {
+    pub extern "C-unwind" fn call_block(&mut self, rp: usize, argc: usize) -> Result<Option<Value>, Unwind> {
         let Value::Obj(bo) = self.stack[rp] else {
             return Ok(None);
         };
@@ -1312,7 +1323,7 @@ impl Vm {
     /// the frame (sized by [`Vm::block_loop_frame`]): the temporaries, the
     /// interrupt check, the statements.
     #[inline(never)]
-    pub fn block_loop_run(&mut self, l: &BlockLoop, argc: usize) -> R {
+    pub extern "C-unwind" fn block_loop_run(&mut self, l: &BlockLoop, argc: usize) -> R {
         // SAFETY: as in `call_block`: the block object stays at its stack
         // index for the loop (`block_loop`'s contract), so its boxed closure
         // outlives every call.
@@ -1407,7 +1418,7 @@ impl Vm {
     /// inlined code does not nest Rust frames; statements and conditions go
     /// through `eval_leaf`, which answers variables, constants and sends
     /// without re-entering this function.
-    pub fn eval(&mut self, n: &Node, f: &Frame) -> R {
+    pub extern "C-unwind" fn eval(&mut self, n: &Node, f: &Frame) -> R {
         let mut n = n;
         loop {
             return match n {
@@ -1492,7 +1503,7 @@ impl Vm {
 
     /// The less frequent node kinds, kept out of `eval` so its frame stays small.
     #[inline(never)]
-    fn eval_cold(&mut self, n: &Node, f: &Frame) -> R {
+    extern "C-unwind" fn eval_cold(&mut self, n: &Node, f: &Frame) -> R {
         match n {
             Node::Global(a) => Ok(self.heap.slot(*a, 1)),
             Node::SetSlot(s, e) => {
@@ -1634,7 +1645,7 @@ impl Vm {
     /// The value of a block expression: a simple block's one closure, or a
     /// new closure over frame `f`.
     #[inline(never)]
-    fn block_closure(&mut self, code: &Arc<BlockCode>, f: &Frame) -> Value {
+    extern "C-unwind" fn block_closure(&mut self, code: &Arc<BlockCode>, f: &Frame) -> Value {
         if let Some(site) = code.simple_site {
             return self.simple_block(code, site, f);
         }
@@ -1651,7 +1662,7 @@ impl Vm {
 
     /// The one closure of a simple block, made on first use. The cache entry
     /// names the code it belongs to: doit sites are reused after the doit ends.
-    fn simple_block(&mut self, code: &Arc<BlockCode>, site: u32, f: &Frame) -> Value {
+    extern "C-unwind" fn simple_block(&mut self, code: &Arc<BlockCode>, site: u32, f: &Frame) -> Value {
         let key = Oop(Arc::as_ptr(code) as u64);
         if let Some(c) = self.caches.get(site as usize) {
             if c.selector == SIMPLE_BLOCK && c.class == key && !c.block.is_nil() {
@@ -1691,7 +1702,7 @@ impl Vm {
     }
 
     /// Sends one cascade message to `r`.
-    fn cascade_send(&mut self, r: Value, p: &CascadePart, f: &Frame) -> R {
+    extern "C-unwind" fn cascade_send(&mut self, r: Value, p: &CascadePart, f: &Frame) -> R {
         let rp = self.push_send(r, &p.args, f)?;
         self.pos = p.offset as u32;
         self.send_at_site(p.selector, rp, p.site)
@@ -1727,7 +1738,7 @@ impl Vm {
         }
     }
 
-    fn eval_to_do(&mut self, t: &ToDoNode, f: &Frame) -> R {
+    extern "C-unwind" fn eval_to_do(&mut self, t: &ToDoNode, f: &Frame) -> R {
         let from = self.eval(&t.from, f)?;
         let to = self.eval(&t.to, f)?;
         let by = match &t.by {
@@ -1770,13 +1781,13 @@ impl Vm {
     }
 
     #[cold]
-    fn non_boolean(&mut self, v: Value, _site: u32, _off: usize) -> R {
+    extern "C-unwind" fn non_boolean(&mut self, v: Value, _site: u32, _off: usize) -> R {
         let sel = self.sels.must_be_boolean;
         self.send_msg(v, sel, &[])
     }
 
     #[inline(never)]
-    fn eval_send(&mut self, s: &SendNode, f: &Frame) -> R {
+    extern "C-unwind" fn eval_send(&mut self, s: &SendNode, f: &Frame) -> R {
         let r = self.eval_leaf(&s.recv, f)?;
         if s.args.len() == 1 && s.special != Special::None {
             let a = self.eval_leaf(&s.args[0], f)?;
@@ -1833,7 +1844,7 @@ impl Vm {
 
     /// `temp := <send>`: the send's answer stored in the frame's slot `i`.
     #[inline(never)]
-    fn assign_send(&mut self, i: u16, e: &Node, f: &Frame) -> R {
+    extern "C-unwind" fn assign_send(&mut self, i: u16, e: &Node, f: &Frame) -> R {
         let Node::Send(s) = e else {
             return self.eval(e, f);
         };
@@ -1845,7 +1856,7 @@ impl Vm {
     /// `ivar := <send>`: the send's answer stored in the receiver's
     /// instance variable `i` (through the write barrier, as `eval_cold` does).
     #[inline(never)]
-    fn assign_ivar_send(&mut self, i: u16, e: &Node, f: &Frame) -> R {
+    extern "C-unwind" fn assign_ivar_send(&mut self, i: u16, e: &Node, f: &Frame) -> R {
         let Node::Send(s) = e else {
             return self.eval(e, f);
         };
@@ -1894,7 +1905,7 @@ impl Vm {
     }
 
     #[inline]
-    pub fn ivar_get(&self, o: Oop, i: usize) -> Value {
+    pub extern "C-unwind" fn ivar_get(&self, o: Oop, i: usize) -> Value {
         match &self.heap.get(o).body {
             Body::Ptr(s) => s.get(i).copied().unwrap_or(Value::Nil),
             Body::Class(c) => c.slots.get(i).copied().unwrap_or(Value::Nil),
