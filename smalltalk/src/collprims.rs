@@ -10,6 +10,9 @@
 //! kernel's `_indexOf:`). Anything else fails the primitive, so the
 //! Smalltalk body runs and every override, error and growth step behaves as
 //! written there. This module must not signal errors itself.
+// the primitive dispatchers and their arms are `extern "C-unwind"` so that
+// they answer in two registers (see `interp.rs`); their types never leave Rust
+#![allow(improper_ctypes_definitions)]
 
 use crate::heap::{Body, Format, F_INVARIANT};
 use crate::interp::{BlockLoop, Unwind, Vm};
@@ -80,7 +83,7 @@ struct Found {
 impl Vm {
     /// The dispatcher. Every arm hands its arguments on unchanged, so each is
     /// a tail call and the dispatcher itself keeps no frame.
-    pub(crate) fn prim_collection(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
+    pub(crate) extern "C-unwind" fn prim_collection(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
         let Value::Obj(o) = r else {
             return self.prim_immediate(n, r, rp, argc);
         };
@@ -107,7 +110,7 @@ impl Vm {
     /// The loops over a block, each in a function of its own, out of the
     /// dispatcher's way.
     #[inline(never)]
-    fn loop_prim(&mut self, n: u16, o: Oop, rp: usize) -> P {
+    extern "C-unwind" fn loop_prim(&mut self, n: u16, o: Oop, rp: usize) -> P {
         match n {
             405 => self.oc_do_prim(o, rp),
             406 | 407 => self.array_do_prim(o, rp, n == 407),
@@ -116,23 +119,23 @@ impl Vm {
     }
 
     #[inline(never)]
-    fn oc_do_prim(&mut self, o: Oop, rp: usize) -> P {
+    extern "C-unwind" fn oc_do_prim(&mut self, o: Oop, rp: usize) -> P {
         self.oc_do(o, rp)
     }
 
     #[inline(never)]
-    fn array_do_prim(&mut self, o: Oop, rp: usize, with_index: bool) -> P {
+    extern "C-unwind" fn array_do_prim(&mut self, o: Oop, rp: usize, with_index: bool) -> P {
         self.array_do(o, rp, with_index)
     }
 
     #[inline(never)]
-    fn array_detect_prim(&mut self, o: Oop, rp: usize) -> P {
+    extern "C-unwind" fn array_detect_prim(&mut self, o: Oop, rp: usize) -> P {
         self.array_detect(o, rp)
     }
 
     /// The primitives of this range on an immediate receiver: `max:`/`min:`.
     #[inline(never)]
-    fn prim_immediate(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
+    extern "C-unwind" fn prim_immediate(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
         Ok(match (n, argc) {
             (418 | 419, 1) => min_max(r, self.stack[rp + 1], n == 418),
             _ => None,
@@ -141,7 +144,7 @@ impl Vm {
 
     /// The primitives of this range that are not per-element.
     #[inline(never)]
-    fn prim_collection_rest(&mut self, n: u16, o: Oop, rp: usize, argc: usize) -> P {
+    extern "C-unwind" fn prim_collection_rest(&mut self, n: u16, o: Oop, rp: usize, argc: usize) -> P {
         Ok(match (n, argc) {
             (422, 0) => self.rehash_ints(o, 240, None),
             (424, 1) => match self.stack[rp + 1] {
@@ -269,7 +272,7 @@ impl Vm {
 
     /// `addLast:` / `add:` while the array has room at the end.
     #[inline(never)]
-    fn oc_add_last(&mut self, o: Oop, rp: usize) -> P {
+    extern "C-unwind" fn oc_add_last(&mut self, o: Oop, rp: usize) -> P {
         let v = self.stack[rp + 1];
         Ok(self.oc_add_last_in(o, v))
     }
@@ -342,7 +345,7 @@ impl Vm {
     /// `basicNew` and `_initialize:` are the kernel's (429, 40, 423) and it
     /// makes pointer objects with the collection's three named slots.
     #[inline(never)]
-    fn oc_new(&mut self, class: Oop, rp: usize, argc: usize) -> P {
+    extern "C-unwind" fn oc_new(&mut self, class: Oop, rp: usize, argc: usize) -> P {
         let capacity = if argc == 0 {
             Value::Int(10)
         } else {
@@ -378,7 +381,7 @@ impl Vm {
     /// the collection `new` makes (capacity 10, so six elements need no
     /// growth) with the arguments added at its end, as `add:` does.
     #[inline(never)]
-    fn oc_with(&mut self, class: Oop, rp: usize, argc: usize) -> P {
+    extern "C-unwind" fn oc_with(&mut self, class: Oop, rp: usize, argc: usize) -> P {
         if !self.memo_holds(MEMO_OC_WITH, class) && !self.oc_with_is_kernel(class) {
             return Ok(None);
         }
@@ -451,7 +454,7 @@ impl Vm {
 
     /// `removeFirst` / `removeLast` of a non-empty collection.
     #[inline(never)]
-    fn oc_remove(&mut self, o: Oop, first_end: bool) -> P {
+    extern "C-unwind" fn oc_remove(&mut self, o: Oop, first_end: bool) -> P {
         Ok(self.oc_remove_in(o, first_end))
     }
 
@@ -474,7 +477,7 @@ impl Vm {
 
     /// `size` (416), `isEmpty` (420), `notEmpty` (421).
     #[inline(never)]
-    fn oc_size_test(&mut self, o: Oop, n: u16) -> P {
+    extern "C-unwind" fn oc_size_test(&mut self, o: Oop, n: u16) -> P {
         Ok(self.oc_view(o).map(|c| match n {
             416 => Value::Int(c.last - c.first + 1),
             420 => Value::bool(c.last < c.first),
@@ -484,7 +487,7 @@ impl Vm {
 
     /// `at:` with a SmallInteger index within `1 to: self size`.
     #[inline(never)]
-    fn oc_at(&mut self, o: Oop, rp: usize) -> P {
+    extern "C-unwind" fn oc_at(&mut self, o: Oop, rp: usize) -> P {
         let index = self.stack[rp + 1];
         Ok(self
             .oc_index(o, index)
@@ -505,7 +508,7 @@ impl Vm {
 
     /// `at:put:` with a SmallInteger index within `1 to: self size`.
     #[inline(never)]
-    fn oc_at_put(&mut self, o: Oop, rp: usize) -> P {
+    extern "C-unwind" fn oc_at_put(&mut self, o: Oop, rp: usize) -> P {
         let (index, v) = (self.stack[rp + 1], self.stack[rp + 2]);
         Ok(self.oc_index(o, index).and_then(|(c, i)| {
             if i > c.len {
@@ -677,7 +680,7 @@ impl Vm {
     /// 22/21 on indexable objects other than Rust-backed dictionaries — and
     /// the element exists; an empty receiver runs the body, which signals.
     #[inline(never)]
-    fn first_or_last(&mut self, o: Oop, last: bool) -> P {
+    extern "C-unwind" fn first_or_last(&mut self, o: Oop, last: bool) -> P {
         Ok(self.first_or_last_in(o, last))
     }
 
@@ -745,7 +748,7 @@ impl Vm {
     /// `Dictionary>>at:ifAbsent:`: the value of a present key, else the value
     /// of the block (a niladic block; anything else runs the body).
     #[inline(never)]
-    fn dictionary_at_if_absent(&mut self, o: Oop, rp: usize) -> P {
+    extern "C-unwind" fn dictionary_at_if_absent(&mut self, o: Oop, rp: usize) -> P {
         let (key, block) = (self.stack[rp + 1], self.stack[rp + 2]);
         let Some(f) = self.hashed_find(o, key, 241) else {
             return Ok(None);
@@ -764,7 +767,7 @@ impl Vm {
 
     /// `Dictionary>>at:put:` without growing the bucket array.
     #[inline(never)]
-    fn dictionary_at_put(&mut self, o: Oop, rp: usize) -> P {
+    extern "C-unwind" fn dictionary_at_put(&mut self, o: Oop, rp: usize) -> P {
         let (key, v) = (self.stack[rp + 1], self.stack[rp + 2]);
         Ok(self.dictionary_at_put_in(o, key, v))
     }
@@ -798,7 +801,7 @@ impl Vm {
 
     /// `Set>>add:` for a SmallInteger while the buckets have room.
     #[inline(never)]
-    fn set_add(&mut self, o: Oop, rp: usize) -> P {
+    extern "C-unwind" fn set_add(&mut self, o: Oop, rp: usize) -> P {
         let v = self.stack[rp + 1];
         Ok(self.set_add_in(o, v))
     }
@@ -822,7 +825,7 @@ impl Vm {
 
     /// `Set>>includes:` for a SmallInteger (or nil).
     #[inline(never)]
-    fn set_includes(&mut self, o: Oop, rp: usize) -> P {
+    extern "C-unwind" fn set_includes(&mut self, o: Oop, rp: usize) -> P {
         let v = self.stack[rp + 1];
         if v.is_nil() {
             return Ok(Some(Value::False));
@@ -892,7 +895,7 @@ impl Vm {
 
     /// `WriteStream>>nextPut:` while the collection has room.
     #[inline(never)]
-    fn stream_next_put(&mut self, o: Oop, rp: usize) -> P {
+    extern "C-unwind" fn stream_next_put(&mut self, o: Oop, rp: usize) -> P {
         let v = self.stack[rp + 1];
         Ok(self.stream_next_put_in(o, v))
     }
@@ -1025,7 +1028,7 @@ impl Vm {
 
     /// `WriteStream>>nextPutAll:` of a byte String into a String, while it fits.
     #[inline(never)]
-    fn stream_next_put_all(&mut self, o: Oop, rp: usize) -> P {
+    extern "C-unwind" fn stream_next_put_all(&mut self, o: Oop, rp: usize) -> P {
         let v = self.stack[rp + 1];
         Ok(self.stream_next_put_all_in(o, v))
     }
