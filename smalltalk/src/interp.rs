@@ -881,6 +881,25 @@ impl Vm {
         }
     }
 
+    /// Extends the value stack with nils up to `to` (a frame's temporaries;
+    /// the stack is never above `to` here). Inlined: `Vec::resize` is a call
+    /// per activation.
+    #[inline(always)]
+    fn grow_frame(&mut self, to: usize) {
+        let len = self.stack.len();
+        if to > len {
+            self.stack.reserve(to - len);
+            let p = self.stack.as_mut_ptr();
+            for i in len..to {
+                // SAFETY: `reserve` made room for `to` values; each slot up to
+                // `to` is written before the length covers it.
+                unsafe { p.add(i).write(Value::Nil) };
+            }
+            // SAFETY: slots `len..to` were just initialised.
+            unsafe { self.stack.set_len(to) };
+        }
+    }
+
     /// Runs a method's statements in a new activation (after its primitive,
     /// if any, failed). Interrupts and limits are checked here: primitives and
     /// trivial methods cannot loop by themselves.
@@ -909,7 +928,7 @@ impl Vm {
             caller_pos: self.pos,
         });
         let base = rp + 1;
-        self.stack.resize(base + m.frame_size, Value::Nil);
+        self.grow_frame(base + m.frame_size);
         let env = if m.env_size > 0 {
             let mut slots = vec![Value::Nil; m.env_size];
             for &(a, e) in &m.arg_env {
@@ -1151,7 +1170,7 @@ impl Vm {
                 return Err(e);
             }
         }
-        self.stack.resize(base + cl.code.frame_size, Value::Nil);
+        self.grow_frame(base + cl.code.frame_size);
         let r = self.block_body(cl, bp, base);
         self.depth -= 1;
         r
@@ -1917,14 +1936,14 @@ impl Vm {
     /// only when `o` is invariant (a refused store answers true and leaves
     /// `heap.refused` set, as `Heap::store` does).
     #[inline]
-    pub fn ivar_set(&mut self, o: Oop, i: usize, v: Value) -> bool {
+    pub extern "C-unwind" fn ivar_set(&mut self, o: Oop, i: usize, v: Value) -> bool {
         self.heap.store_plain(o, i, v) || self.ivar_set_barrier(o, i, v)
     }
 
     /// `ivar_set` of an object the write barrier has a say in (invariant,
     /// persistent) or that is not a plain pointer object (a class).
     #[inline(never)]
-    fn ivar_set_barrier(&mut self, o: Oop, i: usize, v: Value) -> bool {
+    extern "C-unwind" fn ivar_set_barrier(&mut self, o: Oop, i: usize, v: Value) -> bool {
         if let Body::Class(_) = &self.heap.get(o).body {
             return self.class_ivar_set(o, i, v);
         }
