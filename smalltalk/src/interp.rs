@@ -881,9 +881,9 @@ impl Vm {
         }
     }
 
-    /// Extends the value stack with nils up to `to` (a frame's temporaries;
-    /// the stack is never above `to` here). Inlined: `Vec::resize` is a call
-    /// per activation.
+    /// Extends the value stack with nils up to `to` (a frame's temporaries);
+    /// does nothing if it already reaches `to`. Inlined: `Vec::resize` is a
+    /// call per activation.
     #[inline(always)]
     fn grow_frame(&mut self, to: usize) {
         let len = self.stack.len();
@@ -1294,7 +1294,7 @@ impl Vm {
                 return Err(e);
             }
         }
-        self.stack.resize(l.frame, Value::Nil);
+        self.grow_frame(l.frame);
         self.acts.push(Act {
             method: std::ptr::null(),
             rp: bp as u32,
@@ -1333,8 +1333,10 @@ impl Vm {
     /// between calls) left the value stack otherwise.
     #[inline(always)]
     pub fn block_loop_frame(&mut self, l: &BlockLoop) {
-        if self.stack.len() != l.frame {
-            self.stack.resize(l.frame, Value::Nil);
+        if self.stack.len() > l.frame {
+            self.stack.truncate(l.frame);
+        } else {
+            self.grow_frame(l.frame);
         }
     }
 

@@ -677,8 +677,22 @@ impl Vm {
     }
 
     pub extern "C-unwind" fn prim(&mut self, n: u16, rp: usize, argc: usize) -> P {
+        // the answer stays in registers: kept in a local across the check
+        // below, the arms' answers met in one stack slot, stored in halves
+        // and copied out whole (a failed store forward on every primitive)
+        let result = self.prim_table(n, rp, argc);
+        if self.heap.refused.is_some() {
+            // the write barrier refused a store into a persistent object
+            return self.refused_in_primitive(result);
+        }
+        result
+    }
+
+    /// The primitive table behind [`Vm::prim`].
+    #[inline(never)]
+    extern "C-unwind" fn prim_table(&mut self, n: u16, rp: usize, argc: usize) -> P {
         let r = self.stack[rp];
-        let result = match n {
+        match n {
             1..=29 => self.prim_object(n, r, rp, argc),
             40..=78 => self.prim_behavior(n, r, rp, argc),
             90..=98 => self.prim_method(n, r),
@@ -700,12 +714,7 @@ impl Vm {
             380..=399 => self.persist_prim(n, rp, argc),
             300..=349 => self.prim_system(n, r, rp, argc),
             _ => Ok(None),
-        };
-        if self.heap.refused.is_some() {
-            // the write barrier refused a store into a persistent object
-            return self.refused_in_primitive(result);
         }
-        result
     }
 
     extern "C-unwind" fn prim_object(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
