@@ -891,9 +891,10 @@ impl Vm {
             self.stack.reserve(to - len);
             let p = self.stack.as_mut_ptr();
             for i in len..to {
-                // SAFETY: `reserve` made room for `to` values; each slot up to
-                // `to` is written before the length covers it.
-                unsafe { p.add(i).write(Value::Nil) };
+                // SAFETY: `reserve` made room for `to` values, so `p + i`
+                // lies in the allocation; it is written before the length
+                // covers it.
+                write_nil(unsafe { p.add(i) });
             }
             // SAFETY: slots `len..to` were just initialised.
             unsafe { self.stack.set_len(to) };
@@ -1351,7 +1352,7 @@ impl Vm {
         let cl: &Closure = unsafe { &*l.cl };
         if l.temps {
             for t in &mut self.stack[l.base + argc..l.frame] {
-                *t = Value::Nil;
+                write_nil(t);
             }
         }
         if self.interrupter.pending() || self.heap.gc_due() {
@@ -1423,6 +1424,15 @@ impl Vm {
         }
     }
 
+    /// Resets an inlined block's temporary to nil (see [`write_nil`]).
+    #[inline(always)]
+    fn nil_slot(&mut self, s: Slot, f: &Frame) {
+        match s {
+            Slot::Stack(i) => write_nil(&mut self.stack[f.base + i as usize]),
+            env => self.set_slot(env, Value::Nil, f),
+        }
+    }
+
     #[inline(always)]
     fn set_slot(&mut self, s: Slot, v: Value, f: &Frame) {
         match s {
@@ -1462,7 +1472,7 @@ impl Vm {
                 }
                 Node::Seq(nodes, temps) => {
                     for &t in temps {
-                        self.set_slot(t, Value::Nil, f);
+                        self.nil_slot(t, f);
                     }
                     match nodes.split_last() {
                         None => Ok(Value::Nil),
@@ -1736,7 +1746,7 @@ impl Vm {
         match n {
             Node::Seq(nodes, temps) => {
                 for &t in temps {
-                    self.set_slot(t, Value::Nil, f);
+                    self.nil_slot(t, f);
                 }
                 for x in nodes {
                     self.block_stmt(x, f)?;
@@ -1993,6 +2003,19 @@ impl IntoValue for i64 {
     fn into_value(self) -> Value {
         Value::Int(self)
     }
+}
+
+/// Writes nil into a value-stack slot as one 16-byte store of zeros (the
+/// tag of `Nil` is 0). A plain `Value::Nil` store writes the tag word only,
+/// and the next whole read of the slot (a temporary's first use, a copy)
+/// then straddles that store and older memory: a failed store-to-load
+/// forward.
+#[inline(always)]
+fn write_nil(slot: *mut Value) {
+    // SAFETY: `Value` is `repr(u64)` with `Nil` as discriminant 0, so two
+    // zero words are a valid `Nil`; callers pass a slot inside the value
+    // stack's allocation (possibly not yet initialised).
+    unsafe { slot.cast::<[u64; 2]>().write([0, 0]) }
 }
 
 /// The expression of an inlined branch that is only `^ expr` (`[^ expr]`).
