@@ -1032,7 +1032,7 @@ impl Vm {
             let obj = self.heap.get(o);
             if obj.class == self.k.array {
                 if let Body::Ptr(s) = &obj.body {
-                    return s.get(i).copied();
+                    return s.get(i).map(load_value);
                 }
             }
         }
@@ -2016,6 +2016,23 @@ fn write_nil(slot: *mut Value) {
     // zero words are a valid `Nil`; callers pass a slot inside the value
     // stack's allocation (possibly not yet initialised).
     unsafe { slot.cast::<[u64; 2]>().write([0, 0]) }
+}
+
+/// Copies a `Value` out of memory as two words, for a function that answers
+/// it in registers. `*v` itself made rustc copy it through a 16-byte
+/// register into a stack temporary and read that back in halves, which
+/// the store buffer does not forward (most of `prim_at`'s samples sat on
+/// that reload).
+#[inline(always)]
+pub(crate) fn load_value(v: &Value) -> Value {
+    use std::mem::MaybeUninit;
+    // SAFETY: a `Value` is 16 bytes; its words are read as `MaybeUninit`
+    // (a tag without payload leaves the second word uninitialised) and put
+    // back together unchanged, so the result is the same valid `Value`.
+    unsafe {
+        let w = std::ptr::read((v as *const Value).cast::<[MaybeUninit<u64>; 2]>());
+        std::mem::transmute::<[MaybeUninit<u64>; 2], Value>(w)
+    }
 }
 
 /// The expression of an inlined branch that is only `^ expr` (`[^ expr]`).

@@ -102,7 +102,7 @@ impl Vm {
         }
     }
 
-    pub fn basic_at(&self, v: Value, i: usize) -> Option<Value> {
+    pub extern "C-unwind" fn basic_at(&self, v: Value, i: usize) -> Option<Value> {
         let Value::Obj(o) = v else { return None };
         let obj = self.heap.get(o);
         match &obj.body {
