@@ -985,7 +985,11 @@ impl Vm {
                         result = self.eval_leaf(x, &f);
                         break;
                     }
-                    self.eval(branch, &f)
+                    match branch {
+                        // the `nil` of a guard's missing branch: nothing to run
+                        Node::Const(_) => continue,
+                        other => self.eval(other, &f),
+                    }
                 }
                 // assignments to stack temporaries and conditional statements without entering `eval`
                 other => self.block_stmt(other, &f),
