@@ -1074,9 +1074,12 @@ impl Vm {
                 else {
                     return None;
                 };
+                // the argument was pushed in halves just before: read it
+                // as two words (whole, its load straddled both stores)
+                let v = load_value(x);
                 let slot = s.get_mut(n as usize - 1)?;
-                *slot = *x;
-                return Some(*x);
+                *slot = v;
+                return Some(v);
             }
         }
         let (r, i, x) = (*r, *i, *x);
@@ -2022,19 +2025,23 @@ fn write_nil(slot: *mut Value) {
     unsafe { slot.cast::<[u64; 2]>().write([0, 0]) }
 }
 
-/// Copies a `Value` out of memory as two words, for a function that answers
-/// it in registers. `*v` itself made rustc copy it through a 16-byte
-/// register into a stack temporary and read that back in halves, which
-/// the store buffer does not forward (most of `prim_at`'s samples sat on
-/// that reload).
+/// Reads a `Value` out of memory as two 8-byte words into registers. A
+/// plain `*v` lets rustc move it with one 16-byte load: after the value
+/// was stored as two words (a push from registers) that load cannot be
+/// forwarded from the store buffer, and copied into a 16-byte temporary
+/// that is read back in halves it stalls the same way (most of `prim_at`'s
+/// samples sat on such a reload). The reads are volatile so they are not
+/// merged into one wide load again.
 #[inline(always)]
 pub(crate) fn load_value(v: &Value) -> Value {
     use std::mem::MaybeUninit;
-    // SAFETY: a `Value` is 16 bytes; its words are read as `MaybeUninit`
-    // (a tag without payload leaves the second word uninitialised) and put
-    // back together unchanged, so the result is the same valid `Value`.
+    let p = (v as *const Value).cast::<MaybeUninit<u64>>();
+    // SAFETY: a `Value` is 16 bytes, so both words lie inside `*v`; they
+    // are read as `MaybeUninit` (a tag without payload leaves the second
+    // word uninitialised) and put back together unchanged, so the result
+    // is the same valid `Value`.
     unsafe {
-        let w = std::ptr::read((v as *const Value).cast::<[MaybeUninit<u64>; 2]>());
+        let w = [p.read_volatile(), p.add(1).read_volatile()];
         std::mem::transmute::<[MaybeUninit<u64>; 2], Value>(w)
     }
 }
