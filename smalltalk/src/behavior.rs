@@ -441,7 +441,13 @@ impl Vm {
         Ok(Some(Value::Obj(o)))
     }
 
-    pub(crate) extern "C-unwind" fn prim_behavior(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
+    pub(crate) extern "C-unwind" fn prim_behavior(
+        &mut self,
+        n: u16,
+        r: Value,
+        rp: usize,
+        argc: usize,
+    ) -> P {
         let Value::Obj(c) = r else { return Ok(None) };
         if matches!(n, 46..=54 | 69 | 76) {
             // these read or change the method dictionary or the categories:

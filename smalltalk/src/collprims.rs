@@ -83,7 +83,13 @@ struct Found {
 impl Vm {
     /// The dispatcher. Every arm hands its arguments on unchanged, so each is
     /// a tail call and the dispatcher itself keeps no frame.
-    pub(crate) extern "C-unwind" fn prim_collection(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
+    pub(crate) extern "C-unwind" fn prim_collection(
+        &mut self,
+        n: u16,
+        r: Value,
+        rp: usize,
+        argc: usize,
+    ) -> P {
         let Value::Obj(o) = r else {
             return self.prim_immediate(n, r, rp, argc);
         };
@@ -144,7 +150,13 @@ impl Vm {
 
     /// The primitives of this range that are not per-element.
     #[inline(never)]
-    extern "C-unwind" fn prim_collection_rest(&mut self, n: u16, o: Oop, rp: usize, argc: usize) -> P {
+    extern "C-unwind" fn prim_collection_rest(
+        &mut self,
+        n: u16,
+        o: Oop,
+        rp: usize,
+        argc: usize,
+    ) -> P {
         Ok(match (n, argc) {
             (422, 0) => self.rehash_ints(o, 240, None),
             (424, 1) => match self.stack[rp + 1] {

@@ -572,7 +572,13 @@ impl Vm {
     // ----- sending -----
 
     /// Sends `sel` to the receiver at `self.stack[rp]` with the `argc` arguments above it.
-    pub extern "C-unwind" fn send(&mut self, sel: Oop, rp: usize, site: Option<u32>, super_of: Option<Oop>) -> R {
+    pub extern "C-unwind" fn send(
+        &mut self,
+        sel: Oop,
+        rp: usize,
+        site: Option<u32>,
+        super_of: Option<Oop>,
+    ) -> R {
         let recv = self.stack[rp];
         let class = match super_of {
             Some(c) => match self.heap.class_data(c).and_then(|d| d.superclass) {
@@ -1142,7 +1148,11 @@ impl Vm {
 
     /// Evaluates a block closure with the arguments on the stack above `rp`
     /// (the block itself is at `rp`). `None` when the argument count is wrong.
-    pub extern "C-unwind" fn call_block(&mut self, rp: usize, argc: usize) -> Result<Option<Value>, Unwind> {
+    pub extern "C-unwind" fn call_block(
+        &mut self,
+        rp: usize,
+        argc: usize,
+    ) -> Result<Option<Value>, Unwind> {
         let Value::Obj(bo) = self.stack[rp] else {
             return Ok(None);
         };
@@ -1700,7 +1710,12 @@ impl Vm {
 
     /// The one closure of a simple block, made on first use. The cache entry
     /// names the code it belongs to: doit sites are reused after the doit ends.
-    extern "C-unwind" fn simple_block(&mut self, code: &Arc<BlockCode>, site: u32, f: &Frame) -> Value {
+    extern "C-unwind" fn simple_block(
+        &mut self,
+        code: &Arc<BlockCode>,
+        site: u32,
+        f: &Frame,
+    ) -> Value {
         let key = Oop(Arc::as_ptr(code) as u64);
         if let Some(c) = self.caches.get(site as usize) {
             if c.selector == SIMPLE_BLOCK && c.class == key && !c.block.is_nil() {
