@@ -26,7 +26,8 @@ use crate::known::Known;
 use crate::value::{FxHashMap, Oop, Value};
 
 /// Why evaluation is leaving a frame other than by answering a value. One
-/// pointer, so that `R` is two words and every `eval` answers in registers;
+/// pointer, so that `R` is two words and every `eval` answers in registers
+/// (`extern "C-unwind"`, see the module notes);
 /// the boxes of `^` returns are recycled through `Vm::spare`.
 #[derive(Debug)]
 pub struct Unwind(pub Box<Unwinding>);
