@@ -385,8 +385,21 @@ impl Vm {
         Value::Obj(self.heap.alloc(class, Body::Ptr(slots)))
     }
 
+    /// The class of a value. Objects and SmallIntegers are tested first with
+    /// plain branches; the other immediates go out of line, so a send's
+    /// class test is no jump table of its own (an indirect branch per send).
     #[inline]
     pub fn class_of(&self, v: Value) -> Oop {
+        match v {
+            Value::Obj(o) => self.heap.get(o).class,
+            Value::Int(_) => self.k.small_integer,
+            other => self.immediate_class(other),
+        }
+    }
+
+    /// `class_of` an immediate other than a SmallInteger.
+    #[inline(never)]
+    extern "C-unwind" fn immediate_class(&self, v: Value) -> Oop {
         match v {
             Value::Obj(o) => self.heap.get(o).class,
             Value::Int(_) => self.k.small_integer,
