@@ -2,6 +2,9 @@
 //! versions when the shape changes), compiling and installing methods, the
 //! reflective primitives of Behavior (40..78) and evaluating doits. It owns the
 //! class/method bookkeeping; it must not parse or interpret by itself.
+// `prim_behavior` answers in two registers (`extern "C-unwind"`, see
+// `interp.rs`); its types never leave Rust
+#![allow(improper_ctypes_definitions)]
 
 use std::sync::Arc;
 
@@ -438,7 +441,13 @@ impl Vm {
         Ok(Some(Value::Obj(o)))
     }
 
-    pub(crate) fn prim_behavior(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
+    pub(crate) extern "C-unwind" fn prim_behavior(
+        &mut self,
+        n: u16,
+        r: Value,
+        rp: usize,
+        argc: usize,
+    ) -> P {
         let Value::Obj(c) = r else { return Ok(None) };
         if matches!(n, 46..=54 | 69 | 76) {
             // these read or change the method dictionary or the categories:

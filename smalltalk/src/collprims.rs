@@ -10,6 +10,9 @@
 //! kernel's `_indexOf:`). Anything else fails the primitive, so the
 //! Smalltalk body runs and every override, error and growth step behaves as
 //! written there. This module must not signal errors itself.
+// the primitive dispatchers and their arms are `extern "C-unwind"` so that
+// they answer in two registers (see `interp.rs`); their types never leave Rust
+#![allow(improper_ctypes_definitions)]
 
 use crate::heap::{barrier_free, Body, Format, Object, F_INVARIANT};
 use crate::interp::{BlockLoop, Unwind, Vm};
@@ -80,7 +83,13 @@ struct Found {
 impl Vm {
     /// The dispatcher. Every arm hands its arguments on unchanged, so each is
     /// a tail call and the dispatcher itself keeps no frame.
-    pub(crate) fn prim_collection(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
+    pub(crate) extern "C-unwind" fn prim_collection(
+        &mut self,
+        n: u16,
+        r: Value,
+        rp: usize,
+        argc: usize,
+    ) -> P {
         let Value::Obj(o) = r else {
             return self.prim_immediate(n, r, rp, argc);
         };
@@ -107,7 +116,7 @@ impl Vm {
     /// The loops over a block, each in a function of its own, out of the
     /// dispatcher's way.
     #[inline(never)]
-    fn loop_prim(&mut self, n: u16, o: Oop, rp: usize) -> P {
+    extern "C-unwind" fn loop_prim(&mut self, n: u16, o: Oop, rp: usize) -> P {
         match n {
             405 => self.oc_do_prim(o, rp),
             406 | 407 => self.array_do_prim(o, rp, n == 407),
@@ -116,23 +125,23 @@ impl Vm {
     }
 
     #[inline(never)]
-    fn oc_do_prim(&mut self, o: Oop, rp: usize) -> P {
+    extern "C-unwind" fn oc_do_prim(&mut self, o: Oop, rp: usize) -> P {
         self.oc_do(o, rp)
     }
 
     #[inline(never)]
-    fn array_do_prim(&mut self, o: Oop, rp: usize, with_index: bool) -> P {
+    extern "C-unwind" fn array_do_prim(&mut self, o: Oop, rp: usize, with_index: bool) -> P {
         self.array_do(o, rp, with_index)
     }
 
     #[inline(never)]
-    fn array_detect_prim(&mut self, o: Oop, rp: usize) -> P {
+    extern "C-unwind" fn array_detect_prim(&mut self, o: Oop, rp: usize) -> P {
         self.array_detect(o, rp)
     }
 
     /// The primitives of this range on an immediate receiver: `max:`/`min:`.
     #[inline(never)]
-    fn prim_immediate(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
+    extern "C-unwind" fn prim_immediate(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
         Ok(match (n, argc) {
             (418 | 419, 1) => min_max(r, self.stack[rp + 1], n == 418),
             _ => None,
@@ -141,7 +150,13 @@ impl Vm {
 
     /// The primitives of this range that are not per-element.
     #[inline(never)]
-    fn prim_collection_rest(&mut self, n: u16, o: Oop, rp: usize, argc: usize) -> P {
+    extern "C-unwind" fn prim_collection_rest(
+        &mut self,
+        n: u16,
+        o: Oop,
+        rp: usize,
+        argc: usize,
+    ) -> P {
         Ok(match (n, argc) {
             (422, 0) => self.rehash_ints(o, 240, None),
             (424, 1) => match self.stack[rp + 1] {
@@ -318,7 +333,7 @@ impl Vm {
     /// 16-byte store that the common exit read back in halves, a failed
     /// store forward on every call.
     #[inline(never)]
-    fn oc_add_last(&mut self, o: Oop, rp: usize) -> P {
+    extern "C-unwind" fn oc_add_last(&mut self, o: Oop, rp: usize) -> P {
         let v = self.stack[rp + 1];
         if let Some((s, e)) = self.oc_plain(o) {
             if let Value::Int(last) = s[OC_LAST] {
@@ -333,7 +348,7 @@ impl Vm {
     }
 
     #[inline(never)]
-    fn oc_add_last_barrier_prim(&mut self, o: Oop, v: Value) -> P {
+    extern "C-unwind" fn oc_add_last_barrier_prim(&mut self, o: Oop, v: Value) -> P {
         Ok(self.oc_add_last_barrier(o, v))
     }
 
@@ -423,7 +438,7 @@ impl Vm {
     /// `basicNew` and `_initialize:` are the kernel's (429, 40, 423) and it
     /// makes pointer objects with the collection's three named slots.
     #[inline(never)]
-    fn oc_new(&mut self, class: Oop, rp: usize, argc: usize) -> P {
+    extern "C-unwind" fn oc_new(&mut self, class: Oop, rp: usize, argc: usize) -> P {
         let capacity = if argc == 0 {
             Value::Int(10)
         } else {
@@ -459,7 +474,7 @@ impl Vm {
     /// the collection `new` makes (capacity 10, so six elements need no
     /// growth) with the arguments added at its end, as `add:` does.
     #[inline(never)]
-    fn oc_with(&mut self, class: Oop, rp: usize, argc: usize) -> P {
+    extern "C-unwind" fn oc_with(&mut self, class: Oop, rp: usize, argc: usize) -> P {
         if !self.memo_holds(MEMO_OC_WITH, class) && !self.oc_with_is_kernel(class) {
             return Ok(None);
         }
@@ -534,7 +549,7 @@ impl Vm {
     /// collection and Array the barrier has nothing to do for here, anything
     /// else in `oc_remove_barrier` (answering as `oc_add_last` explains).
     #[inline(never)]
-    fn oc_remove(&mut self, o: Oop, first_end: bool) -> P {
+    extern "C-unwind" fn oc_remove(&mut self, o: Oop, first_end: bool) -> P {
         let Some((s, e)) = self.oc_plain(o) else {
             return self.oc_remove_barrier(o, first_end);
         };
@@ -558,7 +573,7 @@ impl Vm {
     }
 
     #[inline(never)]
-    fn oc_remove_barrier(&mut self, o: Oop, first_end: bool) -> P {
+    extern "C-unwind" fn oc_remove_barrier(&mut self, o: Oop, first_end: bool) -> P {
         Ok(self.oc_remove_through_barrier(o, first_end))
     }
 
@@ -581,7 +596,7 @@ impl Vm {
 
     /// `size` (416), `isEmpty` (420), `notEmpty` (421).
     #[inline(never)]
-    fn oc_size_test(&mut self, o: Oop, n: u16) -> P {
+    extern "C-unwind" fn oc_size_test(&mut self, o: Oop, n: u16) -> P {
         // the bodies read the two indexes only (`^ lastIndex - firstIndex + 1`)
         let Body::Ptr(s) = &self.heap.get(o).body else {
             return Ok(None);
@@ -600,7 +615,7 @@ impl Vm {
 
     /// `at:` with a SmallInteger index within `1 to: self size`.
     #[inline(never)]
-    fn oc_at(&mut self, o: Oop, rp: usize) -> P {
+    extern "C-unwind" fn oc_at(&mut self, o: Oop, rp: usize) -> P {
         let Value::Int(i) = self.stack[rp + 1] else {
             return Ok(None);
         };
@@ -630,7 +645,7 @@ impl Vm {
 
     /// `at:put:` with a SmallInteger index within `1 to: self size`.
     #[inline(never)]
-    fn oc_at_put(&mut self, o: Oop, rp: usize) -> P {
+    extern "C-unwind" fn oc_at_put(&mut self, o: Oop, rp: usize) -> P {
         let (index, v) = (self.stack[rp + 1], self.stack[rp + 2]);
         Ok(self.oc_index(o, index).and_then(|(c, i)| {
             if i > c.len {
@@ -804,7 +819,7 @@ impl Vm {
     /// (The other receivers are answered by `indexed_first_or_last`, as
     /// `oc_add_last` explains.)
     #[inline(never)]
-    fn first_or_last(&mut self, o: Oop, last: bool) -> P {
+    extern "C-unwind" fn first_or_last(&mut self, o: Oop, last: bool) -> P {
         let class = self.heap.get(o).class;
         let (oc_slot, indexed_slot) = if last {
             (MEMO_LAST_OC, MEMO_LAST_INDEXED)
@@ -840,7 +855,7 @@ impl Vm {
     /// `first_or_last` of an indexable object whose `at:` and `size` are
     /// Object's primitives.
     #[inline(never)]
-    fn indexed_first_or_last(&mut self, o: Oop, last: bool) -> P {
+    extern "C-unwind" fn indexed_first_or_last(&mut self, o: Oop, last: bool) -> P {
         if matches!(self.heap.get(o).body, Body::Dict(_)) {
             return Ok(None);
         }
@@ -882,7 +897,7 @@ impl Vm {
     /// `Dictionary>>at:ifAbsent:`: the value of a present key, else the value
     /// of the block (a niladic block; anything else runs the body).
     #[inline(never)]
-    fn dictionary_at_if_absent(&mut self, o: Oop, rp: usize) -> P {
+    extern "C-unwind" fn dictionary_at_if_absent(&mut self, o: Oop, rp: usize) -> P {
         let (key, block) = (self.stack[rp + 1], self.stack[rp + 2]);
         let Some(f) = self.hashed_find(o, key, 241) else {
             return Ok(None);
@@ -901,7 +916,7 @@ impl Vm {
 
     /// `Dictionary>>at:put:` without growing the bucket array.
     #[inline(never)]
-    fn dictionary_at_put(&mut self, o: Oop, rp: usize) -> P {
+    extern "C-unwind" fn dictionary_at_put(&mut self, o: Oop, rp: usize) -> P {
         let (key, v) = (self.stack[rp + 1], self.stack[rp + 2]);
         Ok(self.dictionary_at_put_in(o, key, v))
     }
@@ -936,7 +951,7 @@ impl Vm {
 
     /// `Set>>add:` for a SmallInteger while the buckets have room.
     #[inline(never)]
-    fn set_add(&mut self, o: Oop, rp: usize) -> P {
+    extern "C-unwind" fn set_add(&mut self, o: Oop, rp: usize) -> P {
         let v = self.stack[rp + 1];
         Ok(self.set_add_in(o, v))
     }
@@ -979,7 +994,7 @@ impl Vm {
 
     /// `Set>>includes:` for a SmallInteger (or nil).
     #[inline(never)]
-    fn set_includes(&mut self, o: Oop, rp: usize) -> P {
+    extern "C-unwind" fn set_includes(&mut self, o: Oop, rp: usize) -> P {
         let v = self.stack[rp + 1];
         if v.is_nil() {
             return Ok(Some(Value::False));
@@ -1053,7 +1068,7 @@ impl Vm {
     /// the write limit, here; anything else in `stream_next_put_barrier`
     /// (answering as `oc_add_last` explains).
     #[inline(never)]
-    fn stream_next_put(&mut self, o: Oop, rp: usize) -> P {
+    extern "C-unwind" fn stream_next_put(&mut self, o: Oop, rp: usize) -> P {
         let v = self.stack[rp + 1];
         let Some((s, c)) = self.stream_plain(o) else {
             return self.stream_next_put_barrier_prim(o, v);
@@ -1080,7 +1095,7 @@ impl Vm {
     }
 
     #[inline(never)]
-    fn stream_next_put_barrier_prim(&mut self, o: Oop, v: Value) -> P {
+    extern "C-unwind" fn stream_next_put_barrier_prim(&mut self, o: Oop, v: Value) -> P {
         Ok(self.stream_next_put_barrier(o, v))
     }
 
@@ -1234,7 +1249,7 @@ impl Vm {
 
     /// `WriteStream>>nextPutAll:` of a byte String into a String, while it fits.
     #[inline(never)]
-    fn stream_next_put_all(&mut self, o: Oop, rp: usize) -> P {
+    extern "C-unwind" fn stream_next_put_all(&mut self, o: Oop, rp: usize) -> P {
         self.stream_next_put_all_in(o, rp)
     }
 
@@ -1299,7 +1314,7 @@ impl Vm {
     }
 
     #[inline(never)]
-    fn stream_next_put_all_barrier_prim(&mut self, o: Oop, rp: usize) -> P {
+    extern "C-unwind" fn stream_next_put_all_barrier_prim(&mut self, o: Oop, rp: usize) -> P {
         let v = self.stack[rp + 1];
         Ok(self.stream_next_put_all_barrier(o, v))
     }

@@ -4,6 +4,17 @@
 //! inlined control structures, depth and interrupt checks. Primitives live in
 //! `prims`, the exception machinery in `exceptions`. Nothing here may panic on
 //! Smalltalk input: every failure is an [`Unwind`].
+//!
+//! The functions of the send and evaluation path that are not inlined are
+//! `extern "C-unwind"`: under that calling convention a `Value`, an `R` or
+//! an `Option<Value>` (16 bytes, both words of integer class) comes back in
+//! two registers, where the Rust convention returns it through memory —
+//! written in halves by the callee and read back whole by the caller, a
+//! failed store-to-load forward on nearly every send (kernel/VM.md §7).
+//! "C-unwind" keeps panics unwinding as they would through a Rust function.
+// the types crossing those functions are not FFI types and never leave Rust;
+// the convention is chosen for how it returns 16-byte values
+#![allow(improper_ctypes_definitions)]
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -15,7 +26,8 @@ use crate::known::Known;
 use crate::value::{FxHashMap, Oop, Value};
 
 /// Why evaluation is leaving a frame other than by answering a value. One
-/// pointer, so that `R` is two words and every `eval` answers in registers;
+/// pointer, so that `R` is two words and every `eval` answers in registers
+/// (`extern "C-unwind"`, see the module notes);
 /// the boxes of `^` returns are recycled through `Vm::spare`.
 #[derive(Debug)]
 pub struct Unwind(pub Box<Unwinding>);
@@ -373,8 +385,21 @@ impl Vm {
         Value::Obj(self.heap.alloc(class, Body::Ptr(slots)))
     }
 
+    /// The class of a value. Objects and SmallIntegers are tested first with
+    /// plain branches; the other immediates go out of line, so a send's
+    /// class test is no jump table of its own (an indirect branch per send).
     #[inline]
     pub fn class_of(&self, v: Value) -> Oop {
+        match v {
+            Value::Obj(o) => self.heap.get(o).class,
+            Value::Int(_) => self.k.small_integer,
+            other => self.immediate_class(other),
+        }
+    }
+
+    /// `class_of` an immediate other than a SmallInteger.
+    #[inline(never)]
+    extern "C-unwind" fn immediate_class(&self, v: Value) -> Oop {
         match v {
             Value::Obj(o) => self.heap.get(o).class,
             Value::Int(_) => self.k.small_integer,
@@ -561,7 +586,13 @@ impl Vm {
     // ----- sending -----
 
     /// Sends `sel` to the receiver at `self.stack[rp]` with the `argc` arguments above it.
-    pub fn send(&mut self, sel: Oop, rp: usize, site: Option<u32>, super_of: Option<Oop>) -> R {
+    pub extern "C-unwind" fn send(
+        &mut self,
+        sel: Oop,
+        rp: usize,
+        site: Option<u32>,
+        super_of: Option<Oop>,
+    ) -> R {
         let recv = self.stack[rp];
         let class = match super_of {
             Some(c) => match self.heap.class_data(c).and_then(|d| d.superclass) {
@@ -674,7 +705,7 @@ impl Vm {
         self.send_msg(recv, s, args)
     }
 
-    fn dnu(&mut self, sel: Oop, rp: usize) -> R {
+    extern "C-unwind" fn dnu(&mut self, sel: Oop, rp: usize) -> R {
         let recv = self.stack[rp];
         let args: Vec<Value> = self.stack[rp + 1..].to_vec();
         self.stack.truncate(rp);
@@ -870,11 +901,31 @@ impl Vm {
         }
     }
 
+    /// Extends the value stack with nils up to `to` (a frame's temporaries);
+    /// does nothing if it already reaches `to`. Inlined: `Vec::resize` is a
+    /// call per activation.
+    #[inline(always)]
+    fn grow_frame(&mut self, to: usize) {
+        let len = self.stack.len();
+        if to > len {
+            self.stack.reserve(to - len);
+            let p = self.stack.as_mut_ptr();
+            for i in len..to {
+                // SAFETY: `reserve` made room for `to` values, so `p + i`
+                // lies in the allocation; it is written before the length
+                // covers it.
+                write_nil(unsafe { p.add(i) });
+            }
+            // SAFETY: slots `len..to` were just initialised.
+            unsafe { self.stack.set_len(to) };
+        }
+    }
+
     /// Runs a method's statements in a new activation (after its primitive,
     /// if any, failed). Interrupts and limits are checked here: primitives and
     /// trivial methods cannot loop by themselves.
     #[inline(never)]
-    fn activate(&mut self, m: &Arc<Method>, rp: usize) -> R {
+    extern "C-unwind" fn activate(&mut self, m: &Arc<Method>, rp: usize) -> R {
         if let Err(e) = self.check_interrupt() {
             self.stack.truncate(rp);
             return Err(e);
@@ -898,7 +949,7 @@ impl Vm {
             caller_pos: self.pos,
         });
         let base = rp + 1;
-        self.stack.resize(base + m.frame_size, Value::Nil);
+        self.grow_frame(base + m.frame_size);
         let env = if m.env_size > 0 {
             let mut slots = vec![Value::Nil; m.env_size];
             for &(a, e) in &m.arg_env {
@@ -954,7 +1005,11 @@ impl Vm {
                         result = self.eval_leaf(x, &f);
                         break;
                     }
-                    self.eval(branch, &f)
+                    match branch {
+                        // the `nil` of a guard's missing branch: nothing to run
+                        Node::Const(_) => continue,
+                        other => self.eval(other, &f),
+                    }
                 }
                 // assignments to stack temporaries and conditional statements without entering `eval`
                 other => self.block_stmt(other, &f),
@@ -985,7 +1040,7 @@ impl Vm {
     /// `basicAt:` / `at:` (primitives 5 and 22) for the receiver at `rp`.
     /// An `Array` receiver is answered here; anything else goes to `basic_at`.
     #[inline(never)]
-    fn prim_at(&self, rp: usize) -> Option<Value> {
+    extern "C-unwind" fn prim_at(&self, rp: usize) -> Option<Value> {
         // the receiver and index are matched where they lie: copied out
         // whole first, the copy was read back in halves while still being
         // stored (a failed store forward on every `at:`)
@@ -1001,7 +1056,7 @@ impl Vm {
             let obj = self.heap.get(o);
             if obj.class == self.k.array {
                 if let Body::Ptr(s) = &obj.body {
-                    return s.get(i).copied();
+                    return s.get(i).map(load_value);
                 }
             }
         }
@@ -1025,7 +1080,7 @@ impl Vm {
     /// An `Array` receiver is stored into here (through the write barrier, as
     /// `basic_at_put` does); anything else goes to `basic_at_put`.
     #[inline(never)]
-    fn prim_at_put(&mut self, rp: usize) -> Option<Value> {
+    extern "C-unwind" fn prim_at_put(&mut self, rp: usize) -> Option<Value> {
         // matched where they lie, as in `prim_at`
         let [r, i, x] = &self.stack[rp..rp + 3] else {
             return None;
@@ -1039,9 +1094,12 @@ impl Vm {
                 else {
                     return None;
                 };
+                // the argument was pushed in halves just before: read it
+                // as two words (whole, its load straddled both stores)
+                let v = load_value(x);
                 let slot = s.get_mut(n as usize - 1)?;
-                *slot = *x;
-                return Some(*x);
+                *slot = v;
+                return Some(v);
             }
         }
         let (r, i, x) = (*r, *i, *x);
@@ -1104,7 +1162,11 @@ impl Vm {
 
     /// Evaluates a block closure with the arguments on the stack above `rp`
     /// (the block itself is at `rp`). `None` when the argument count is wrong.
-    pub fn call_block(&mut self, rp: usize, argc: usize) -> Result<Option<Value>, Unwind> {
+    pub extern "C-unwind" fn call_block(
+        &mut self,
+        rp: usize,
+        argc: usize,
+    ) -> Result<Option<Value>, Unwind> {
         let Value::Obj(bo) = self.stack[rp] else {
             return Ok(None);
         };
@@ -1140,7 +1202,7 @@ impl Vm {
                 return Err(e);
             }
         }
-        self.stack.resize(base + cl.code.frame_size, Value::Nil);
+        self.grow_frame(base + cl.code.frame_size);
         let r = self.block_body(cl, bp, base);
         self.depth -= 1;
         r
@@ -1264,7 +1326,7 @@ impl Vm {
                 return Err(e);
             }
         }
-        self.stack.resize(l.frame, Value::Nil);
+        self.grow_frame(l.frame);
         self.acts.push(Act {
             method: std::ptr::null(),
             rp: bp as u32,
@@ -1303,8 +1365,10 @@ impl Vm {
     /// between calls) left the value stack otherwise.
     #[inline(always)]
     pub fn block_loop_frame(&mut self, l: &BlockLoop) {
-        if self.stack.len() != l.frame {
-            self.stack.resize(l.frame, Value::Nil);
+        if self.stack.len() > l.frame {
+            self.stack.truncate(l.frame);
+        } else {
+            self.grow_frame(l.frame);
         }
     }
 
@@ -1312,14 +1376,14 @@ impl Vm {
     /// the frame (sized by [`Vm::block_loop_frame`]): the temporaries, the
     /// interrupt check, the statements.
     #[inline(never)]
-    pub fn block_loop_run(&mut self, l: &BlockLoop, argc: usize) -> R {
+    pub extern "C-unwind" fn block_loop_run(&mut self, l: &BlockLoop, argc: usize) -> R {
         // SAFETY: as in `call_block`: the block object stays at its stack
         // index for the loop (`block_loop`'s contract), so its boxed closure
         // outlives every call.
         let cl: &Closure = unsafe { &*l.cl };
         if l.temps {
             for t in &mut self.stack[l.base + argc..l.frame] {
-                *t = Value::Nil;
+                write_nil(t);
             }
         }
         if self.interrupter.pending() || self.heap.gc_due() {
@@ -1391,6 +1455,15 @@ impl Vm {
         }
     }
 
+    /// Resets an inlined block's temporary to nil (see [`write_nil`]).
+    #[inline(always)]
+    fn nil_slot(&mut self, s: Slot, f: &Frame) {
+        match s {
+            Slot::Stack(i) => write_nil(&mut self.stack[f.base + i as usize]),
+            env => self.set_slot(env, Value::Nil, f),
+        }
+    }
+
     #[inline(always)]
     fn set_slot(&mut self, s: Slot, v: Value, f: &Frame) {
         match s {
@@ -1407,7 +1480,7 @@ impl Vm {
     /// inlined code does not nest Rust frames; statements and conditions go
     /// through `eval_leaf`, which answers variables, constants and sends
     /// without re-entering this function.
-    pub fn eval(&mut self, n: &Node, f: &Frame) -> R {
+    pub extern "C-unwind" fn eval(&mut self, n: &Node, f: &Frame) -> R {
         let mut n = n;
         loop {
             return match n {
@@ -1430,7 +1503,7 @@ impl Vm {
                 }
                 Node::Seq(nodes, temps) => {
                     for &t in temps {
-                        self.set_slot(t, Value::Nil, f);
+                        self.nil_slot(t, f);
                     }
                     match nodes.split_last() {
                         None => Ok(Value::Nil),
@@ -1492,7 +1565,7 @@ impl Vm {
 
     /// The less frequent node kinds, kept out of `eval` so its frame stays small.
     #[inline(never)]
-    fn eval_cold(&mut self, n: &Node, f: &Frame) -> R {
+    extern "C-unwind" fn eval_cold(&mut self, n: &Node, f: &Frame) -> R {
         match n {
             Node::Global(a) => Ok(self.heap.slot(*a, 1)),
             Node::SetSlot(s, e) => {
@@ -1634,7 +1707,7 @@ impl Vm {
     /// The value of a block expression: a simple block's one closure, or a
     /// new closure over frame `f`.
     #[inline(never)]
-    fn block_closure(&mut self, code: &Arc<BlockCode>, f: &Frame) -> Value {
+    extern "C-unwind" fn block_closure(&mut self, code: &Arc<BlockCode>, f: &Frame) -> Value {
         if let Some(site) = code.simple_site {
             return self.simple_block(code, site, f);
         }
@@ -1651,7 +1724,12 @@ impl Vm {
 
     /// The one closure of a simple block, made on first use. The cache entry
     /// names the code it belongs to: doit sites are reused after the doit ends.
-    fn simple_block(&mut self, code: &Arc<BlockCode>, site: u32, f: &Frame) -> Value {
+    extern "C-unwind" fn simple_block(
+        &mut self,
+        code: &Arc<BlockCode>,
+        site: u32,
+        f: &Frame,
+    ) -> Value {
         let key = Oop(Arc::as_ptr(code) as u64);
         if let Some(c) = self.caches.get(site as usize) {
             if c.selector == SIMPLE_BLOCK && c.class == key && !c.block.is_nil() {
@@ -1691,7 +1769,7 @@ impl Vm {
     }
 
     /// Sends one cascade message to `r`.
-    fn cascade_send(&mut self, r: Value, p: &CascadePart, f: &Frame) -> R {
+    extern "C-unwind" fn cascade_send(&mut self, r: Value, p: &CascadePart, f: &Frame) -> R {
         let rp = self.push_send(r, &p.args, f)?;
         self.pos = p.offset as u32;
         self.send_at_site(p.selector, rp, p.site)
@@ -1704,7 +1782,7 @@ impl Vm {
         match n {
             Node::Seq(nodes, temps) => {
                 for &t in temps {
-                    self.set_slot(t, Value::Nil, f);
+                    self.nil_slot(t, f);
                 }
                 for x in nodes {
                     self.block_stmt(x, f)?;
@@ -1727,7 +1805,7 @@ impl Vm {
         }
     }
 
-    fn eval_to_do(&mut self, t: &ToDoNode, f: &Frame) -> R {
+    extern "C-unwind" fn eval_to_do(&mut self, t: &ToDoNode, f: &Frame) -> R {
         let from = self.eval(&t.from, f)?;
         let to = self.eval(&t.to, f)?;
         let by = match &t.by {
@@ -1770,13 +1848,13 @@ impl Vm {
     }
 
     #[cold]
-    fn non_boolean(&mut self, v: Value, _site: u32, _off: usize) -> R {
+    extern "C-unwind" fn non_boolean(&mut self, v: Value, _site: u32, _off: usize) -> R {
         let sel = self.sels.must_be_boolean;
         self.send_msg(v, sel, &[])
     }
 
     #[inline(never)]
-    fn eval_send(&mut self, s: &SendNode, f: &Frame) -> R {
+    extern "C-unwind" fn eval_send(&mut self, s: &SendNode, f: &Frame) -> R {
         let r = self.eval_leaf(&s.recv, f)?;
         if s.args.len() == 1 && s.special != Special::None {
             let a = self.eval_leaf(&s.args[0], f)?;
@@ -1833,7 +1911,7 @@ impl Vm {
 
     /// `temp := <send>`: the send's answer stored in the frame's slot `i`.
     #[inline(never)]
-    fn assign_send(&mut self, i: u16, e: &Node, f: &Frame) -> R {
+    extern "C-unwind" fn assign_send(&mut self, i: u16, e: &Node, f: &Frame) -> R {
         let Node::Send(s) = e else {
             return self.eval(e, f);
         };
@@ -1845,7 +1923,7 @@ impl Vm {
     /// `ivar := <send>`: the send's answer stored in the receiver's
     /// instance variable `i` (through the write barrier, as `eval_cold` does).
     #[inline(never)]
-    fn assign_ivar_send(&mut self, i: u16, e: &Node, f: &Frame) -> R {
+    extern "C-unwind" fn assign_ivar_send(&mut self, i: u16, e: &Node, f: &Frame) -> R {
         let Node::Send(s) = e else {
             return self.eval(e, f);
         };
@@ -1894,7 +1972,7 @@ impl Vm {
     }
 
     #[inline]
-    pub fn ivar_get(&self, o: Oop, i: usize) -> Value {
+    pub extern "C-unwind" fn ivar_get(&self, o: Oop, i: usize) -> Value {
         match &self.heap.get(o).body {
             Body::Ptr(s) => s.get(i).copied().unwrap_or(Value::Nil),
             Body::Class(c) => c.slots.get(i).copied().unwrap_or(Value::Nil),
@@ -1906,14 +1984,14 @@ impl Vm {
     /// only when `o` is invariant (a refused store answers true and leaves
     /// `heap.refused` set, as `Heap::store` does).
     #[inline]
-    pub fn ivar_set(&mut self, o: Oop, i: usize, v: Value) -> bool {
+    pub extern "C-unwind" fn ivar_set(&mut self, o: Oop, i: usize, v: Value) -> bool {
         self.heap.store_plain(o, i, v) || self.ivar_set_barrier(o, i, v)
     }
 
     /// `ivar_set` of an object the write barrier has a say in (invariant,
     /// persistent) or that is not a plain pointer object (a class).
     #[inline(never)]
-    fn ivar_set_barrier(&mut self, o: Oop, i: usize, v: Value) -> bool {
+    extern "C-unwind" fn ivar_set_barrier(&mut self, o: Oop, i: usize, v: Value) -> bool {
         if let Body::Class(_) = &self.heap.get(o).body {
             return self.class_ivar_set(o, i, v);
         }
@@ -1960,6 +2038,40 @@ trait IntoValue {
 impl IntoValue for i64 {
     fn into_value(self) -> Value {
         Value::Int(self)
+    }
+}
+
+/// Writes nil into a value-stack slot as one 16-byte store of zeros (the
+/// tag of `Nil` is 0). A plain `Value::Nil` store writes the tag word only,
+/// and the next whole read of the slot (a temporary's first use, a copy)
+/// then straddles that store and older memory: a failed store-to-load
+/// forward.
+#[inline(always)]
+fn write_nil(slot: *mut Value) {
+    // SAFETY: `Value` is `repr(u64)` with `Nil` as discriminant 0, so two
+    // zero words are a valid `Nil`; callers pass a slot inside the value
+    // stack's allocation (possibly not yet initialised).
+    unsafe { slot.cast::<[u64; 2]>().write([0, 0]) }
+}
+
+/// Reads a `Value` out of memory as two 8-byte words into registers. A
+/// plain `*v` lets rustc move it with one 16-byte load: after the value
+/// was stored as two words (a push from registers) that load cannot be
+/// forwarded from the store buffer, and copied into a 16-byte temporary
+/// that is read back in halves it stalls the same way (most of `prim_at`'s
+/// samples sat on such a reload). The reads are volatile so they are not
+/// merged into one wide load again.
+#[inline(always)]
+pub(crate) fn load_value(v: &Value) -> Value {
+    use std::mem::MaybeUninit;
+    let p = (v as *const Value).cast::<MaybeUninit<u64>>();
+    // SAFETY: a `Value` is 16 bytes, so both words lie inside `*v`; they
+    // are read as `MaybeUninit` (a tag without payload leaves the second
+    // word uninitialised) and put back together unchanged, so the result
+    // is the same valid `Value`.
+    unsafe {
+        let w = [p.read_volatile(), p.add(1).read_volatile()];
+        std::mem::transmute::<[MaybeUninit<u64>; 2], Value>(w)
     }
 }
 

@@ -3,6 +3,9 @@
 //! SymbolDictionary, System and Transcript. A primitive answers `Ok(Some(v))`,
 //! fails with `Ok(None)` (the method's Smalltalk body then runs) or unwinds.
 //! Primitives must never panic on bad arguments.
+// the primitive dispatchers and their arms are `extern "C-unwind"` so that
+// they answer in two registers (see `interp.rs`); their types never leave Rust
+#![allow(improper_ctypes_definitions)]
 
 use num_bigint::BigInt;
 use num_traits::{One, Signed, ToPrimitive, Zero};
@@ -99,7 +102,7 @@ impl Vm {
         }
     }
 
-    pub fn basic_at(&self, v: Value, i: usize) -> Option<Value> {
+    pub extern "C-unwind" fn basic_at(&self, v: Value, i: usize) -> Option<Value> {
         let Value::Obj(o) = v else { return None };
         let obj = self.heap.get(o);
         match &obj.body {
@@ -669,13 +672,27 @@ impl Vm {
 
     /// `SmallInteger>>printString` (primitives 122, 148): a new String of its digits.
     #[inline(never)]
-    fn small_int_string(&mut self, x: i64) -> Value {
+    extern "C-unwind" fn small_int_string(&mut self, x: i64) -> Value {
         Value::Obj(self.heap.alloc(self.k.string, Body::Bytes(int_digits(x))))
     }
 
-    pub fn prim(&mut self, n: u16, rp: usize, argc: usize) -> P {
+    pub extern "C-unwind" fn prim(&mut self, n: u16, rp: usize, argc: usize) -> P {
+        // the answer stays in registers: kept in a local across the check
+        // below, the arms' answers met in one stack slot, stored in halves
+        // and copied out whole (a failed store forward on every primitive)
+        let result = self.prim_table(n, rp, argc);
+        if self.heap.refused.is_some() {
+            // the write barrier refused a store into a persistent object
+            return self.refused_in_primitive(result);
+        }
+        result
+    }
+
+    /// The primitive table behind [`Vm::prim`].
+    #[inline(never)]
+    extern "C-unwind" fn prim_table(&mut self, n: u16, rp: usize, argc: usize) -> P {
         let r = self.stack[rp];
-        let result = match n {
+        match n {
             1..=29 => self.prim_object(n, r, rp, argc),
             40..=78 => self.prim_behavior(n, r, rp, argc),
             90..=98 => self.prim_method(n, r),
@@ -697,15 +714,10 @@ impl Vm {
             380..=399 => self.persist_prim(n, rp, argc),
             300..=349 => self.prim_system(n, r, rp, argc),
             _ => Ok(None),
-        };
-        if self.heap.refused.is_some() {
-            // the write barrier refused a store into a persistent object
-            return self.refused_in_primitive(result);
         }
-        result
     }
 
-    fn prim_object(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
+    extern "C-unwind" fn prim_object(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
         Ok(match n {
             1 => Some(Value::bool(r.identical(self.arg(rp, 0)))),
             2 => Some(Value::Obj(self.class_of(r))),
@@ -919,7 +931,7 @@ impl Vm {
             .unwrap_or(self.k.error)
     }
 
-    fn prim_method(&mut self, n: u16, r: Value) -> P {
+    extern "C-unwind" fn prim_method(&mut self, n: u16, r: Value) -> P {
         let Value::Obj(o) = r else { return Ok(None) };
         self.ensure_method(o);
         let Body::Method(m) = &self.heap.get(o).body else {
@@ -950,7 +962,7 @@ impl Vm {
         }))
     }
 
-    fn prim_number(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
+    extern "C-unwind" fn prim_number(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
         // SmallInteger fast paths: no big-integer arithmetic for the common cases
         if let Value::Int(x) = r {
             let y = if argc >= 1 {
@@ -1362,7 +1374,7 @@ impl Vm {
         }
     }
 
-    fn prim_char(&mut self, n: u16, r: Value, rp: usize) -> P {
+    extern "C-unwind" fn prim_char(&mut self, n: u16, r: Value, rp: usize) -> P {
         if n == 161 {
             let c = match self.arg(rp, 0) {
                 Value::Int(i) if (0..=0x10FFFF).contains(&i) => i as u32,
@@ -1386,7 +1398,7 @@ impl Vm {
         }))
     }
 
-    fn prim_string(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
+    extern "C-unwind" fn prim_string(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
         // primitives valid on any indexable object
         match n {
             209 => {
@@ -1830,7 +1842,7 @@ impl Vm {
         }
     }
 
-    fn prim_block(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
+    extern "C-unwind" fn prim_block(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
         match n {
             250 => self.call_block(rp, argc),
             251 => {
@@ -1900,7 +1912,7 @@ impl Vm {
         self.check_interrupt()
     }
 
-    fn prim_exception(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
+    extern "C-unwind" fn prim_exception(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
         if !self.is_kind_of(r, self.k.abstract_exception) {
             return Ok(None);
         }
@@ -1934,7 +1946,7 @@ impl Vm {
         }))
     }
 
-    fn prim_system(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
+    extern "C-unwind" fn prim_system(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
         let a0 = if argc > 0 {
             self.arg(rp, 0)
         } else {
