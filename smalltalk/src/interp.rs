@@ -1948,7 +1948,9 @@ impl Vm {
         if cur != 0 {
             return Oop(cur);
         }
-        let o = self.heap.alloc(self.k.method, Body::Method(m.clone()));
+        // old at birth: `m.oop` names it, and old closures and methods share `m`
+        // without going through the write barrier
+        let o = self.heap.alloc_old(self.k.method, Body::Method(m.clone()));
         m.oop.store(o.0, Ordering::Relaxed);
         o
     }
