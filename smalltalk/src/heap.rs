@@ -453,6 +453,60 @@ impl Heap {
         }
     }
 
+    /// `alloc` of a pointer object whose slots are `slots`. The vector is
+    /// handed over in its three words, in registers: passed whole it went
+    /// through memory, where the caller had just stored it word by word and
+    /// `alloc` read it back 16 bytes at a time (a failed store forward, the
+    /// hottest instruction of `Vm::new_array`).
+    #[inline(always)]
+    pub fn alloc_ptr(&mut self, class: Oop, slots: Vec<Value>) -> Oop {
+        let mut slots = std::mem::ManuallyDrop::new(slots);
+        let (ptr, len, cap) = (slots.as_mut_ptr(), slots.len(), slots.capacity());
+        // SAFETY: the parts of a vector given up here (`ManuallyDrop`)
+        unsafe { self.alloc_ptr_parts(class, ptr, len, cap) }
+    }
+
+    /// # Safety
+    /// `ptr`, `len` and `cap` are the parts of a `Vec<Value>` nothing else owns.
+    #[inline(never)]
+    unsafe fn alloc_ptr_parts(
+        &mut self,
+        class: Oop,
+        ptr: *mut Value,
+        len: usize,
+        cap: usize,
+    ) -> Oop {
+        // SAFETY: see the function's contract
+        let slots = unsafe { Vec::from_raw_parts(ptr, len, cap) };
+        if self.free_top == 0 {
+            return self.alloc(class, Body::Ptr(slots));
+        }
+        let n = OBJECT_BYTES + len * 16;
+        self.bytes += n;
+        self.allocated_since_gc += n;
+        self.free_top -= 1;
+        let i = self.free[self.free_top];
+        let slot: *mut Option<Object> = &mut self.objects[i as usize];
+        // SAFETY: `slot` is a valid, aligned element of the table; a slot on
+        // the free list is `None` (as in `alloc_boxed_block`), so overwriting
+        // it drops nothing. Written whole, the object's words go straight
+        // from registers to the slot.
+        unsafe {
+            std::ptr::write(
+                slot,
+                Some(Object {
+                    class,
+                    flags: 0,
+                    body: Body::Ptr(slots),
+                }),
+            );
+        }
+        if self.free_top > 0 {
+            prefetch(&self.objects[self.free[self.free_top - 1] as usize]);
+        }
+        Oop(i)
+    }
+
     /// Allocates a block closure. A box from `closure_pool` is reused when
     /// there is one; its code and method are replaced only if they differ,
     /// so a closure made again by the same block expression costs no atomic

@@ -365,12 +365,15 @@ impl Vm {
         }
     }
 
+    /// An Array of `items` (see [`crate::heap::Heap::alloc_ptr`]).
+    #[inline(always)]
     pub fn new_array(&mut self, items: Vec<Value>) -> Value {
-        Value::Obj(self.heap.alloc(self.k.array, Body::Ptr(items)))
+        Value::Obj(self.heap.alloc_ptr(self.k.array, items))
     }
 
+    #[inline(always)]
     pub fn new_object(&mut self, class: Oop, slots: Vec<Value>) -> Value {
-        Value::Obj(self.heap.alloc(class, Body::Ptr(slots)))
+        Value::Obj(self.heap.alloc_ptr(class, slots))
     }
 
     #[inline]
