@@ -967,8 +967,10 @@ impl Heap {
     fn sweep_young(&mut self) -> usize {
         let taken = self.free.split_off(self.free_top);
         let mut freed = 0;
+        // young bodies were made since the last collection, a young
+        // generation ago: still in the caches, unlike their slots, whose
+        // order in the free list the hardware does not follow
         for i in self.young_from..self.objects.len() {
-            self.prefetch_body(i + SWEEP_AHEAD);
             if self.sweep_slot(i, false) == Some(false) {
                 self.free.push(i as u64);
                 freed += 1;
@@ -976,7 +978,9 @@ impl Heap {
         }
         for (k, &i) in taken.iter().enumerate() {
             if let Some(&ahead) = taken.get(k + SWEEP_AHEAD) {
-                self.prefetch_body(ahead as usize);
+                if let Some(slot) = self.objects.get(ahead as usize) {
+                    prefetch(slot);
+                }
             }
             if self.sweep_slot(i as usize, false) == Some(false) {
                 self.free.push(i);
@@ -1031,7 +1035,7 @@ impl Heap {
     /// (`Some(false)`) unless the collection is minor and the object old
     /// (`Some(true)`: a minor collection does not mark old objects); `None`
     /// for an empty slot.
-    #[inline]
+    #[inline(always)]
     fn sweep_slot(&mut self, i: usize, major: bool) -> Option<bool> {
         let slot = &mut self.objects[i];
         let obj = slot.as_mut()?;
