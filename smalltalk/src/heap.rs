@@ -1,11 +1,15 @@
 //! The object memory: an object table indexed by OOP, the bodies heap objects can
 //! have, the symbol table, the single write barrier every store goes through, the
-//! allocation budget, and a non-moving mark-and-sweep collector. The collector
-//! runs at safe points: between evaluations, and during one when enough has been
-//! allocated ([`Heap::gc_due`]); the roots are given by the interpreter (see
-//! ARCHITECTURE.md, "The collector's rule"). A stress mode (`GSMCP_GC_STRESS`)
-//! collects at every safe point and never reuses a freed slot, so a stale OOP
-//! panics ("dangling OOP") instead of silently naming another object. The
+//! allocation budget, and a non-moving mark-and-sweep collector with two
+//! generations. The collector runs at safe points: between evaluations, and
+//! during one when enough has been allocated ([`Heap::gc_due`]); the roots are
+//! given by the interpreter (see ARCHITECTURE.md, "The collector's rule"). An
+//! object that survives a collection is old; a minor collection marks and
+//! sweeps only the young objects, taking as extra roots the old objects the
+//! barrier saw stored into since the last collection (the remembered set). A
+//! stress mode (`GSMCP_GC_STRESS`) collects at every safe point (one in four
+//! major) and never reuses a freed slot, so a stale OOP or a store the barrier
+//! missed panics ("dangling OOP") instead of silently naming another object. The
 //! barrier also enforces a read-only session's rule: while
 //! `guard_persistent` is set, a store into a persistent object is refused and
 //! recorded in `refused` for the engine to signal. It must not interpret
