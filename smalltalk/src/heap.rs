@@ -859,7 +859,7 @@ impl Heap {
             || self.major_next
             || self.bytes > self.limit
             || self.promoted >= self.major_after
-            || (self.stress > 0 && self.stats.collections % 4 == 0);
+            || (self.stress > 0 && self.stats.collections.is_multiple_of(4));
         oops.extend(roots.iter().filter_map(|v| v.oop()));
         if major {
             oops.extend(self.symbols.values().copied());
