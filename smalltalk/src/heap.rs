@@ -659,8 +659,11 @@ impl Heap {
     }
 
     /// The write barrier: the one way to obtain a mutable object. Marks a
-    /// persistent object dirty for the repository. Fails on invariant objects, and on
-    /// persistent objects in a read-only session (recorded in `refused`).
+    /// persistent object dirty for the repository and records an old one in
+    /// the remembered set (both out of line, in [`record_store`]: inlined
+    /// into its callers, the barrier stays one test of the flags for a young
+    /// temporary object). Fails on invariant objects, and on persistent
+    /// objects in a read-only session (recorded in `refused`).
     #[inline]
     pub fn write(&mut self, oop: Oop) -> Option<&mut Object> {
         if self.guard_persistent && self.refuses(oop) {
@@ -671,13 +674,8 @@ impl Heap {
         if o.flags & F_INVARIANT != 0 {
             return None;
         }
-        if o.flags & (F_DIRTY | F_PERSISTENT) == F_PERSISTENT {
-            o.flags |= F_DIRTY;
-            self.dirty.push(oop);
-        }
-        if o.flags & F_UNSEEN != 0 {
-            o.flags &= !F_UNSEEN;
-            self.remembered.push(oop);
+        if o.flags & (F_PERSISTENT | F_UNSEEN) != 0 {
+            record_store(oop, &mut o.flags, &mut self.dirty, &mut self.remembered);
         }
         Some(o)
     }
@@ -693,13 +691,8 @@ impl Heap {
             return &mut self.scratch;
         }
         let o = self.objects[oop.idx()].as_mut().expect("dangling OOP");
-        if o.flags & (F_DIRTY | F_PERSISTENT) == F_PERSISTENT {
-            o.flags |= F_DIRTY;
-            self.dirty.push(oop);
-        }
-        if o.flags & F_UNSEEN != 0 {
-            o.flags &= !F_UNSEEN;
-            self.remembered.push(oop);
+        if o.flags & (F_PERSISTENT | F_UNSEEN) != 0 {
+            record_store(oop, &mut o.flags, &mut self.dirty, &mut self.remembered);
         }
         o
     }
@@ -1068,6 +1061,21 @@ impl Heap {
             *slot = None;
         }
         Some(false)
+    }
+}
+
+/// The barrier's bookkeeping for a store into `oop` whose `flags` carry
+/// `F_PERSISTENT` or `F_UNSEEN`: a persistent object joins the write set
+/// (`dirty`) once, an old one the remembered set once per collection.
+#[inline(never)]
+fn record_store(oop: Oop, flags: &mut u8, dirty: &mut Vec<Oop>, remembered: &mut Vec<Oop>) {
+    if *flags & (F_DIRTY | F_PERSISTENT) == F_PERSISTENT {
+        *flags |= F_DIRTY;
+        dirty.push(oop);
+    }
+    if *flags & F_UNSEEN != 0 {
+        *flags &= !F_UNSEEN;
+        remembered.push(oop);
     }
 }
 
