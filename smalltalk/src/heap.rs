@@ -218,6 +218,12 @@ const F_OLD: u8 = 16;
 /// records it and clears this. [`Heap::store_plain`] tests it with the
 /// invariant and persistent bits in one mask, so a store into a young or
 /// already remembered object costs nothing more.
+///
+/// The rule for every write that skips [`Heap::write`] (a fast path holding
+/// an object's body mutably): it may skip the barrier only for an object
+/// whose flags carry none of `F_INVARIANT`, `F_PERSISTENT` and `F_UNSEEN`, as
+/// [`Heap::store_plain`] tests; any other object goes through `write`, which
+/// refuses, records in the write set, or records in the remembered set.
 const F_UNSEEN: u8 = 32;
 
 #[derive(Debug, Clone)]
@@ -419,6 +425,18 @@ impl Heap {
     /// its size estimate folds to a constant for most callers.
     #[inline(always)]
     pub fn alloc(&mut self, class: Oop, body: Body) -> Oop {
+        // the bodies made most often go to the heap in registers (see
+        // `alloc_ptr`); when the caller's variant is known this match folds
+        match body {
+            Body::Ptr(v) => self.alloc_ptr(class, v),
+            Body::Bytes(b) => self.alloc_bytes(class, b),
+            body => self.alloc_body(class, body),
+        }
+    }
+
+    /// `alloc` of any body, written into its slot whole.
+    #[inline(always)]
+    fn alloc_body(&mut self, class: Oop, body: Body) -> Oop {
         let n = body.approx_bytes();
         self.bytes += n;
         self.allocated_since_gc += n;
@@ -427,20 +445,24 @@ impl Heap {
             let i = self.free[self.free_top];
             // A free slot is empty: nothing to drop, so its old contents are
             // not read (the slot was last touched by the sweep, long ago). The
-            // object is written in place, field by field: built whole on the
-            // stack and copied, its parts were reloaded with wider loads than
-            // they were stored with, which stalls the processor.
-            let slot = &mut self.objects[i as usize];
-            std::mem::forget(slot.replace(Object {
-                class,
-                flags: 0,
-                body: Body::Ptr(Vec::new()),
-            }));
-            if let Some(o) = slot {
-                match (body, &mut o.body) {
-                    (Body::Ptr(v), Body::Ptr(w)) => *w = v,
-                    (body, b) => *b = body,
-                }
+            // object is written into it whole, so the body's words go from
+            // where the caller built them (registers, once this is inlined)
+            // to the slot: moved through a copy on the stack, they were
+            // reloaded with wider loads than they were stored with, which
+            // stalls the processor.
+            let slot: *mut Option<Object> = &mut self.objects[i as usize];
+            // SAFETY: `slot` is a valid, aligned element of the table; a slot
+            // on the free list is `None` (the sweep took its object), so
+            // overwriting it drops nothing.
+            unsafe {
+                std::ptr::write(
+                    slot,
+                    Some(Object {
+                        class,
+                        flags: 0,
+                        body,
+                    }),
+                );
             }
             if self.free_top > 0 {
                 prefetch(&self.objects[self.free[self.free_top - 1] as usize]);
@@ -483,7 +505,7 @@ impl Heap {
         // SAFETY: see the function's contract
         let slots = unsafe { Vec::from_raw_parts(ptr, len, cap) };
         if self.free_top == 0 {
-            return self.alloc(class, Body::Ptr(slots));
+            return self.alloc_body(class, Body::Ptr(slots));
         }
         let n = OBJECT_BYTES + len * 16;
         self.bytes += n;
@@ -502,6 +524,57 @@ impl Heap {
                     class,
                     flags: 0,
                     body: Body::Ptr(slots),
+                }),
+            );
+        }
+        if self.free_top > 0 {
+            prefetch(&self.objects[self.free[self.free_top - 1] as usize]);
+        }
+        Oop(i)
+    }
+
+    /// `alloc` of a byte object (a String, Symbol or ByteArray body), handed
+    /// over in registers as [`Heap::alloc_ptr`] does.
+    #[inline(always)]
+    pub fn alloc_bytes(&mut self, class: Oop, bytes: Vec<u8>) -> Oop {
+        let mut bytes = std::mem::ManuallyDrop::new(bytes);
+        let (ptr, len, cap) = (bytes.as_mut_ptr(), bytes.len(), bytes.capacity());
+        // SAFETY: the parts of a vector given up here (`ManuallyDrop`)
+        unsafe { self.alloc_bytes_parts(class, ptr, len, cap) }
+    }
+
+    /// # Safety
+    /// `ptr`, `len` and `cap` are the parts of a `Vec<u8>` nothing else owns.
+    #[inline(never)]
+    unsafe fn alloc_bytes_parts(
+        &mut self,
+        class: Oop,
+        ptr: *mut u8,
+        len: usize,
+        cap: usize,
+    ) -> Oop {
+        // SAFETY: see the function's contract
+        let slots = unsafe { Vec::from_raw_parts(ptr, len, cap) };
+        if self.free_top == 0 {
+            return self.alloc_body(class, Body::Bytes(slots));
+        }
+        let n = OBJECT_BYTES + len;
+        self.bytes += n;
+        self.allocated_since_gc += n;
+        self.free_top -= 1;
+        let i = self.free[self.free_top];
+        let slot: *mut Option<Object> = &mut self.objects[i as usize];
+        // SAFETY: `slot` is a valid, aligned element of the table; a slot on
+        // the free list is `None` (as in `alloc_boxed_block`), so overwriting
+        // it drops nothing. Written whole, the object's words go straight
+        // from registers to the slot.
+        unsafe {
+            std::ptr::write(
+                slot,
+                Some(Object {
+                    class,
+                    flags: 0,
+                    body: Body::Bytes(slots),
                 }),
             );
         }
@@ -569,7 +642,7 @@ impl Heap {
     #[inline(always)]
     fn alloc_boxed_block(&mut self, class: Oop, b: Box<Closure>) -> Oop {
         if self.free_top == 0 {
-            return self.alloc(class, Body::Block(b));
+            return self.alloc_body(class, Body::Block(b));
         }
         self.free_top -= 1;
         let i = self.free[self.free_top];
