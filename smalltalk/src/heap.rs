@@ -428,7 +428,6 @@ impl Heap {
         // the bodies made most often go to the heap in registers (see
         // `alloc_ptr`); when the caller's variant is known this match folds
         match body {
-            Body::Ptr(v) => self.alloc_ptr(class, v),
             Body::Bytes(b) => self.alloc_bytes(class, b),
             body => self.alloc_body(class, body),
         }
