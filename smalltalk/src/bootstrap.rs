@@ -265,6 +265,8 @@ impl Vm {
         if self.heap.can_allocate(extra) {
             return true;
         }
+        // all garbage counts here, the old generation's too
+        self.heap.request_major();
         self.collect_during_evaluation() && self.heap.can_allocate(extra)
     }
 

@@ -1,11 +1,15 @@
 //! The object memory: an object table indexed by OOP, the bodies heap objects can
 //! have, the symbol table, the single write barrier every store goes through, the
-//! allocation budget, and a non-moving mark-and-sweep collector. The collector
-//! runs at safe points: between evaluations, and during one when enough has been
-//! allocated ([`Heap::gc_due`]); the roots are given by the interpreter (see
-//! ARCHITECTURE.md, "The collector's rule"). A stress mode (`GSMCP_GC_STRESS`)
-//! collects at every safe point and never reuses a freed slot, so a stale OOP
-//! panics ("dangling OOP") instead of silently naming another object. The
+//! allocation budget, and a non-moving mark-and-sweep collector with two
+//! generations. The collector runs at safe points: between evaluations, and
+//! during one when enough has been allocated ([`Heap::gc_due`]); the roots are
+//! given by the interpreter (see ARCHITECTURE.md, "The collector's rule"). An
+//! object that survives a collection is old; a minor collection marks and
+//! sweeps only the young objects, taking as extra roots the old objects the
+//! barrier saw stored into since the last collection (the remembered set). A
+//! stress mode (`GSMCP_GC_STRESS`) collects at every safe point (one in four
+//! major) and never reuses a freed slot, so a stale OOP or a store the barrier
+//! missed panics ("dangling OOP") instead of silently naming another object. The
 //! barrier also enforces a read-only session's rule: while
 //! `guard_persistent` is set, a store into a persistent object is refused and
 //! recorded in `refused` for the engine to signal. It must not interpret
@@ -205,16 +209,33 @@ const F_MARK: u8 = 4;
 /// Set on objects the repository layer (`persist`) has given a repository OOP.
 /// `alloc` starts every object with no flags, so a reused slot never carries it.
 pub const F_PERSISTENT: u8 = 8;
+/// The old generation: set on an object that survived a collection (and on
+/// the few made old at birth, [`Heap::alloc_old`]). A minor collection
+/// neither marks nor frees an old object; a major one treats all alike.
+const F_OLD: u8 = 16;
+/// Set on an old object that is not in the remembered set: its next store
+/// goes through the barrier ([`Heap::write`], [`Heap::write_meta`]), which
+/// records it and clears this. [`Heap::store_plain`] tests it with the
+/// invariant and persistent bits in one mask, so a store into a young or
+/// already remembered object costs nothing more.
+///
+/// The rule for every write that skips [`Heap::write`] (a fast path holding
+/// an object's body mutably): it may skip the barrier only for an object
+/// whose flags carry none of `F_INVARIANT`, `F_PERSISTENT` and `F_UNSEEN`
+/// ([`barrier_free`]); any other object goes through `write`, which
+/// refuses, records in the write set, or records in the remembered set.
+const F_UNSEEN: u8 = 32;
 
 /// Whether a store into an object with these flags may skip the write
-/// barrier: no flag set but the collector's transient mark. The
-/// barrier-free accessors (`Heap::plain_pair_mut`, `plain_mut_and_get`,
-/// `plain_slots_mut`) hand out only such objects, so any flag that needs the
-/// barrier to see a store (invariance, persistence, or one a collector adds)
-/// sends the object through `Heap::write` instead.
+/// barrier, by the rule above: neither invariant nor persistent (nothing to
+/// refuse, no dirty bit to set) and young or already remembered (nothing for
+/// the collector to record). [`Heap::store_plain`] and the barrier-free
+/// accessors (`Heap::plain_pair_mut`, `plain_mut_and_get`, `plain_slots_mut`)
+/// ask it; a flag added later that needs the barrier to see a store belongs
+/// in its mask.
 #[inline(always)]
 pub fn barrier_free(flags: u8) -> bool {
-    flags & !F_MARK == 0
+    flags & (F_INVARIANT | F_PERSISTENT | F_UNSEEN) == 0
 }
 
 #[derive(Debug, Clone)]
@@ -229,8 +250,14 @@ const _: () = assert!(std::mem::size_of::<Body>() == 32);
 const _: () = assert!(std::mem::size_of::<Option<Object>>() == 48);
 
 /// Allocation (in [`Body`] bytes) between two collections during an
-/// evaluation, when the budget leaves that much room (see VM.md §7).
-pub const GC_EVERY: usize = 8 << 20;
+/// evaluation, when the budget leaves that much room (see VM.md §7): the
+/// young generation's size. Small enough that the objects made since the
+/// last collection and their table slots stay in the processor's caches.
+pub const GC_EVERY: usize = 2 << 20;
+/// The least promotion (bytes of objects made old by minor collections)
+/// between two major collections during an evaluation; more when the old
+/// generation was larger after the last major one (it may double).
+pub const MAJOR_EVERY: usize = 8 << 20;
 /// The least allocation between two collections during an evaluation, however
 /// close the live objects are to the budget: a program whose live objects fill
 /// the budget is judged (AlmostOutOfMemory) after this much more, not collected
@@ -244,6 +271,9 @@ pub struct GcStats {
     pub collections: u64,
     /// Collections run during an evaluation.
     pub during: u64,
+    /// Major collections (every object marked and swept); the others were
+    /// minor (the young generation only).
+    pub major: u64,
     pub marked: u64,
     pub freed: u64,
     pub nanos: u64,
@@ -253,7 +283,22 @@ pub struct GcStats {
 #[derive(Clone)]
 pub struct Heap {
     objects: Vec<Option<Object>>,
+    /// Free slots: `free[..free_top]` are still free; `free[free_top..]`
+    /// were taken by `alloc` since the last collection (young objects, with
+    /// the slots appended from `young_from` on).
     free: Vec<u64>,
+    free_top: usize,
+    /// The table length at the last collection.
+    young_from: usize,
+    /// Old objects stored into since the last collection: the only old
+    /// objects that may reference young ones (see [`F_UNSEEN`]).
+    remembered: Vec<Oop>,
+    /// Bytes of objects minor collections made old since the last major one,
+    /// and the amount at which the next collection is a major one.
+    promoted: usize,
+    major_after: usize,
+    /// Set by [`Heap::request_major`]: the next collection is a major one.
+    major_next: bool,
     /// Stress mode (`GSMCP_GC_STRESS=n`, n ≥ 1): collect at every n-th safe
     /// point of an evaluation that comes after an allocation, never reuse a
     /// freed slot. 0: off.
@@ -312,6 +357,12 @@ impl Heap {
         let mut h = Heap {
             objects: Vec::with_capacity(1 << 16),
             free: Vec::new(),
+            free_top: 0,
+            young_from: 0,
+            remembered: Vec::new(),
+            promoted: 0,
+            major_after: MAJOR_EVERY,
+            major_next: false,
             stress,
             stress_countdown: stress,
             poisoned: 0,
@@ -386,29 +437,46 @@ impl Heap {
     /// its size estimate folds to a constant for most callers.
     #[inline(always)]
     pub fn alloc(&mut self, class: Oop, body: Body) -> Oop {
+        // the bodies made most often go to the heap in registers (see
+        // `alloc_ptr`); when the caller's variant is known this match folds
+        match body {
+            Body::Bytes(b) => self.alloc_bytes(class, b),
+            body => self.alloc_body(class, body),
+        }
+    }
+
+    /// `alloc` of any body, written into its slot whole.
+    #[inline(always)]
+    fn alloc_body(&mut self, class: Oop, body: Body) -> Oop {
         let n = body.approx_bytes();
         self.bytes += n;
         self.allocated_since_gc += n;
-        if let Some(i) = self.free.pop() {
+        if self.free_top > 0 {
+            self.free_top -= 1;
+            let i = self.free[self.free_top];
             // A free slot is empty: nothing to drop, so its old contents are
             // not read (the slot was last touched by the sweep, long ago). The
-            // object is written in place, field by field: built whole on the
-            // stack and copied, its parts were reloaded with wider loads than
-            // they were stored with, which stalls the processor.
-            let slot = &mut self.objects[i as usize];
-            std::mem::forget(slot.replace(Object {
-                class,
-                flags: 0,
-                body: Body::Ptr(Vec::new()),
-            }));
-            if let Some(o) = slot {
-                match (body, &mut o.body) {
-                    (Body::Ptr(v), Body::Ptr(w)) => *w = v,
-                    (body, b) => *b = body,
-                }
+            // object is written into it whole, so the body's words go from
+            // where the caller built them (registers, once this is inlined)
+            // to the slot: moved through a copy on the stack, they were
+            // reloaded with wider loads than they were stored with, which
+            // stalls the processor.
+            let slot: *mut Option<Object> = &mut self.objects[i as usize];
+            // SAFETY: `slot` is a valid, aligned element of the table; a slot
+            // on the free list is `None` (the sweep took its object), so
+            // overwriting it drops nothing.
+            unsafe {
+                std::ptr::write(
+                    slot,
+                    Some(Object {
+                        class,
+                        flags: 0,
+                        body,
+                    }),
+                );
             }
-            if let Some(&next) = self.free.last() {
-                prefetch(&self.objects[next as usize]);
+            if self.free_top > 0 {
+                prefetch(&self.objects[self.free[self.free_top - 1] as usize]);
             }
             Oop(i)
         } else {
@@ -420,6 +488,111 @@ impl Heap {
             self.objects.push(obj);
             Oop(self.objects.len() as u64 - 1)
         }
+    }
+
+    /// `alloc` of a pointer object whose slots are `slots`. The vector is
+    /// handed over in its three words, in registers: passed whole it went
+    /// through memory, where the caller had just stored it word by word and
+    /// `alloc` read it back 16 bytes at a time (a failed store forward, the
+    /// hottest instruction of `Vm::new_array`).
+    #[inline(always)]
+    pub fn alloc_ptr(&mut self, class: Oop, slots: Vec<Value>) -> Oop {
+        let mut slots = std::mem::ManuallyDrop::new(slots);
+        let (ptr, len, cap) = (slots.as_mut_ptr(), slots.len(), slots.capacity());
+        // SAFETY: the parts of a vector given up here (`ManuallyDrop`)
+        unsafe { self.alloc_ptr_parts(class, ptr, len, cap) }
+    }
+
+    /// # Safety
+    /// `ptr`, `len` and `cap` are the parts of a `Vec<Value>` nothing else owns.
+    #[inline(never)]
+    unsafe fn alloc_ptr_parts(
+        &mut self,
+        class: Oop,
+        ptr: *mut Value,
+        len: usize,
+        cap: usize,
+    ) -> Oop {
+        // SAFETY: see the function's contract
+        let slots = unsafe { Vec::from_raw_parts(ptr, len, cap) };
+        if self.free_top == 0 {
+            return self.alloc_body(class, Body::Ptr(slots));
+        }
+        let n = OBJECT_BYTES + len * 16;
+        self.bytes += n;
+        self.allocated_since_gc += n;
+        self.free_top -= 1;
+        let i = self.free[self.free_top];
+        let slot: *mut Option<Object> = &mut self.objects[i as usize];
+        // SAFETY: `slot` is a valid, aligned element of the table; a slot on
+        // the free list is `None` (as in `alloc_boxed_block`), so overwriting
+        // it drops nothing. Written whole, the object's words go straight
+        // from registers to the slot.
+        unsafe {
+            std::ptr::write(
+                slot,
+                Some(Object {
+                    class,
+                    flags: 0,
+                    body: Body::Ptr(slots),
+                }),
+            );
+        }
+        if self.free_top > 0 {
+            prefetch(&self.objects[self.free[self.free_top - 1] as usize]);
+        }
+        Oop(i)
+    }
+
+    /// `alloc` of a byte object (a String, Symbol or ByteArray body), handed
+    /// over in registers as [`Heap::alloc_ptr`] does.
+    #[inline(always)]
+    pub fn alloc_bytes(&mut self, class: Oop, bytes: Vec<u8>) -> Oop {
+        let mut bytes = std::mem::ManuallyDrop::new(bytes);
+        let (ptr, len, cap) = (bytes.as_mut_ptr(), bytes.len(), bytes.capacity());
+        // SAFETY: the parts of a vector given up here (`ManuallyDrop`)
+        unsafe { self.alloc_bytes_parts(class, ptr, len, cap) }
+    }
+
+    /// # Safety
+    /// `ptr`, `len` and `cap` are the parts of a `Vec<u8>` nothing else owns.
+    #[inline(never)]
+    unsafe fn alloc_bytes_parts(
+        &mut self,
+        class: Oop,
+        ptr: *mut u8,
+        len: usize,
+        cap: usize,
+    ) -> Oop {
+        // SAFETY: see the function's contract
+        let slots = unsafe { Vec::from_raw_parts(ptr, len, cap) };
+        if self.free_top == 0 {
+            return self.alloc_body(class, Body::Bytes(slots));
+        }
+        let n = OBJECT_BYTES + len;
+        self.bytes += n;
+        self.allocated_since_gc += n;
+        self.free_top -= 1;
+        let i = self.free[self.free_top];
+        let slot: *mut Option<Object> = &mut self.objects[i as usize];
+        // SAFETY: `slot` is a valid, aligned element of the table; a slot on
+        // the free list is `None` (as in `alloc_boxed_block`), so overwriting
+        // it drops nothing. Written whole, the object's words go straight
+        // from registers to the slot.
+        unsafe {
+            std::ptr::write(
+                slot,
+                Some(Object {
+                    class,
+                    flags: 0,
+                    body: Body::Bytes(slots),
+                }),
+            );
+        }
+        if self.free_top > 0 {
+            prefetch(&self.objects[self.free[self.free_top - 1] as usize]);
+        }
+        Oop(i)
     }
 
     /// Allocates a block closure. A box from `closure_pool` is reused when
@@ -479,9 +652,11 @@ impl Heap {
     /// sweep) nor a copy of the body built on the stack is read back.
     #[inline(always)]
     fn alloc_boxed_block(&mut self, class: Oop, b: Box<Closure>) -> Oop {
-        let Some(i) = self.free.pop() else {
-            return self.alloc(class, Body::Block(b));
-        };
+        if self.free_top == 0 {
+            return self.alloc_body(class, Body::Block(b));
+        }
+        self.free_top -= 1;
+        let i = self.free[self.free_top];
         const N: usize = OBJECT_BYTES + BLOCK_BYTES;
         self.bytes += N;
         self.allocated_since_gc += N;
@@ -499,10 +674,31 @@ impl Heap {
                 }),
             );
         }
-        if let Some(&next) = self.free.last() {
-            prefetch(&self.objects[next as usize]);
+        if self.free_top > 0 {
+            prefetch(&self.objects[self.free[self.free_top - 1] as usize]);
         }
         Oop(i)
+    }
+
+    /// Allocates an object in the old generation, recorded in the remembered
+    /// set so that the next minor collection traces it. For objects that
+    /// something other than a heap object refers to without the barrier: a
+    /// method's object, named by its `Arc<Method>` (`Method::oop`), which
+    /// old closures and methods share.
+    pub fn alloc_old(&mut self, class: Oop, body: Body) -> Oop {
+        let o = self.alloc(class, body);
+        if let Some(obj) = self.objects[o.idx()].as_mut() {
+            obj.flags |= F_OLD;
+        }
+        self.remembered.push(o);
+        o
+    }
+
+    /// Makes the next collection a major one (every object marked and
+    /// swept): for a primitive that needs room, which garbage in the old
+    /// generation may be taking.
+    pub fn request_major(&mut self) {
+        self.major_next = true;
     }
 
     /// Reserves an OOP whose object is filled in later (bootstrap cycles).
@@ -547,8 +743,11 @@ impl Heap {
     }
 
     /// The write barrier: the one way to obtain a mutable object. Marks a
-    /// persistent object dirty for the repository. Fails on invariant objects, and on
-    /// persistent objects in a read-only session (recorded in `refused`).
+    /// persistent object dirty for the repository and records an old one in
+    /// the remembered set (both out of line, in [`record_store`]: inlined
+    /// into its callers, the barrier stays one test of the flags for a young
+    /// temporary object). Fails on invariant objects, and on persistent
+    /// objects in a read-only session (recorded in `refused`).
     #[inline]
     pub fn write(&mut self, oop: Oop) -> Option<&mut Object> {
         if self.guard_persistent && self.refuses(oop) {
@@ -559,9 +758,8 @@ impl Heap {
         if o.flags & F_INVARIANT != 0 {
             return None;
         }
-        if o.flags & (F_DIRTY | F_PERSISTENT) == F_PERSISTENT {
-            o.flags |= F_DIRTY;
-            self.dirty.push(oop);
+        if o.flags & (F_PERSISTENT | F_UNSEEN) != 0 {
+            record_store(oop, &mut o.flags, &mut self.dirty, &mut self.remembered);
         }
         Some(o)
     }
@@ -577,17 +775,16 @@ impl Heap {
             return &mut self.scratch;
         }
         let o = self.objects[oop.idx()].as_mut().expect("dangling OOP");
-        if o.flags & (F_DIRTY | F_PERSISTENT) == F_PERSISTENT {
-            o.flags |= F_DIRTY;
-            self.dirty.push(oop);
+        if o.flags & (F_PERSISTENT | F_UNSEEN) != 0 {
+            record_store(oop, &mut o.flags, &mut self.dirty, &mut self.remembered);
         }
         o
     }
 
     /// Stores into pointer slot `i` (0-based) of `oop` when the barrier has
     /// nothing to do: a pointer object that is neither invariant nor
-    /// persistent (a temporary object, the common case), found with one
-    /// lookup. False, with nothing stored, for anything else; `i` out of
+    /// persistent (a temporary object, the common case) and young or already
+    /// remembered, found with one lookup. False, with nothing stored, for anything else; `i` out of
     /// range stores nothing and answers true, as `Vm::ivar_set` does.
     #[inline]
     pub fn store_plain(&mut self, oop: Oop, i: usize, v: Value) -> bool {
@@ -596,7 +793,7 @@ impl Heap {
                 flags,
                 body: Body::Ptr(s),
                 ..
-            })) if *flags & (F_INVARIANT | F_PERSISTENT) == 0 => {
+            })) if barrier_free(*flags) => {
                 if let Some(slot) = s.get_mut(i) {
                     *slot = v;
                 }
@@ -704,7 +901,13 @@ impl Heap {
     /// repository layer materialising a method dictionary it loaded lazily
     /// (`Vm::ensure_methods`): bringing memory to the view is no change.
     pub(crate) fn class_data_quiet(&mut self, oop: Oop) -> Option<&mut ClassData> {
-        match &mut self.objects.get_mut(oop.idx())?.as_mut()?.body {
+        let o = self.objects.get_mut(oop.idx())?.as_mut()?;
+        if o.flags & F_UNSEEN != 0 {
+            // the methods it is given may be young
+            o.flags &= !F_UNSEEN;
+            self.remembered.push(oop);
+        }
+        match &mut o.body {
             Body::Class(c) => Some(c),
             _ => None,
         }
@@ -756,13 +959,15 @@ impl Heap {
             wide_symbol_class
         };
         let o = self.alloc(class, body);
-        self.set_invariant(o);
+        // old at birth: the symbol table keeps every symbol, and characters
+        // reference nothing a minor collection would have to find
+        self.set_flags_quiet(o, F_INVARIANT | F_OLD | F_UNSEEN, 0);
         self.symbols.insert(s.to_string(), o);
         o
     }
 
     pub fn live_objects(&self) -> usize {
-        self.objects.len() - self.free.len() - self.poisoned
+        self.objects.len() - self.free_top - self.poisoned
     }
 
     /// Mark-and-sweep from `roots` (plus every symbol). Only call at a safe point:
@@ -775,10 +980,33 @@ impl Heap {
     /// stale or not name an object at all: words read from the native stack,
     /// methods' own OOPs), every symbol and every dirty persistent object (a
     /// change the next commit writes). Answers the number of objects freed.
+    ///
+    /// During an evaluation most collections are minor: they mark and sweep
+    /// only the young objects (made since the last collection), taking every
+    /// old one as live and the remembered old objects' references as roots;
+    /// the young objects that survive become old. A collection is major (all
+    /// objects) between evaluations, when asked ([`Heap::request_major`]),
+    /// when the heap is past its budget (so the judgement counts no old
+    /// garbage), and when minor ones have promoted `major_after` bytes.
     pub fn collect_from(&mut self, roots: &[Value], mut oops: Vec<Oop>, during: bool) -> usize {
         let started = std::time::Instant::now();
+        let major = !during
+            || self.major_next
+            || self.bytes > self.limit
+            || self.promoted >= self.major_after
+            || (self.stress > 0 && self.stats.collections.is_multiple_of(4));
         oops.extend(roots.iter().filter_map(|v| v.oop()));
-        oops.extend(self.symbols.values().copied());
+        if major {
+            oops.extend(self.symbols.values().copied());
+        } else {
+            // symbols are old (`intern`): only the remembered objects' references
+            for &r in &self.remembered {
+                if let Some(obj) = &self.objects[r.idx()] {
+                    oops.push(obj.class);
+                    trace_body(&obj.body, &mut oops);
+                }
+            }
+        }
         for &o in &self.dirty {
             if self
                 .try_get(o)
@@ -787,13 +1015,15 @@ impl Heap {
                 oops.push(o);
             }
         }
+        // a minor collection does not follow references into old objects
+        let skip = if major { F_MARK } else { F_MARK | F_OLD };
         let mut stack = oops;
         let mut marked = 0u64;
         while let Some(o) = stack.pop() {
             let Some(obj) = self.objects.get_mut(o.idx()).and_then(|x| x.as_mut()) else {
                 continue;
             };
-            if obj.flags & F_MARK != 0 {
+            if obj.flags & skip != 0 {
                 continue;
             }
             obj.flags |= F_MARK;
@@ -804,41 +1034,26 @@ impl Heap {
                 trace_body(&obj.body, &mut stack);
             }
         }
-        let mut freed = 0;
-        if self.stress > 0 {
-            // no slot is reused: the survivors of the last sweep and the slots
-            // appended since are all the objects there are
-            let appended = self.stress_swept as u64..self.objects.len() as u64;
-            let candidates: Vec<u64> = std::mem::take(&mut self.stress_live)
-                .into_iter()
-                .chain(appended)
-                .collect();
-            for i in candidates {
-                match self.sweep_slot(i as usize) {
-                    Some(true) => self.stress_live.push(i),
-                    Some(false) => {
-                        self.poisoned += 1;
-                        freed += 1;
-                    }
-                    None => {}
-                }
-            }
-            self.stress_swept = self.objects.len();
+        let freed = if self.stress > 0 {
+            self.sweep_stress(major)
+        } else if major {
+            self.sweep_all()
         } else {
-            let len = self.objects.len();
-            for i in 0..len {
-                // most of a table between two collections is garbage whose
-                // bodies were made long ago: fetch them ahead of the drop
-                if let Some(Some(ahead)) = self.objects.get(i + SWEEP_AHEAD) {
-                    if let Some(p) = ahead.body.heap_ptr() {
-                        prefetch(p);
-                    }
-                }
-                if self.sweep_slot(i) == Some(false) {
-                    self.free.push(i as u64);
-                    freed += 1;
-                }
+            self.sweep_young()
+        };
+        // after either kind no young object is left: no old object needs to
+        // be remembered (a major sweep marked every survivor unseen already)
+        for r in std::mem::take(&mut self.remembered) {
+            if let Some(Some(obj)) = self.objects.get_mut(r.idx()) {
+                obj.flags |= F_UNSEEN;
             }
+        }
+        self.young_from = self.objects.len();
+        self.free_top = self.free.len();
+        if major {
+            self.promoted = 0;
+            self.major_after = self.bytes.max(MAJOR_EVERY);
+            self.major_next = false;
         }
         self.dirty.retain(|o| self.objects[o.idx()].is_some());
         if !during {
@@ -850,13 +1065,15 @@ impl Heap {
         let nanos = started.elapsed().as_nanos() as u64;
         self.stats.collections += 1;
         self.stats.during += during as u64;
+        self.stats.major += major as u64;
         self.stats.marked += marked;
         self.stats.freed += freed as u64;
         self.stats.nanos += nanos;
         if self.trace {
             eprintln!(
-                "gc: {} marked {marked} freed {freed} live {} bytes {} in {:.3} ms",
+                "gc: {} {} marked {marked} freed {freed} live {} bytes {} in {:.3} ms",
                 if during { "during" } else { "between" },
+                if major { "major" } else { "minor" },
                 self.live_objects(),
                 self.bytes,
                 nanos as f64 / 1e6
@@ -864,17 +1081,112 @@ impl Heap {
         }
         freed
     }
+
+    /// The sweep of a major collection: every slot of the table. The slots
+    /// it frees join the free list.
+    fn sweep_all(&mut self) -> usize {
+        self.free.truncate(self.free_top);
+        let mut freed = 0;
+        let len = self.objects.len();
+        for i in 0..len {
+            // most of a table between two collections is garbage whose
+            // bodies were made long ago: fetch them ahead of the drop
+            self.prefetch_body(i + SWEEP_AHEAD);
+            if self.sweep_slot(i, true) == Some(false) {
+                self.free.push(i as u64);
+                freed += 1;
+            }
+        }
+        freed
+    }
+
+    /// The sweep of a minor collection: only the slots of young objects, those
+    /// `alloc` took from the free list since the last collection and those it
+    /// appended to the table.
+    fn sweep_young(&mut self) -> usize {
+        let taken = self.free.split_off(self.free_top);
+        let mut freed = 0;
+        // young bodies were made since the last collection, a young
+        // generation ago: still in the caches, unlike their slots, whose
+        // order in the free list the hardware does not follow
+        for i in self.young_from..self.objects.len() {
+            if self.sweep_slot(i, false) == Some(false) {
+                self.free.push(i as u64);
+                freed += 1;
+            }
+        }
+        for (k, &i) in taken.iter().enumerate() {
+            if let Some(&ahead) = taken.get(k + SWEEP_AHEAD) {
+                if let Some(slot) = self.objects.get(ahead as usize) {
+                    prefetch(slot);
+                }
+            }
+            if self.sweep_slot(i as usize, false) == Some(false) {
+                self.free.push(i);
+                freed += 1;
+            }
+        }
+        freed
+    }
+
+    /// The sweep in stress mode, where no slot is reused: the old objects are
+    /// the survivors of earlier sweeps (`stress_live`), the young ones the
+    /// slots appended since the last.
+    fn sweep_stress(&mut self, major: bool) -> usize {
+        let appended = self.stress_swept as u64..self.objects.len() as u64;
+        let candidates: Vec<u64> = if major {
+            std::mem::take(&mut self.stress_live)
+                .into_iter()
+                .chain(appended)
+                .collect()
+        } else {
+            appended.collect()
+        };
+        let mut freed = 0;
+        for i in candidates {
+            match self.sweep_slot(i as usize, major) {
+                Some(true) => self.stress_live.push(i),
+                Some(false) => {
+                    self.poisoned += 1;
+                    freed += 1;
+                }
+                None => {}
+            }
+        }
+        self.stress_swept = self.objects.len();
+        freed
+    }
+
+    /// Fetches the body of the object in slot `i` (if any) ahead of its sweep.
+    #[inline(always)]
+    fn prefetch_body(&self, i: usize) {
+        if let Some(Some(ahead)) = self.objects.get(i) {
+            if let Some(p) = ahead.body.heap_ptr() {
+                prefetch(p);
+            }
+        }
+    }
 }
 
 impl Heap {
-    /// Sweeps one slot: clears the mark of a marked object (`Some(true)`),
-    /// frees an unmarked one (`Some(false)`); `None` for an empty slot.
-    #[inline]
-    fn sweep_slot(&mut self, i: usize) -> Option<bool> {
+    /// Sweeps one slot: a marked object survives, old from now on and
+    /// unseen by the barrier (`Some(true)`); an unmarked one is freed
+    /// (`Some(false)`) unless the collection is minor and the object old
+    /// (`Some(true)`: a minor collection does not mark old objects); `None`
+    /// for an empty slot.
+    #[inline(always)]
+    fn sweep_slot(&mut self, i: usize, major: bool) -> Option<bool> {
         let slot = &mut self.objects[i];
         let obj = slot.as_mut()?;
         if obj.flags & F_MARK != 0 {
-            obj.flags &= !F_MARK;
+            if obj.flags & F_OLD == 0 {
+                self.promoted += obj.body.approx_bytes();
+            }
+            obj.flags = (obj.flags & !F_MARK) | F_OLD | F_UNSEEN;
+            return Some(true);
+        }
+        if !major && obj.flags & F_OLD != 0 {
+            // made old at birth (`alloc_old`, symbols)
             return Some(true);
         }
         self.bytes = self.bytes.saturating_sub(obj.body.approx_bytes());
@@ -891,6 +1203,21 @@ impl Heap {
             *slot = None;
         }
         Some(false)
+    }
+}
+
+/// The barrier's bookkeeping for a store into `oop` whose `flags` carry
+/// `F_PERSISTENT` or `F_UNSEEN`: a persistent object joins the write set
+/// (`dirty`) once, an old one the remembered set once per collection.
+#[inline(never)]
+fn record_store(oop: Oop, flags: &mut u8, dirty: &mut Vec<Oop>, remembered: &mut Vec<Oop>) {
+    if *flags & (F_DIRTY | F_PERSISTENT) == F_PERSISTENT {
+        *flags |= F_DIRTY;
+        dirty.push(oop);
+    }
+    if *flags & F_UNSEEN != 0 {
+        *flags &= !F_UNSEEN;
+        remembered.push(oop);
     }
 }
 
@@ -1033,7 +1360,9 @@ mod tests {
             for o in [class, kept, inner, outer] {
                 assert!(h.try_get(o).is_some(), "stress {stress}: {o:?} kept");
             }
-            // a stale word naming the freed slot is harmless too
+            // a stale word naming the freed slot is harmless too (the
+            // survivors are old now: only a major collection frees them)
+            h.request_major();
             assert_eq!(h.collect_from(&[], vec![lost, class], true), 3);
         }
     }
@@ -1050,6 +1379,7 @@ mod tests {
         assert!(c.0 > b.0, "a freed slot is not reused under stress");
         assert!(h.try_get(b).is_none());
         assert_eq!(h.live_objects(), 3);
+        h.request_major();
         assert_eq!(h.collect_from(&[Value::Obj(c)], vec![], true), 1);
         assert_eq!(h.live_objects(), 2);
         assert!(!h.gc_due());
@@ -1186,12 +1516,129 @@ mod tests {
         assert_eq!(Arc::strong_count(&c1) + Arc::strong_count(&c2), 3);
     }
 
+    /// Each object is an array whose class is OOP 0 (the first one made).
+    fn generations() -> (Heap, Oop) {
+        let mut h = heap(0);
+        let class = array(&mut h, vec![]);
+        (h, class)
+    }
+
+    fn alive(h: &Heap, o: Oop) -> bool {
+        h.try_get(o).is_some()
+    }
+
+    #[test]
+    fn a_minor_collection_frees_young_garbage_only() {
+        let (mut h, class) = generations();
+        let old_garbage = array(&mut h, vec![]);
+        let holder = array(&mut h, vec![Value::Obj(old_garbage)]);
+        // both survive (young, reachable) and become old
+        assert_eq!(
+            h.collect_from(&[Value::Obj(class), Value::Obj(holder)], vec![], true),
+            0
+        );
+        assert!(h.store(holder, 0, Value::Nil));
+        let young_garbage = array(&mut h, vec![]);
+        assert_eq!(
+            h.collect_from(&[Value::Obj(class), Value::Obj(holder)], vec![], true),
+            1
+        );
+        assert!(!alive(&h, young_garbage) && alive(&h, old_garbage));
+        h.request_major();
+        assert_eq!(
+            h.collect_from(&[Value::Obj(class), Value::Obj(holder)], vec![], true),
+            1
+        );
+        assert!(!alive(&h, old_garbage) && alive(&h, holder));
+        assert_eq!((h.stats.collections, h.stats.major), (3, 1));
+        // between evaluations every collection is major
+        assert_eq!(h.collect(&[Value::Obj(class)]), 1);
+        assert!(!alive(&h, holder));
+    }
+
+    #[test]
+    fn a_young_object_stored_into_an_old_one_survives_a_minor_collection() {
+        let (mut h, class) = generations();
+        let roots = |holder: Oop| [Value::Obj(class), Value::Obj(holder)];
+        let holder = array(&mut h, vec![Value::Nil, Value::Nil]);
+        h.collect_from(&roots(holder), vec![], true);
+        // the fast store refuses an old object the barrier has not seen
+        let young = array(&mut h, vec![]);
+        assert!(!h.store_plain(holder, 0, Value::Obj(young)));
+        assert!(h.store(holder, 0, Value::Obj(young)));
+        // remembered now: the fast store is allowed until the next collection
+        let young2 = array(&mut h, vec![]);
+        assert!(h.store_plain(holder, 1, Value::Obj(young2)));
+        assert_eq!(h.collect_from(&roots(holder), vec![], true), 0);
+        assert!(alive(&h, young) && alive(&h, young2));
+        // a store through `write` and one through `write_meta`
+        let young3 = array(&mut h, vec![]);
+        match &mut h.write(holder).unwrap().body {
+            Body::Ptr(s) => s[0] = Value::Obj(young3),
+            _ => unreachable!(),
+        }
+        h.collect_from(&roots(holder), vec![], true);
+        let young4 = array(&mut h, vec![]);
+        h.write_meta(holder).class = young4;
+        assert_eq!(h.collect_from(&roots(holder), vec![], true), 0);
+        assert!(alive(&h, young3) && alive(&h, young4));
+        assert!(
+            !h.store_plain(holder, 1, Value::Nil),
+            "unseen again after the collection"
+        );
+        // `young` (old since the first collection) lost its last reference
+        h.request_major();
+        assert_eq!(h.collect_from(&roots(holder), vec![], true), 1);
+        assert!(!alive(&h, young) && alive(&h, young3));
+    }
+
+    #[test]
+    fn objects_made_old_at_birth_keep_their_young_references_and_symbols_stay() {
+        let (mut h, class) = generations();
+        let literal = array(&mut h, vec![]);
+        let m = empty_method();
+        let method = h.alloc_old(class, Body::Ptr(vec![Value::Obj(literal)]));
+        let sym = h.intern("aSymbol", class, class);
+        let young = array(&mut h, vec![]);
+        assert_eq!(h.collect_from(&[Value::Obj(class)], vec![], true), 1);
+        assert!(alive(&h, method) && alive(&h, literal) && alive(&h, sym));
+        assert!(!alive(&h, young));
+        assert_eq!(h.intern("aSymbol", class, class), sym);
+        h.request_major();
+        h.collect_from(&[Value::Obj(class)], vec![], true);
+        assert!(!alive(&h, method) && !alive(&h, literal) && alive(&h, sym));
+        drop(m);
+    }
+
+    #[test]
+    fn a_major_collection_follows_enough_promotion_or_a_full_budget() {
+        let (mut h, class) = generations();
+        let mut kept = Vec::new();
+        while h.stats.major == 0 {
+            // young objects that survive: promoted at the next collection
+            for _ in 0..64 {
+                kept.push(Value::Obj(array(&mut h, vec![Value::Nil; 1000])));
+            }
+            let mut roots = kept.clone();
+            roots.push(Value::Obj(class));
+            h.collect_from(&roots, vec![], true);
+            assert!(h.stats.collections < 1000, "no major collection came");
+        }
+        assert!(h.stats.collections > 1, "the first ones were minor");
+        // past the budget the next collection is major
+        let before = h.stats.major;
+        h.set_limit(h.bytes / 2);
+        h.collect_from(&[Value::Obj(class)], vec![], true);
+        assert_eq!(h.stats.major, before + 1);
+    }
+
     #[test]
     fn the_trigger_follows_the_room_the_budget_leaves() {
         let mut h = heap(0);
         assert_eq!(h.gc_trigger, GC_EVERY);
-        h.set_limit(3 << 20);
-        assert_eq!(h.gc_trigger, 3 << 20);
+        let between = (GC_MIN + GC_EVERY) / 2;
+        h.set_limit(between);
+        assert_eq!(h.gc_trigger, between);
         h.set_limit(1000);
         assert_eq!(h.gc_trigger, GC_MIN);
         h.allocated_since_gc = 10;

@@ -377,12 +377,15 @@ impl Vm {
         }
     }
 
+    /// An Array of `items` (see [`crate::heap::Heap::alloc_ptr`]).
+    #[inline(always)]
     pub fn new_array(&mut self, items: Vec<Value>) -> Value {
-        Value::Obj(self.heap.alloc(self.k.array, Body::Ptr(items)))
+        Value::Obj(self.heap.alloc_ptr(self.k.array, items))
     }
 
+    #[inline(always)]
     pub fn new_object(&mut self, class: Oop, slots: Vec<Value>) -> Value {
-        Value::Obj(self.heap.alloc(class, Body::Ptr(slots)))
+        Value::Obj(self.heap.alloc_ptr(class, slots))
     }
 
     /// The class of a value. Objects and SmallIntegers are tested first with
@@ -2026,7 +2029,9 @@ impl Vm {
         if cur != 0 {
             return Oop(cur);
         }
-        let o = self.heap.alloc(self.k.method, Body::Method(m.clone()));
+        // old at birth: `m.oop` names it, and old closures and methods share `m`
+        // without going through the write barrier
+        let o = self.heap.alloc_old(self.k.method, Body::Method(m.clone()));
         m.oop.store(o.0, Ordering::Relaxed);
         o
     }

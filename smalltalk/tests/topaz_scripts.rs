@@ -238,6 +238,13 @@ fn every_script_prints_its_golden_output_while_collecting_at_every_safe_point() 
             if name == "gc_rooting.tpz" && during < 1000 {
                 return Err(format!("only {during} collections during evaluations"));
             }
+            // both kinds ran: minor ones (the young generation, found through the
+            // remembered set) and major ones
+            for kind in ["gc: during minor", "gc: during major"] {
+                if name == "gc_rooting.tpz" && !run.stderr.lines().any(|l| l.starts_with(kind)) {
+                    return Err(format!("no {kind:?} line"));
+                }
+            }
             collections += during;
             let run = Run {
                 stderr: run
