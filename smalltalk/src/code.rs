@@ -76,6 +76,10 @@ pub struct SendNode {
     /// constants: the interpreter tries `fast_special` before evaluating
     /// anything else (reading them again has no effect).
     pub leaf_special: bool,
+    /// A unary send (not to `super`) whose receiver is a variable: the
+    /// interpreter answers a getter found in the site's cache in place,
+    /// without entering `eval_send` (see `Vm::cached_getter`).
+    pub leaf_unary: bool,
     /// 0-based source offset of the selector.
     pub offset: usize,
 }

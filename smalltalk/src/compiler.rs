@@ -921,6 +921,12 @@ impl<'a> Compiler<'a> {
         };
         let leaf_special =
             special != Special::None && args.len() == 1 && leaf(&r) && leaf(&args[0]);
+        let leaf_unary = args.is_empty()
+            && super_of.is_none()
+            && matches!(
+                r,
+                Node::Temp(_) | Node::SelfRef | Node::IVar(_) | Node::EnvVar(..)
+            );
         Ok(Node::Send(Box::new(SendNode {
             recv: r,
             selector,
@@ -929,6 +935,7 @@ impl<'a> Compiler<'a> {
             super_of,
             special,
             leaf_special,
+            leaf_unary,
             offset: msg.offset,
         })))
     }

@@ -172,6 +172,9 @@ pub struct Cache {
     /// For a simple block's site: its closure (nil until made; emptied by the
     /// collector with the other cache contents).
     pub block: Value,
+    /// 1 + the instance variable index when `method` is a getter (`^ ivar`,
+    /// `Dispatch::IVar`), else 0: valid only with `class` and `selector`.
+    pub getter: u32,
 }
 
 /// The `selector` of a cache entry that holds a simple block's closure (its
@@ -582,6 +585,7 @@ impl Vm {
             class2: NO_CLASS,
             method2: None,
             block: Value::Nil,
+            getter: 0,
         });
         (self.caches.len() - 1) as u32
     }
@@ -679,6 +683,10 @@ impl Vm {
         } else {
             (NO_CLASS, None)
         };
+        let getter = match m.as_ref().map(|m| m.dispatch) {
+            Some(Dispatch::IVar(i)) => i as u32 + 1,
+            _ => 0,
+        };
         *old = Cache {
             class,
             selector: sel,
@@ -686,6 +694,7 @@ impl Vm {
             class2,
             method2,
             block: Value::Nil,
+            getter,
         };
         if !listed && self.filled.len() < FILLED_MAX {
             self.filled.push(s);
@@ -1748,6 +1757,7 @@ impl Vm {
                 class2: NO_CLASS,
                 method2: None,
                 block: v,
+                getter: 0,
             };
         }
         v
@@ -1951,11 +1961,48 @@ impl Vm {
                 return Ok(v);
             }
         }
+        if s.leaf_unary {
+            if let Some(v) = self.cached_getter(s, f) {
+                return Ok(v);
+            }
+        }
         self.eval_send(s, f)
     }
 
+    /// The answer of unary send `s` (its receiver a variable) when the
+    /// site's cache holds a getter (`^ ivar`) for the receiver's class: the
+    /// instance variable, read without pushing the receiver or entering
+    /// `eval_send` (whose prologue and epilogue cost more than the read).
+    /// The site's `getter` mark is tested first, so any other send pays one
+    /// load and branch here. Anything else (a miss, another kind of method,
+    /// a class or a non-object receiver) answers None and takes the general
+    /// path, which then answers the same.
+    #[inline(always)]
+    fn cached_getter(&self, s: &SendNode, f: &Frame) -> Option<Value> {
+        let c = self.caches.get(s.site as usize)?;
+        if c.getter == 0 {
+            return None;
+        }
+        let Value::Obj(o) = self.leaf_value(&s.recv, f) else {
+            return None;
+        };
+        let obj = self.heap.get(o);
+        if c.class != obj.class || c.selector != s.selector {
+            return None;
+        }
+        match &obj.body {
+            Body::Ptr(slots) => Some(
+                slots
+                    .get(c.getter as usize - 1)
+                    .copied()
+                    .unwrap_or(Value::Nil),
+            ),
+            _ => None,
+        }
+    }
+
     /// The value of a variable or constant node (nil for anything else,
-    /// which `leaf_special` rules out).
+    /// which `leaf_special` and `leaf_unary` rule out).
     #[inline(always)]
     fn leaf_value(&self, n: &Node, f: &Frame) -> Value {
         match n {
