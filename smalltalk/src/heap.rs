@@ -515,10 +515,18 @@ impl Heap {
     ) -> Oop {
         // SAFETY: see the function's contract
         let slots = unsafe { Vec::from_raw_parts(ptr, len, cap) };
+        self.place_new(class, Body::Ptr(slots), OBJECT_BYTES + len * 16)
+    }
+
+    /// Puts a new object made of `body` (counted as `n` bytes) into a free
+    /// slot of the table, or appends it when there is none. Inlined into its
+    /// callers so that the object is written into its slot whole, straight
+    /// from the registers the body arrived in.
+    #[inline(always)]
+    fn place_new(&mut self, class: Oop, body: Body, n: usize) -> Oop {
         if self.free_top == 0 {
-            return self.alloc_body(class, Body::Ptr(slots));
+            return self.alloc_body(class, body);
         }
-        let n = OBJECT_BYTES + len * 16;
         self.bytes += n;
         self.allocated_since_gc += n;
         self.free_top -= 1;
@@ -526,15 +534,14 @@ impl Heap {
         let slot: *mut Option<Object> = &mut self.objects[i as usize];
         // SAFETY: `slot` is a valid, aligned element of the table; a slot on
         // the free list is `None` (as in `alloc_boxed_block`), so overwriting
-        // it drops nothing. Written whole, the object's words go straight
-        // from registers to the slot.
+        // it drops nothing.
         unsafe {
             std::ptr::write(
                 slot,
                 Some(Object {
                     class,
                     flags: 0,
-                    body: Body::Ptr(slots),
+                    body,
                 }),
             );
         }
@@ -566,33 +573,7 @@ impl Heap {
     ) -> Oop {
         // SAFETY: see the function's contract
         let slots = unsafe { Vec::from_raw_parts(ptr, len, cap) };
-        if self.free_top == 0 {
-            return self.alloc_body(class, Body::Bytes(slots));
-        }
-        let n = OBJECT_BYTES + len;
-        self.bytes += n;
-        self.allocated_since_gc += n;
-        self.free_top -= 1;
-        let i = self.free[self.free_top];
-        let slot: *mut Option<Object> = &mut self.objects[i as usize];
-        // SAFETY: `slot` is a valid, aligned element of the table; a slot on
-        // the free list is `None` (as in `alloc_boxed_block`), so overwriting
-        // it drops nothing. Written whole, the object's words go straight
-        // from registers to the slot.
-        unsafe {
-            std::ptr::write(
-                slot,
-                Some(Object {
-                    class,
-                    flags: 0,
-                    body: Body::Bytes(slots),
-                }),
-            );
-        }
-        if self.free_top > 0 {
-            prefetch(&self.objects[self.free[self.free_top - 1] as usize]);
-        }
-        Oop(i)
+        self.place_new(class, Body::Bytes(slots), OBJECT_BYTES + len)
     }
 
     /// Allocates a block closure. A box from `closure_pool` is reused when
