@@ -1842,7 +1842,17 @@ occurrencesOf: arg1
 category: 'accessing'
 method: ArrayedCollection
 replaceFrom: arg1 to: arg2 with: arg3 startingAt: arg4
+	"The primitive copies from another indexable collection. Any other
+	SequenceableCollection (an OrderedCollection, an Interval) is copied
+	element by element once the whole range is known to fit, so a failure
+	changes nothing."
 	<primitive: 222>
+	((arg3 isKindOf: SequenceableCollection)
+		and: [(arg3 isKindOf: ArrayedCollection) not
+		and: [(arg1 isKindOf: SmallInteger) and: [(arg2 isKindOf: SmallInteger)
+		and: [(arg4 isKindOf: SmallInteger) and: [arg1 >= 1 and: [arg4 >= 1
+		and: [arg2 <= self size and: [arg4 + arg2 - arg1 <= arg3 size]]]]]]]])
+			ifTrue: [^ super replaceFrom: arg1 to: arg2 with: arg3 startingAt: arg4].
 	^ OutOfRange new signal: 'replaceFrom:to:with:startingAt: out of range'
 %
 
