@@ -449,45 +449,7 @@ impl Heap {
     #[inline(always)]
     fn alloc_body(&mut self, class: Oop, body: Body) -> Oop {
         let n = body.approx_bytes();
-        self.bytes += n;
-        self.allocated_since_gc += n;
-        if self.free_top > 0 {
-            self.free_top -= 1;
-            let i = self.free[self.free_top];
-            // A free slot is empty: nothing to drop, so its old contents are
-            // not read (the slot was last touched by the sweep, long ago). The
-            // object is written into it whole, so the body's words go from
-            // where the caller built them (registers, once this is inlined)
-            // to the slot: moved through a copy on the stack, they were
-            // reloaded with wider loads than they were stored with, which
-            // stalls the processor.
-            let slot: *mut Option<Object> = &mut self.objects[i as usize];
-            // SAFETY: `slot` is a valid, aligned element of the table; a slot
-            // on the free list is `None` (the sweep took its object), so
-            // overwriting it drops nothing.
-            unsafe {
-                std::ptr::write(
-                    slot,
-                    Some(Object {
-                        class,
-                        flags: 0,
-                        body,
-                    }),
-                );
-            }
-            if self.free_top > 0 {
-                prefetch(&self.objects[self.free[self.free_top - 1] as usize]);
-            }
-            Oop(i)
-        } else {
-            let obj = Some(Object {
-                class,
-                flags: 0,
-                body,
-            });
-            self.objects.push(obj);
-            Oop(self.objects.len() as u64 - 1)
-        }
+        self.place_new(class, body, n)
     }
 
     /// `alloc` of a pointer object whose slots are `slots`. The vector is
@@ -520,21 +482,32 @@ impl Heap {
 
     /// Puts a new object made of `body` (counted as `n` bytes) into a free
     /// slot of the table, or appends it when there is none. Inlined into its
-    /// callers so that the object is written into its slot whole, straight
-    /// from the registers the body arrived in.
+    /// callers (`alloc_body` and the register-handover paths) so that the
+    /// object is written into its slot whole.
     #[inline(always)]
     fn place_new(&mut self, class: Oop, body: Body, n: usize) -> Oop {
-        if self.free_top == 0 {
-            return self.alloc_body(class, body);
-        }
         self.bytes += n;
         self.allocated_since_gc += n;
+        if self.free_top == 0 {
+            self.objects.push(Some(Object {
+                class,
+                flags: 0,
+                body,
+            }));
+            return Oop(self.objects.len() as u64 - 1);
+        }
         self.free_top -= 1;
         let i = self.free[self.free_top];
+        // A free slot is empty: nothing to drop, so its old contents are not
+        // read (the slot was last touched by the sweep, long ago). The object
+        // is written into it whole, so the body's words go from where the
+        // caller built them (registers, once this is inlined) to the slot:
+        // moved through a copy on the stack, they were reloaded with wider
+        // loads than they were stored with, which stalls the processor.
         let slot: *mut Option<Object> = &mut self.objects[i as usize];
         // SAFETY: `slot` is a valid, aligned element of the table; a slot on
-        // the free list is `None` (as in `alloc_boxed_block`), so overwriting
-        // it drops nothing.
+        // the free list is `None` (the sweep took its object), so
+        // overwriting it drops nothing.
         unsafe {
             std::ptr::write(
                 slot,
