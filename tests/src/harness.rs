@@ -102,10 +102,22 @@ fn build(packages: &[&str]) -> PathBuf {
     profile_dir
 }
 
+/// This test process's scratch directory, made empty on first use: it is
+/// named by the process id, and one left behind by an earlier process with
+/// the same id (ids are reused) must not hand its files to this one.
 fn scratch_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gsmcp-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("create the test scratch directory");
-    dir
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("gsmcp-tests-{}", std::process::id()));
+        match std::fs::remove_dir_all(&dir) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => panic!("clear the stale scratch directory {}: {e}", dir.display()),
+        }
+        std::fs::create_dir_all(&dir).expect("create the test scratch directory");
+        dir
+    })
+    .clone()
 }
 
 /// A unique path in this test process's scratch directory.
