@@ -198,6 +198,28 @@ impl Body {
     }
 }
 
+/// The element types of the bodies handed to the heap in registers
+/// ([`Heap::alloc_ptr`], [`Heap::alloc_bytes`]): the body a vector of them
+/// makes, and the bytes [`Body::approx_bytes`] counts per element.
+trait BodyVec: Sized {
+    const BYTES: usize;
+    fn body(v: Vec<Self>) -> Body;
+}
+
+impl BodyVec for Value {
+    const BYTES: usize = 16;
+    fn body(v: Vec<Value>) -> Body {
+        Body::Ptr(v)
+    }
+}
+
+impl BodyVec for u8 {
+    const BYTES: usize = 1;
+    fn body(v: Vec<u8>) -> Body {
+        Body::Bytes(v)
+    }
+}
+
 /// What [`Body::approx_bytes`] counts for any object (its table slot), and
 /// what it adds for a block's closure box.
 const OBJECT_BYTES: usize = 48;
@@ -459,25 +481,37 @@ impl Heap {
     /// hottest instruction of `Vm::new_array`).
     #[inline(always)]
     pub fn alloc_ptr(&mut self, class: Oop, slots: Vec<Value>) -> Oop {
-        let mut slots = std::mem::ManuallyDrop::new(slots);
-        let (ptr, len, cap) = (slots.as_mut_ptr(), slots.len(), slots.capacity());
+        self.alloc_vec(class, slots)
+    }
+
+    /// `alloc` of a byte object (a String, Symbol or ByteArray body), handed
+    /// over in registers as [`Heap::alloc_ptr`] does.
+    #[inline(always)]
+    pub fn alloc_bytes(&mut self, class: Oop, bytes: Vec<u8>) -> Oop {
+        self.alloc_vec(class, bytes)
+    }
+
+    #[inline(always)]
+    fn alloc_vec<T: BodyVec>(&mut self, class: Oop, v: Vec<T>) -> Oop {
+        let mut v = std::mem::ManuallyDrop::new(v);
+        let (ptr, len, cap) = (v.as_mut_ptr(), v.len(), v.capacity());
         // SAFETY: the parts of a vector given up here (`ManuallyDrop`)
-        unsafe { self.alloc_ptr_parts(class, ptr, len, cap) }
+        unsafe { self.alloc_vec_parts(class, ptr, len, cap) }
     }
 
     /// # Safety
-    /// `ptr`, `len` and `cap` are the parts of a `Vec<Value>` nothing else owns.
+    /// `ptr`, `len` and `cap` are the parts of a `Vec<T>` nothing else owns.
     #[inline(never)]
-    unsafe fn alloc_ptr_parts(
+    unsafe fn alloc_vec_parts<T: BodyVec>(
         &mut self,
         class: Oop,
-        ptr: *mut Value,
+        ptr: *mut T,
         len: usize,
         cap: usize,
     ) -> Oop {
         // SAFETY: see the function's contract
-        let slots = unsafe { Vec::from_raw_parts(ptr, len, cap) };
-        self.place_new(class, Body::Ptr(slots), OBJECT_BYTES + len * 16)
+        let v = unsafe { Vec::from_raw_parts(ptr, len, cap) };
+        self.place_new(class, T::body(v), OBJECT_BYTES + len * T::BYTES)
     }
 
     /// Puts a new object made of `body` (counted as `n` bytes) into a free
@@ -522,31 +556,6 @@ impl Heap {
             prefetch(&self.objects[self.free[self.free_top - 1] as usize]);
         }
         Oop(i)
-    }
-
-    /// `alloc` of a byte object (a String, Symbol or ByteArray body), handed
-    /// over in registers as [`Heap::alloc_ptr`] does.
-    #[inline(always)]
-    pub fn alloc_bytes(&mut self, class: Oop, bytes: Vec<u8>) -> Oop {
-        let mut bytes = std::mem::ManuallyDrop::new(bytes);
-        let (ptr, len, cap) = (bytes.as_mut_ptr(), bytes.len(), bytes.capacity());
-        // SAFETY: the parts of a vector given up here (`ManuallyDrop`)
-        unsafe { self.alloc_bytes_parts(class, ptr, len, cap) }
-    }
-
-    /// # Safety
-    /// `ptr`, `len` and `cap` are the parts of a `Vec<u8>` nothing else owns.
-    #[inline(never)]
-    unsafe fn alloc_bytes_parts(
-        &mut self,
-        class: Oop,
-        ptr: *mut u8,
-        len: usize,
-        cap: usize,
-    ) -> Oop {
-        // SAFETY: see the function's contract
-        let slots = unsafe { Vec::from_raw_parts(ptr, len, cap) };
-        self.place_new(class, Body::Bytes(slots), OBJECT_BYTES + len)
     }
 
     /// Allocates a block closure. A box from `closure_pool` is reused when
