@@ -775,6 +775,14 @@ impl Heap {
     /// barrier's path.
     #[inline(always)]
     pub fn plain_pair_mut(&mut self, a: Oop, b: Oop) -> Option<(&mut Object, &mut Object)> {
+        let (x, y) = self.distinct_mut(a, b)?;
+        barrier_free(x.flags | y.flags).then_some((x, y))
+    }
+
+    /// Two distinct live objects, both mutable, with one table lookup each;
+    /// None for the same object twice or a dangling OOP.
+    #[inline(always)]
+    fn distinct_mut(&mut self, a: Oop, b: Oop) -> Option<(&mut Object, &mut Object)> {
         let (i, j) = (a.idx(), b.idx());
         let n = self.objects.len();
         if i == j || i >= n || j >= n {
@@ -785,11 +793,7 @@ impl Heap {
         // two references are to different elements and do not alias (what
         // `split_at_mut` would give, without ordering the indexes first:
         // the two table loads do not wait for a comparison).
-        let (x, y) = unsafe { ((*table.add(i)).as_mut()?, (*table.add(j)).as_mut()?) };
-        if !barrier_free(x.flags | y.flags) {
-            return None;
-        }
-        Some((x, y))
+        unsafe { Some(((*table.add(i)).as_mut()?, (*table.add(j)).as_mut()?)) }
     }
 
     /// The pointer slots of an object the write barrier has nothing to do
@@ -813,15 +817,8 @@ impl Heap {
     /// a dangling OOP, a flagged object to change).
     #[inline(always)]
     pub fn plain_mut_and_get(&mut self, w: Oop, r: Oop) -> Option<(&mut Object, &Object)> {
-        let (i, j) = (w.idx(), r.idx());
-        let n = self.objects.len();
-        if i == j || i >= n || j >= n {
-            return None;
-        }
-        let table = self.objects.as_mut_ptr();
-        // SAFETY: as in `plain_pair_mut`: distinct indexes within the table.
-        let (a, b) = unsafe { ((*table.add(i)).as_mut()?, (*table.add(j)).as_ref()?) };
-        barrier_free(a.flags).then_some((a, b))
+        let (a, b) = self.distinct_mut(w, r)?;
+        barrier_free(a.flags).then_some((a, &*b))
     }
 
     /// Stores into a pointer slot (0-based) through the barrier.
