@@ -103,14 +103,23 @@ pub enum Backend {
         user: String,
         password: String,
     },
-    /// A GemStone/S 64 stone through libgcits.
+    /// A GemStone/S 64 stone through libgcits, loaded at run time.
     Gci {
-        gemstone: String,
+        /// `GEMSTONE`: the product directory the library is found under.
+        gemstone: Option<String>,
+        /// An explicit library path, which overrides the search.
+        library: Option<String>,
+        /// The stone's network resource string.
         stone: String,
+        /// The gem service's network resource string.
+        gem_nrs: String,
+        /// A NetLDI name or port for every NRS (`GEMSTONE_NRS_ALL`).
+        netldi: Option<String>,
+        /// The host account the gem runs as (none: the NetLDI's, guest mode).
+        host_user: Option<String>,
+        host_password: Option<String>,
         user: String,
         password: String,
-        host: Option<String>,
-        netldi: Option<String>,
     },
 }
 
@@ -161,19 +170,24 @@ impl fmt::Debug for Backend {
                 .finish(),
             Backend::Gci {
                 gemstone,
+                library,
                 stone,
-                user,
-                host,
+                gem_nrs,
                 netldi,
+                host_user,
+                user,
                 ..
             } => f
                 .debug_struct("Gci")
                 .field("gemstone", gemstone)
+                .field("library", library)
                 .field("stone", stone)
+                .field("gem_nrs", gem_nrs)
+                .field("netldi", netldi)
+                .field("host_user", host_user)
+                .field("host_password", &"<redacted>")
                 .field("user", user)
                 .field("password", &"<redacted>")
-                .field("host", host)
-                .field("netldi", netldi)
                 .finish(),
         }
     }

@@ -33,12 +33,15 @@ fn embedded_hello() -> Hello {
 fn gci_hello() -> Hello {
     Hello {
         backend: Backend::Gci {
-            gemstone: "/opt/gemstone/GemStone64Bit3.7.2".into(),
-            stone: "gs64stone".into(),
+            gemstone: Some("/opt/gemstone/GemStone64Bit3.7.5-x86_64.Linux".into()),
+            library: None,
+            stone: "!@db.example#netldi:gs64ldi!gs64stone".into(),
+            gem_nrs: "!@db.example#netldi:gs64ldi!gemnetobject".into(),
+            netldi: Some("gs64ldi".into()),
+            host_user: Some("gemstone".into()),
+            host_password: Some("host-secret".into()),
             user: "DataCurator".into(),
             password: "swordfish".into(),
-            host: Some("db.example".into()),
-            netldi: None,
         },
         title: None,
         instructions: None,

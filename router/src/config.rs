@@ -101,6 +101,37 @@ pub struct Cli {
     /// unshared in-memory image that is never saved.
     #[arg(long, env = "MCP_REPOSITORY")]
     pub repository: Option<PathBuf>,
+    /// Which stone workers log in to: `embedded` (the built-in stone and its
+    /// repository file) or `gci` (a GemStone/S 64 stone through its C library).
+    #[arg(long, env = "MCP_BACKEND", default_value = "embedded")]
+    pub backend: String,
+    /// GCI backend: the GemStone product directory whose `lib/libgcits-<version>-64.so` is loaded.
+    #[arg(long, env = "GEMSTONE")]
+    pub gemstone: Option<PathBuf>,
+    /// GCI backend: the library file itself, instead of the one under GEMSTONE.
+    #[arg(long, env = "MCP_GCI_LIBRARY")]
+    pub gci_library: Option<PathBuf>,
+    /// GCI backend: the stone's network resource string (`gs64stone`, `!@host!gs64stone`).
+    #[arg(long, env = "MCP_STONE", default_value = "gs64stone")]
+    pub stone: String,
+    /// GCI backend: the gem service's network resource string (default: through
+    /// the local NetLDI `gs64ldi`, or MCP_NETLDI).
+    #[arg(long, env = "MCP_GEM_NRS")]
+    pub gem_nrs: Option<String>,
+    /// GCI backend: the NetLDI (name or port) every resource string goes through.
+    #[arg(long, env = "MCP_NETLDI")]
+    pub netldi: Option<String>,
+    /// GCI backend: the host account gems run as (unset: the NetLDI's own, as
+    /// with a guest-mode NetLDI). Its password comes from MCP_HOST_PASSWORD_FILE
+    /// or the environment variable MCP_HOST_PASSWORD, never a flag.
+    #[arg(long, env = "MCP_HOST_USER")]
+    pub host_user: Option<String>,
+    /// GCI backend: a file whose first line is the host account's password.
+    #[arg(long, env = "MCP_HOST_PASSWORD_FILE")]
+    pub host_password_file: Option<PathBuf>,
+    /// MCP_HOST_PASSWORD, read from the environment only.
+    #[arg(skip = Secret::from_env(HOST_PASSWORD_ENV))]
+    pub host_password: Option<Secret>,
     /// The repository user every worker logs in as (default: DataCurator). A
     /// commit-disabled (read-only) user gives clients a view they can read,
     /// evaluate in and search, but not change.
@@ -150,6 +181,24 @@ pub struct Cli {
 
 /// The environment variable holding the worker user's password.
 pub const WORKER_PASSWORD_ENV: &str = "MCP_WORKER_PASSWORD";
+/// The environment variable holding the GCI backend's host password.
+pub const HOST_PASSWORD_ENV: &str = "MCP_HOST_PASSWORD";
+/// The gem service through the default local NetLDI.
+const DEFAULT_NETLDI: &str = "gs64ldi";
+
+/// Where a GCI backend's workers log in (validated before the port is bound).
+#[derive(Debug, Clone)]
+pub struct GciConfig {
+    pub gemstone: Option<String>,
+    pub library: Option<String>,
+    /// The library that will be loaded, and its version (checked, not loaded).
+    pub library_found: (PathBuf, String),
+    pub stone: String,
+    pub gem_nrs: String,
+    pub netldi: Option<String>,
+    pub host_user: Option<String>,
+    pub host_password: Option<Secret>,
+}
 
 /// The default worker login: a new repository's DataCurator and its password.
 pub const DEFAULT_WORKER_USER: &str = "DataCurator";
@@ -202,6 +251,8 @@ pub struct Config {
     pub title: Option<String>,
     pub instructions: Option<String>,
     pub repository: Option<String>,
+    /// The GCI backend's settings; `None` for the embedded stone.
+    pub gci: Option<GciConfig>,
     /// The repository user workers log in as, and its password.
     pub worker_user: String,
     pub worker_password: Secret,
@@ -223,6 +274,22 @@ pub struct ConfigError {
 }
 
 impl Config {
+    /// Which stone the workers log in to, for the log and `--check`.
+    pub fn stone_description(&self) -> String {
+        match &self.gci {
+            None => format!(
+                "embedded {}",
+                self.repository.as_deref().unwrap_or(IN_MEMORY)
+            ),
+            Some(g) => format!(
+                "GemStone {} via {} ({})",
+                g.stone,
+                g.library_found.0.display(),
+                g.library_found.1
+            ),
+        }
+    }
+
     /// A configuration with defaults for everything, for tests of the library.
     pub fn for_tests(worker_bin: PathBuf) -> Config {
         Config {
@@ -242,6 +309,7 @@ impl Config {
             title: None,
             instructions: None,
             repository: None,
+            gci: None,
             worker_user: DEFAULT_WORKER_USER.into(),
             worker_password: Secret::new(DEFAULT_WORKER_PASSWORD),
             lifetime: crate::lifetime::Policy::new(
@@ -350,15 +418,35 @@ impl Config {
             None => None,
         };
 
-        let repository = match &cli.repository {
-            Some(path) if path.as_os_str() == IN_MEMORY => None,
-            Some(path) => keep(p, check_repository(path), None),
-            None => keep(p, default_repository(), None),
+        let gci = match cli.backend.trim() {
+            "embedded" => None,
+            "gci" => keep(p, gci_config(&cli).map(Some), None),
+            other => {
+                p.push(format!(
+                    "MCP_BACKEND={other:?} is not a backend: use embedded (the built-in stone) \
+                     or gci (a GemStone/S 64 stone through its C library)"
+                ));
+                None
+            }
+        };
+        let repository = match (&cli.repository, cli.backend.trim() == "gci") {
+            (Some(_), true) => {
+                p.push(
+                    "MCP_REPOSITORY names an embedded repository file, but MCP_BACKEND=gci: \
+                     name the stone with MCP_STONE instead"
+                        .into(),
+                );
+                None
+            }
+            (None, true) => None,
+            (Some(path), false) if path.as_os_str() == IN_MEMORY => None,
+            (Some(path), false) => keep(p, check_repository(path), None),
+            (None, false) => keep(p, default_repository(), None),
         };
 
         let (worker_user, worker_password) = keep(
             p,
-            worker_login(&cli, repository.is_some()),
+            worker_login(&cli, repository.is_some() || gci.is_some()),
             (
                 DEFAULT_WORKER_USER.into(),
                 Secret::new(DEFAULT_WORKER_PASSWORD),
@@ -427,6 +515,7 @@ impl Config {
             title,
             instructions,
             repository,
+            gci,
             worker_user,
             worker_password,
             lifetime: crate::lifetime::Policy::new(
@@ -443,6 +532,64 @@ impl Config {
             max_commits_behind,
         })
     }
+}
+
+/// The GCI backend's settings: the library must be found (not loaded: that
+/// is the worker's, and `--check`'s), every text must be one line, and the
+/// host password comes from a file or the environment.
+fn gci_config(cli: &Cli) -> Result<GciConfig, String> {
+    let text = |name: &str, v: &Option<String>| -> Result<Option<String>, String> {
+        match v.as_deref().map(str::trim) {
+            None => Ok(None),
+            Some("") => Err(format!("{name} is empty: set it or leave it unset")),
+            Some(t) if t.chars().any(char::is_control) => {
+                Err(format!("{name} contains control characters"))
+            }
+            Some(t) => Ok(Some(t.to_string())),
+        }
+    };
+    let path = |p: &Option<PathBuf>| p.as_ref().map(|p| p.display().to_string());
+    let gemstone = path(&cli.gemstone);
+    let library = path(&cli.gci_library);
+    let library_found = gsmcp_gci_abi::product::locate(gemstone.as_deref(), library.as_deref())?;
+    let stone = text("MCP_STONE", &Some(cli.stone.clone()))?
+        .ok_or("MCP_STONE is empty: name the stone (default gs64stone)")?;
+    let netldi = text("MCP_NETLDI", &cli.netldi)?;
+    let gem_nrs = match text("MCP_GEM_NRS", &cli.gem_nrs)? {
+        Some(g) => g,
+        None => format!(
+            "!#netldi:{}!gemnetobject",
+            netldi.as_deref().unwrap_or(DEFAULT_NETLDI)
+        ),
+    };
+    let host_user = text("MCP_HOST_USER", &cli.host_user)?;
+    let host_password = match (&cli.host_password_file, &cli.host_password) {
+        (Some(_), Some(_)) => {
+            return Err(format!(
+                "both MCP_HOST_PASSWORD_FILE and {HOST_PASSWORD_ENV} are set: keep one"
+            ))
+        }
+        (Some(file), None) => Some(
+            read_password_file(file)
+                .map_err(|e| e.replace("MCP_WORKER_PASSWORD_FILE", "MCP_HOST_PASSWORD_FILE"))?,
+        ),
+        (None, secret) => secret.clone(),
+    };
+    if host_password.is_some() && host_user.is_none() {
+        return Err(
+            "a host password is set but MCP_HOST_USER is not: name the host account".into(),
+        );
+    }
+    Ok(GciConfig {
+        gemstone,
+        library,
+        library_found,
+        stone,
+        gem_nrs,
+        netldi,
+        host_user,
+        host_password,
+    })
 }
 
 /// The worker login: `MCP_WORKER_USER` and its password from

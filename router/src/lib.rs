@@ -82,7 +82,7 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> Result<(), RunE
         toolsets = %config.toolsets.join(","),
         worker = %config.worker_bin.display(),
         worker_user = %config.worker_user,
-        repository = config.repository.as_deref().unwrap_or(":memory:"),
+        stone = %config.stone_description(),
         "listening"
     );
     http::serve(listener, state, shutdown).await;

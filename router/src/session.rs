@@ -335,10 +335,23 @@ async fn run_session(
         protocol: PROTOCOL_VERSION,
         session_id: sid.clone(),
         port: registry.port,
-        backend: Backend::Embedded {
-            repository: config.repository.clone(),
-            user: config.worker_user.clone(),
-            password: config.worker_password.expose().to_string(),
+        backend: match &config.gci {
+            None => Backend::Embedded {
+                repository: config.repository.clone(),
+                user: config.worker_user.clone(),
+                password: config.worker_password.expose().to_string(),
+            },
+            Some(g) => Backend::Gci {
+                gemstone: g.gemstone.clone(),
+                library: g.library.clone(),
+                stone: g.stone.clone(),
+                gem_nrs: g.gem_nrs.clone(),
+                netldi: g.netldi.clone(),
+                host_user: g.host_user.clone(),
+                host_password: g.host_password.as_ref().map(|s| s.expose().to_string()),
+                user: config.worker_user.clone(),
+                password: config.worker_password.expose().to_string(),
+            },
         },
         toolsets: config.toolsets.clone(),
         options: config.toolset_options.clone(),

@@ -91,7 +91,7 @@ pub struct Session {
 const EVAL_STACK_BYTES: usize = 512 << 20;
 
 /// Collect garbage after an evaluation once this many bytes were allocated.
-const GC_THRESHOLD: usize = 64 << 20;
+pub(crate) const GC_THRESHOLD: usize = 64 << 20;
 
 impl From<Failure> for StError {
     fn from(f: Failure) -> StError {

@@ -129,6 +129,8 @@ pub fn new_vm(interrupter: Interrupter, memory_limit: usize) -> Vm {
         hashing_checked: (0, false, false, false),
         index_of_checked: [(0, Oop(0)); 10],
         repo: None,
+        exports: Default::default(),
+        last_exception: Value::Nil,
     };
     // dictionaries
     let sd = vm.k.symbol_dictionary;
@@ -213,6 +215,8 @@ impl Vm {
         .map(Value::Obj)
         .collect();
         v.extend(r.all_classes.iter().map(|&c| Value::Obj(c)));
+        v.extend(self.exports.iter().map(|&o| Value::Obj(o)));
+        v.push(self.last_exception);
         v.extend(self.stack.iter().copied());
         v
     }

@@ -371,6 +371,7 @@ impl Vm {
 
     /// Turns an unhandled exception into the evaluation-ending failure.
     pub fn unhandled(&mut self, ex: Value) -> Unwind {
+        self.last_exception = ex;
         let class = self.class_of(ex);
         let class_name = self.class_name(class);
         let number = match ex {

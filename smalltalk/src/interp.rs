@@ -249,6 +249,8 @@ impl Vm {
             repo: None,
             hashing_checked: (0, false, false, false),
             index_of_checked: [(0, Oop(0)); 10],
+            exports: Default::default(),
+            last_exception: Value::Nil,
         }
     }
 }
@@ -317,6 +319,13 @@ pub struct Vm {
     /// other entries are the same kind of memo for other collection
     /// primitives (`collprims.rs`, `MEMO_*`).
     pub index_of_checked: [(u64, Oop); 10],
+    /// Objects a client holds between evaluations (the GCI export set): roots
+    /// of every collection until released (`objects.rs`).
+    pub exports: crate::value::FxHashSet<Oop>,
+    /// The exception that ended the last evaluation, kept as a root from the
+    /// moment it went unhandled until the next evaluation starts, so a client
+    /// can still send it messages (`objects.rs`).
+    pub last_exception: Value,
 }
 
 #[derive(Default, Clone)]

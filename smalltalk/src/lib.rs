@@ -10,7 +10,7 @@
 //! Code map: `value` (immediates, OOPs) → `heap` (object table, write barrier,
 //! collector) → `parser`/`ast` → `compiler` → `code` (resolved tree) →
 //! `interp` (evaluation) with `exceptions`, `prims`, `num`, `behavior`;
-//! `bootstrap`/`known`/`filein` build an image; `api` is the public face.
+//! `bootstrap`/`known`/`filein` build an image; `api` is the public face, `objects` its object-level part for GCI clients.
 
 mod api;
 mod ast;
@@ -27,6 +27,7 @@ mod interp;
 mod known;
 mod native_stack;
 mod num;
+mod objects;
 pub mod parser;
 mod persist;
 mod prims;
@@ -34,4 +35,5 @@ mod stack_roots;
 mod value;
 
 pub use api::{ErrorKind, Interrupter, Session, StError};
+pub use objects::{ExecError, Object, Shape};
 pub use persist::TransactionMark;

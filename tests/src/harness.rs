@@ -56,9 +56,44 @@ pub fn topaz_binary() -> &'static Path {
     TOPAZ.get_or_init(|| build(&["gsmcp-smalltalk"]).join("gsmcp-topaz"))
 }
 
+/// The backend the tests run on: `embedded` unless `GSMCP_TEST_BACKEND=gci`,
+/// which puts every router a test starts on the GCI backend, loading the
+/// GCI-compatible library from a GemStone-shaped directory ([`gci_product_dir`]).
+pub fn test_backend_is_gci() -> bool {
+    std::env::var("GSMCP_TEST_BACKEND").is_ok_and(|b| b == "gci")
+}
+
+/// A GemStone-shaped product directory (once per test process) holding the
+/// GCI-compatible library as `lib/libgcits-3.7.5-64.so`, built with the
+/// running test's profile, and an empty `data/`.
+pub fn gci_product_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let profile_dir = build_with(&["gsmcp-gci"], "--lib");
+        let dir = scratch_dir().join("gemstone");
+        std::fs::create_dir_all(dir.join("lib")).expect("create the product directory");
+        std::fs::create_dir_all(dir.join("data")).expect("create the data directory");
+        let suffix = if cfg!(target_os = "macos") {
+            "dylib"
+        } else {
+            "so"
+        };
+        let lib = dir.join("lib").join(format!("libgcits-3.7.5-64.{suffix}"));
+        let _ = std::fs::remove_file(&lib);
+        std::os::unix::fs::symlink(profile_dir.join(format!("libgsmcp_gci.{suffix}")), &lib)
+            .expect("link the GCI library into the product directory");
+        dir
+    })
+}
+
 /// Runs `cargo build --bins` for `packages` into the running test's target
 /// directory and profile; answers the profile directory.
 fn build(packages: &[&str]) -> PathBuf {
+    build_with(packages, "--bins")
+}
+
+/// `cargo build <what>` (`--bins`, `--lib`) for `packages`.
+fn build_with(packages: &[&str], what: &str) -> PathBuf {
     let exe = std::env::current_exe().expect("test executable path");
     // target/<profile>/deps/<test>-<hash>
     let profile_dir = exe
@@ -80,8 +115,7 @@ fn build(packages: &[&str]) -> PathBuf {
         .expect("workspace root");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut cmd = Command::new(cargo);
-    cmd.current_dir(workspace)
-        .args(["build", "--quiet", "--bins"]);
+    cmd.current_dir(workspace).args(["build", "--quiet", what]);
     for p in packages {
         cmd.args(["-p", p]);
     }
@@ -173,6 +207,13 @@ impl ServerBuilder {
     }
 
     fn command(&self, stderr: Stdio) -> Command {
+        self.command_on(stderr, false)
+    }
+
+    /// The router's command; with `on_gci`, its sessions log in through the
+    /// GCI backend to the stone the embedded settings name (a repository
+    /// file becomes a stone of that path, `:memory:` stays a fresh image).
+    fn command_on(&self, stderr: Stdio, on_gci: bool) -> Command {
         let (router, worker) = match &self.worker {
             Some(w) => (router_binary().to_path_buf(), w.clone()),
             None => {
@@ -198,6 +239,20 @@ impl ServerBuilder {
         for (k, v) in &self.env {
             cmd.env(k, v);
         }
+        let chose_backend = self.env.iter().any(|(k, _)| k == "MCP_BACKEND");
+        if on_gci && !chose_backend && self.worker.is_none() {
+            let repository = self
+                .env
+                .iter()
+                .rev()
+                .find(|(k, _)| k == "MCP_REPOSITORY")
+                .map(|(_, v)| v.clone())
+                .unwrap_or_else(|| ":memory:".into());
+            cmd.env_remove("MCP_REPOSITORY")
+                .env("MCP_BACKEND", "gci")
+                .env("GEMSTONE", gci_product_dir())
+                .env("MCP_STONE", repository);
+        }
         cmd.stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(stderr);
@@ -217,7 +272,10 @@ impl ServerBuilder {
     pub fn try_start(self) -> Result<Server, Exited> {
         let log_path = scratch_path("gsmcp.log");
         let log = std::fs::File::create(&log_path).expect("create the router log file");
-        let mut child = self.command(Stdio::from(log)).spawn().expect("start gsmcp");
+        let mut child = self
+            .command_on(Stdio::from(log), test_backend_is_gci())
+            .spawn()
+            .expect("start gsmcp");
         let stdout = child.stdout.take().expect("piped stdout");
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {

@@ -609,6 +609,13 @@ async fn the_guardrail_follows_view_moves_made_by_code() {
     ok(&mut b, "abort", json!({})).await;
     assert_eq!(source_of(&mut b, "Moved", "x").await["source"], "x ^ 1");
 
+    // Over GCI the worker cannot see a view move made inside evaluated code
+    // (GemStone publishes no per-session view counter; the Login answers no
+    // transaction mark), so only the embedded stone runs the rest.
+    if gsmcp_tests::test_backend_is_gci() {
+        return;
+    }
+
     // A replaces it; B's code aborts, which shows B A's version: what B read
     // before is stale, so B may not overwrite until it reads again.
     ok(&mut a, "compile_method", compile("x ^ 2")).await;

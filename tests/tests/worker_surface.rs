@@ -206,6 +206,11 @@ fn a_view_moved_between_calls_is_mentioned_in_the_next_result() {
         json!({"code": "UserGlobals at: #SurfaceMark put: 5. System commitTransaction"}),
     );
     assert_eq!(r["structuredContent"]["result"], "true", "{r}");
+    if gsmcp_tests::test_backend_is_gci() {
+        // over GCI a worker does not know how far its view is behind, so the
+        // router has nothing to act on: the view moves only by the client
+        return;
+    }
     // B's next call learns it is one commit behind; the router refreshes B
     // between calls, and B's following result carries the note.
     call(&server, &b, 3, "status", json!({}));

@@ -4,7 +4,7 @@
 //! answer its printString (or a String result), name the user and the stone, and
 //! hand out a [`Breaker`] another thread uses to interrupt an evaluation. Tools are
 //! written once, as Smalltalk both stones accept, so they never see which backend
-//! answers. Only this module links a backend.
+//! answers. Only this module and `gci` (the GCI backend) reach a backend.
 //!
 //! A login lives on the engine thread that created it (the embedded stone's
 //! session is not `Send`); only its [`Breaker`] crosses threads.
@@ -24,6 +24,9 @@ pub enum LoginError {
     /// The stone refused the login.
     #[error("login failed: {0}")]
     Refused(String),
+    /// The GCI library could not be found, loaded or used.
+    #[error("{0}")]
+    Library(String),
 }
 
 impl LoginError {
@@ -32,6 +35,7 @@ impl LoginError {
         match self {
             LoginError::Unsupported(_) => "unsupported",
             LoginError::Refused(_) => "login",
+            LoginError::Library(_) => "library",
         }
     }
 }
@@ -247,9 +251,26 @@ pub fn login(backend: &Backend) -> Result<Box<dyn Login>, LoginError> {
             let stone = session.stone_name();
             Ok(embedded(session, stone))
         }
-        Backend::Gci { .. } => Err(LoginError::Unsupported(
-            "the GemStone (GCI) backend is not available in this build; use the embedded stone"
-                .into(),
-        )),
+        Backend::Gci {
+            gemstone,
+            library,
+            stone,
+            gem_nrs,
+            netldi,
+            host_user,
+            host_password,
+            user,
+            password,
+        } => crate::gci::login(&crate::gci::Settings {
+            gemstone: gemstone.as_deref(),
+            library: library.as_deref(),
+            stone,
+            gem_nrs,
+            netldi: netldi.as_deref(),
+            host_user: host_user.as_deref(),
+            host_password: host_password.as_deref(),
+            user,
+            password,
+        }),
     }
 }

@@ -1,5 +1,5 @@
 //! gsmcp-worker owns one MCP session's login: it receives its configuration from
-//! the router over the IPC socket, logs in to a backend (the embedded stone, later
+//! the router over the IPC socket, logs in to a backend (the embedded stone, or
 //! GemStone over GCI), answers the session's JSON-RPC requests one at a time with
 //! the tools of the toolsets it was told to serve, and exits when told to or when
 //! the router goes away.
@@ -13,7 +13,8 @@
 //! the IPC descriptor); [`serve`] runs the handshake, the IPC reader and the
 //! engine thread; [`mcp`] answers JSON-RPC methods; [`tools`] is the tool registry
 //! with one module per toolset; [`schema`] validates tool arguments; [`backend`]
-//! is the login abstraction over the stones; [`quote`] renders client text as
+//! is the login abstraction over the stones and the embedded stone's login;
+//! [`gci`] is the GCI backend (a GemStone library loaded at run time); [`quote`] renders client text as
 //! Smalltalk literals; [`notify`] is a running call's voice towards the client
 //! (progress, logs, server requests and waiting for their answers);
 //! [`prompts`], [`resources`] and [`completion`] answer the prompt, resource and
@@ -21,6 +22,7 @@
 
 pub mod backend;
 pub mod completion;
+pub mod gci;
 pub mod mcp;
 pub mod notify;
 pub mod process;

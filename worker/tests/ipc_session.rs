@@ -225,12 +225,15 @@ fn handshake_answers_ready_with_the_tool_list() {
 #[test]
 fn handshake_failures_are_reported_and_the_worker_exits_nonzero() {
     let gci = Backend::Gci {
-        gemstone: "/opt/gemstone".into(),
+        gemstone: Some("/nonexistent/gemstone".into()),
+        library: None,
         stone: "gs64stone".into(),
+        gem_nrs: "gemnetobject".into(),
+        netldi: None,
+        host_user: None,
+        host_password: None,
         user: "DataCurator".into(),
         password: "swordfish".into(),
-        host: None,
-        netldi: None,
     };
     let table: Vec<(&str, Hello, &str, &str)> = vec![
         (
@@ -248,8 +251,8 @@ fn handshake_failures_are_reported_and_the_worker_exits_nonzero() {
                 backend: gci,
                 ..hello()
             },
-            "unsupported",
-            "GCI",
+            "library",
+            "/nonexistent/gemstone/lib",
         ),
         (
             "toolset",
