@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Builds gsmcp if needed and starts it in the background on MCP_PORT (default 8000),
 # serving the embedded stone's repository (MCP_REPOSITORY, default under
-# XDG_DATA_HOME; ":memory:" for an unsaved image per session). Every MCP_*
+# XDG_DATA_HOME; ":memory:" for an unsaved image per session), or with
+# MCP_BACKEND=gci a GemStone stone (GEMSTONE, MCP_STONE, ...). Every MCP_*
 # variable of `gsmcp --help` is passed on.
+# `./run-server.sh --check` builds, checks the settings, logs in once, reports
+# and exits (0 ok, 2 with each problem and its fix) without starting a server.
 # Prints the URL, the pid, the log file and how to stop it; fails with the log's
 # tail if the server does not come up.
 set -euo pipefail
@@ -34,14 +37,31 @@ elif [[ ! -x "$BIN" || ! -x "$TARGET_DIR/release/gsmcp-worker" ]]; then
   exit 2
 fi
 
+BACKEND="${MCP_BACKEND:-embedded}"
+if [[ "${1:-}" == "--check" ]]; then
+  if [[ "$BACKEND" == "embedded" ]]; then
+    [[ "$REPOSITORY" == ":memory:" ]] || mkdir -p "$(dirname "$REPOSITORY")"
+    export MCP_REPOSITORY="$REPOSITORY"
+  fi
+  exec "$BIN" --check
+elif [[ $# -gt 0 ]]; then
+  echo "run-server.sh: unknown argument $1 (the only one is --check)" >&2
+  exit 2
+fi
+
 mkdir -p "$(dirname "$LOG_FILE")"
 OUT_FILE="$(mktemp "${TMPDIR:-/tmp}/gsmcp-$PORT.XXXXXX")"
 trap 'rm -f "$OUT_FILE"' EXIT
 
 # The server logs to the file itself; its stderr (start-up errors) goes there too.
 # The repository file is created, with the kernel, by the first session that logs in.
-[[ "$REPOSITORY" == ":memory:" ]] || mkdir -p "$(dirname "$REPOSITORY")"
-export MCP_PORT="$PORT" MCP_LOG_FILE="$LOG_FILE" MCP_REPOSITORY="$REPOSITORY"
+export MCP_PORT="$PORT" MCP_LOG_FILE="$LOG_FILE"
+if [[ "$BACKEND" == "embedded" ]]; then
+  [[ "$REPOSITORY" == ":memory:" ]] || mkdir -p "$(dirname "$REPOSITORY")"
+  export MCP_REPOSITORY="$REPOSITORY"
+else
+  REPOSITORY="(GemStone stone ${MCP_STONE:-gs64stone})"
+fi
 if command -v setsid >/dev/null 2>&1; then
   setsid "$BIN" </dev/null >"$OUT_FILE" 2>>"$LOG_FILE" &
 else

@@ -7,7 +7,9 @@
 #     tests/clients/.deps from the npm registry and PyPI);
 #  3. runs every crate's tests: unit tests, the Smalltalk-level topaz scripts, and
 #     the end-to-end tests that start the real router and its worker processes on
-#     free loopback ports.
+#     free loopback ports;
+#  4. runs the end-to-end tests again with every worker on the GCI backend,
+#     loading the GCI-compatible library from a GemStone-shaped directory.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -25,3 +27,6 @@ tests/clients/run-all.sh "$target/debug/gsmcp"
 
 echo "== cargo test"
 cargo test --locked --workspace --no-fail-fast
+
+echo "== end-to-end tests through the GCI backend"
+GSMCP_TEST_BACKEND=gci cargo test --locked -p gsmcp-tests --no-fail-fast

@@ -162,10 +162,16 @@ impl Engine {
     }
 
     fn execute(&mut self, source: &str, context: OopType) -> R<OopType> {
-        if std::env::var("GSMCP_GCI_CRASH_SOURCE").ok().as_deref() == Some(source) {
-            // the test-only crash: a real SIGSEGV inside the library
-            // SAFETY: raising a signal has no memory effects.
-            unsafe { libc::raise(libc::SIGSEGV) };
+        let crash = std::env::var("GSMCP_GCI_CRASH_MARK")
+            .ok()
+            .filter(|m| !m.is_empty());
+        if crash.is_some_and(|m| source.contains(&m)) {
+            // the test-only crash (a source holding the marker the environment
+            // names): a real SIGSEGV inside the library
+            // SAFETY: none: this store faults on purpose, as a bug in a native
+            // library would (a raised signal would be absorbed by Rust's own
+            // handler; a real fault is not).
+            unsafe { std::ptr::write_volatile(std::ptr::dangling_mut::<u64>().wrapping_add(1), 0) };
         }
         let ctx = if context == abi::OOP_ILLEGAL {
             Object::Nil

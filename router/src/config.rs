@@ -101,6 +101,11 @@ pub struct Cli {
     /// unshared in-memory image that is never saved.
     #[arg(long, env = "MCP_REPOSITORY")]
     pub repository: Option<PathBuf>,
+    /// Check the settings and exit: log in once through a worker, evaluate
+    /// `3 + 4`, report what was found (exit 0) or each problem with its fix
+    /// (exit 2). Nothing is committed.
+    #[arg(long)]
+    pub check: bool,
     /// Which stone workers log in to: `embedded` (the built-in stone and its
     /// repository file) or `gci` (a GemStone/S 64 stone through its C library).
     #[arg(long, env = "MCP_BACKEND", default_value = "embedded")]
@@ -230,6 +235,8 @@ impl std::fmt::Debug for Secret {
 /// The validated configuration, passed explicitly to everything that needs it.
 #[derive(Debug)]
 pub struct Config {
+    /// `--check`: validate, log in once, report and exit.
+    pub check: bool,
     pub port: u16,
     pub bind: IpAddr,
     pub max_sessions: Option<usize>,
@@ -281,18 +288,14 @@ impl Config {
                 "embedded {}",
                 self.repository.as_deref().unwrap_or(IN_MEMORY)
             ),
-            Some(g) => format!(
-                "GemStone {} via {} ({})",
-                g.stone,
-                g.library_found.0.display(),
-                g.library_found.1
-            ),
+            Some(g) => format!("gci, GemStone stone {}", g.stone),
         }
     }
 
     /// A configuration with defaults for everything, for tests of the library.
     pub fn for_tests(worker_bin: PathBuf) -> Config {
         Config {
+            check: false,
             port: 0,
             bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
             max_sessions: Some(8),
@@ -499,6 +502,7 @@ impl Config {
             return Err(ConfigError { problems });
         }
         Ok(Config {
+            check: cli.check,
             port,
             bind,
             max_sessions,

@@ -14,6 +14,7 @@
 //! (the pure probe/release policy), [`sse`] (event-stream bodies and their
 //! writers), [`supervisor`] (spawn, handshake, kill and reap, stderr tail).
 
+pub mod check;
 pub mod config;
 pub mod http;
 pub mod jsonrpc;

@@ -18,6 +18,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if config.check {
+        return check(config);
+    }
     init_logging(&config.log_filter, config.log_file.take());
     match serve(config) {
         Ok(()) => ExitCode::SUCCESS,
@@ -25,6 +28,38 @@ fn main() -> ExitCode {
             tracing::error!("{e:#}");
             let _ = writeln!(std::io::stderr(), "gsmcp: {e:#}");
             ExitCode::from(1)
+        }
+    }
+}
+
+/// `--check`: the report on standard output and exit 0, or the problems on
+/// standard error and exit 2.
+fn check(config: Config) -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            let _ = writeln!(
+                std::io::stderr(),
+                "gsmcp: cannot start the async runtime: {e}"
+            );
+            return ExitCode::from(1);
+        }
+    };
+    match runtime.block_on(gsmcp_router::check::run(&config)) {
+        Ok(report) => {
+            let _ = writeln!(std::io::stdout(), "gsmcp --check: ok\n{report}");
+            ExitCode::SUCCESS
+        }
+        Err(problems) => {
+            let _ = writeln!(
+                std::io::stderr(),
+                "gsmcp --check: failed\n  - {}",
+                problems.join("\n  - ")
+            );
+            ExitCode::from(2)
         }
     }
 }

@@ -331,36 +331,7 @@ async fn run_session(
     tracing::Span::current().record("worker.pid", worker.guard.pid());
     debug!("worker started");
 
-    let hello = Hello {
-        protocol: PROTOCOL_VERSION,
-        session_id: sid.clone(),
-        port: registry.port,
-        backend: match &config.gci {
-            None => Backend::Embedded {
-                repository: config.repository.clone(),
-                user: config.worker_user.clone(),
-                password: config.worker_password.expose().to_string(),
-            },
-            Some(g) => Backend::Gci {
-                gemstone: g.gemstone.clone(),
-                library: g.library.clone(),
-                stone: g.stone.clone(),
-                gem_nrs: g.gem_nrs.clone(),
-                netldi: g.netldi.clone(),
-                host_user: g.host_user.clone(),
-                host_password: g.host_password.as_ref().map(|s| s.expose().to_string()),
-                user: config.worker_user.clone(),
-                password: config.worker_password.expose().to_string(),
-            },
-        },
-        toolsets: config.toolsets.clone(),
-        options: config.toolset_options.clone(),
-        server_name: "gsmcp".into(),
-        server_version: env!("CARGO_PKG_VERSION").into(),
-        title: config.title.clone(),
-        instructions: config.instructions.clone(),
-        log_filter: config.log_filter.clone(),
-    };
+    let hello = hello_for(&config, &sid, registry.port);
     let handshake = tokio::select! {
         r = supervisor::handshake(&mut worker, hello, config.handshake_timeout) => r,
         _ = registry.shutdown.cancelled() => Err(supervisor::SpawnError::Unexpected("router shutting down".into())),
@@ -1330,6 +1301,41 @@ impl Actor {
         self.slot = None;
         self.answer_all_gone(why);
         info!(reason = %why, status = %status, sessions = self.registry.len(), "session closed");
+    }
+}
+
+/// The first frame a worker of this deployment gets: its backend and login,
+/// toolsets, options and identity.
+pub fn hello_for(config: &Config, sid: &str, port: u16) -> Hello {
+    Hello {
+        protocol: PROTOCOL_VERSION,
+        session_id: sid.to_string(),
+        port,
+        backend: match &config.gci {
+            None => Backend::Embedded {
+                repository: config.repository.clone(),
+                user: config.worker_user.clone(),
+                password: config.worker_password.expose().to_string(),
+            },
+            Some(g) => Backend::Gci {
+                gemstone: g.gemstone.clone(),
+                library: g.library.clone(),
+                stone: g.stone.clone(),
+                gem_nrs: g.gem_nrs.clone(),
+                netldi: g.netldi.clone(),
+                host_user: g.host_user.clone(),
+                host_password: g.host_password.as_ref().map(|s| s.expose().to_string()),
+                user: config.worker_user.clone(),
+                password: config.worker_password.expose().to_string(),
+            },
+        },
+        toolsets: config.toolsets.clone(),
+        options: config.toolset_options.clone(),
+        server_name: "gsmcp".into(),
+        server_version: env!("CARGO_PKG_VERSION").into(),
+        title: config.title.clone(),
+        instructions: config.instructions.clone(),
+        log_filter: config.log_filter.clone(),
     }
 }
 

@@ -240,6 +240,10 @@ impl ServerBuilder {
             cmd.env(k, v);
         }
         let chose_backend = self.env.iter().any(|(k, _)| k == "MCP_BACKEND");
+        if chose_backend && !self.env.iter().any(|(k, _)| k == "MCP_REPOSITORY") {
+            // the default in-memory repository is the embedded backend's setting
+            cmd.env_remove("MCP_REPOSITORY");
+        }
         if on_gci && !chose_backend && self.worker.is_none() {
             let repository = self
                 .env

@@ -1,0 +1,142 @@
+//! `gsmcp --check`: proves a deployment's settings work before anyone relies
+//! on them. After the configuration passed its checks, one worker is started
+//! exactly as for a session (same supervisor, same `Hello`), logs in, and
+//! answers two evaluations: `3 + 4`, timed, and a probe of whether the user
+//! may change the repository (a store into its UserGlobals, aborted at once:
+//! nothing is committed). The router still runs no Smalltalk itself.
+
+use crate::config::Config;
+use crate::session::hello_for;
+use crate::supervisor::{self, describe_exit};
+use gsmcp_ipc::{ToRouter, ToWorker};
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+/// The probe of write permission: answers true when the user could store
+/// into a shared object; the change is aborted either way.
+const WRITE_PROBE: &str = "[UserGlobals at: #GsmcpCheckProbe put: true. \
+     System abortTransaction. true] on: Error do: [:e | System abortTransaction. false]";
+
+/// How long one probe evaluation may take.
+const CALL_BOUND: Duration = Duration::from_secs(60);
+
+/// What `--check` found: the report on success, or every problem with its fix.
+pub async fn run(config: &Config) -> Result<String, Vec<String>> {
+    let mut report = vec![format!("backend    {}", config.stone_description())];
+    if let Some(g) = &config.gci {
+        report.push(format!(
+            "library    {} (GemStone {})",
+            g.library_found.0.display(),
+            g.library_found.1
+        ));
+    }
+    let mut worker = supervisor::spawn(&config.worker_bin, 0, "check000").map_err(|e| {
+        vec![format!(
+            "cannot start the worker {}: {e} (check MCP_WORKER_BIN)",
+            config.worker_bin.display()
+        )]
+    })?;
+    let mut hello = hello_for(config, "check0000000000000000000000000000", 0);
+    hello.toolsets = vec!["Execution".into()];
+    hello.options.retain(|(k, _)| k.starts_with("Execution."));
+    let started = Instant::now();
+    let ready = match supervisor::handshake(&mut worker, hello, config.handshake_timeout).await {
+        Ok(r) => r,
+        Err(e) => {
+            // a refusal is the worker's own report; anything else, how it ended
+            let refused = matches!(e, supervisor::SpawnError::Refused { .. });
+            worker.guard.kill();
+            let status = worker
+                .guard
+                .wait()
+                .await
+                .map(|s| describe_exit(&s))
+                .unwrap_or_default();
+            let how = if refused {
+                String::new()
+            } else {
+                format!(" (the worker {status})")
+            };
+            return Err(vec![format!("the worker could not log in: {e}{how}")]);
+        }
+    };
+    let login_ms = started.elapsed().as_millis();
+    report.push(format!("stone      {}", ready.stone));
+    report.push(format!("user       {}", ready.user));
+    report.push(format!(
+        "login      {login_ms} ms (worker pid {})",
+        ready.pid
+    ));
+    let mut problems = Vec::new();
+    let t = Instant::now();
+    match evaluate(&mut worker, 1, "3 + 4").await {
+        Ok(answer) if answer == "7" => report.push(format!(
+            "3 + 4      7 ({:.1} ms round trip)",
+            t.elapsed().as_secs_f64() * 1e3
+        )),
+        Ok(answer) => problems.push(format!(
+            "3 + 4 answered {answer:?}, not 7: the stone's kernel is not one gsmcp knows"
+        )),
+        Err(e) => problems.push(format!("3 + 4 failed: {e}")),
+    }
+    match evaluate(&mut worker, 2, WRITE_PROBE).await {
+        Ok(a) if a == "true" => report.push("commits    allowed (the user may change the repository)".into()),
+        Ok(_) => report.push("commits    refused: a read-only user (clients can read, evaluate and search, not change)".into()),
+        Err(e) => problems.push(format!("the write probe failed: {e}")),
+    }
+    let _ = worker.to_worker.send(ToWorker::Shutdown);
+    if tokio::time::timeout(config.shutdown_grace, worker.guard.wait())
+        .await
+        .is_err()
+    {
+        worker.guard.kill();
+        let _ = worker.guard.wait().await;
+    }
+    if problems.is_empty() {
+        Ok(report.join("\n"))
+    } else {
+        Err(problems)
+    }
+}
+
+/// Runs `code` with `execute_code` and answers its result text.
+async fn evaluate(worker: &mut supervisor::Worker, id: u64, code: &str) -> Result<String, String> {
+    let message = json!({
+        "jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": "execute_code", "arguments": {"code": code}}
+    })
+    .to_string();
+    worker
+        .to_worker
+        .send(ToWorker::Call {
+            call_id: id,
+            message,
+        })
+        .map_err(|_| "the worker is gone".to_string())?;
+    let deadline = Instant::now() + CALL_BOUND;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let frame = tokio::time::timeout(left, worker.from_worker.recv())
+            .await
+            .map_err(|_| format!("no answer within {CALL_BOUND:?}"))?;
+        match frame {
+            Some(Ok(ToRouter::Reply { message, .. })) => {
+                let v: Value = serde_json::from_str(&message).map_err(|e| e.to_string())?;
+                let r = &v["result"];
+                if r["isError"] == json!(true) {
+                    return Err(r["content"][0]["text"]
+                        .as_str()
+                        .unwrap_or("an error")
+                        .to_string());
+                }
+                return r["structuredContent"]["result"]
+                    .as_str()
+                    .map(str::to_string)
+                    .ok_or_else(|| format!("an unexpected answer: {message}"));
+            }
+            Some(Ok(_)) => continue,
+            Some(Err(e)) => return Err(format!("the worker's socket failed: {e}")),
+            None => return Err("the worker exited".into()),
+        }
+    }
+}
