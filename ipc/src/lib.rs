@@ -25,3 +25,11 @@ pub use frames::*;
 /// Version of the frame set. The router sends it in [`Hello`]; a worker that speaks
 /// another version answers nothing and exits, and the router reports the mismatch.
 pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The Smalltalk `gsmcp --check` asks a worker to evaluate (with
+/// `execute_code`) to learn whether its user may change the repository: a
+/// store into the user's UserGlobals, aborted at once either way. It lives
+/// here because both processes depend on it: the router sends it, and the
+/// worker's census holds it to what GemStone 3.7 has.
+pub const CHECK_WRITE_PROBE: &str = "[UserGlobals at: #GsmcpCheckProbe put: true. \
+     System abortTransaction. true] on: Error do: [:e | System abortTransaction. false]";

@@ -12,11 +12,6 @@ use gsmcp_ipc::{ToRouter, ToWorker};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
-/// The probe of write permission: answers true when the user could store
-/// into a shared object; the change is aborted either way.
-const WRITE_PROBE: &str = "[UserGlobals at: #GsmcpCheckProbe put: true. \
-     System abortTransaction. true] on: Error do: [:e | System abortTransaction. false]";
-
 /// How long one probe evaluation may take.
 const CALL_BOUND: Duration = Duration::from_secs(60);
 
@@ -79,7 +74,7 @@ pub async fn run(config: &Config) -> Result<String, Vec<String>> {
         )),
         Err(e) => problems.push(format!("3 + 4 failed: {e}")),
     }
-    match evaluate(&mut worker, 2, WRITE_PROBE).await {
+    match evaluate(&mut worker, 2, gsmcp_ipc::CHECK_WRITE_PROBE).await {
         Ok(a) if a == "true" => report.push("commits    allowed (the user may change the repository)".into()),
         Ok(_) => report.push("commits    refused: a read-only user (clients can read, evaluate and search, not change)".into()),
         Err(e) => problems.push(format!("the write probe failed: {e}")),

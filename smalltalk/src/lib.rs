@@ -16,6 +16,7 @@ mod api;
 mod ast;
 mod behavior;
 mod bootstrap;
+pub mod census;
 mod code;
 mod collprims;
 mod compiler;

@@ -22,6 +22,8 @@
 //! as [`Context::options`].
 
 pub mod browsing;
+#[cfg(test)]
+mod census;
 pub mod conformance;
 pub mod execution;
 pub mod listing;

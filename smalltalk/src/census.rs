@@ -1,0 +1,145 @@
+//! The names a doit depends on: every selector it sends (inlined control
+//! messages included: GemStone's compiler inlines the same ones) and every
+//! global it reads or assigns (an identifier no temporary, argument or
+//! pseudo-variable declares). The worker's census test uses it to hold every
+//! tool's Smalltalk to the table of names GemStone 3.7 is known to have.
+//!
+//! It reads the syntax tree only; it resolves nothing and runs nothing.
+
+use crate::ast::{BlockAst, Expr, Msg, Stmt};
+use crate::parser::{parse_doit, SyntaxError};
+use std::collections::BTreeSet;
+
+/// The selectors and globals of one doit.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Names {
+    pub selectors: BTreeSet<String>,
+    pub globals: BTreeSet<String>,
+}
+
+const PSEUDO: &[&str] = &["self", "super", "nil", "true", "false", "thisContext"];
+
+/// The names `source`, a doit, depends on.
+pub fn names_in_doit(source: &str) -> Result<Names, SyntaxError> {
+    let doit = parse_doit(source)?;
+    let mut walk = Walk {
+        names: Names::default(),
+        scopes: vec![doit.temps.iter().map(|(n, _)| n.clone()).collect()],
+    };
+    walk.stmts(&doit.body);
+    Ok(walk.names)
+}
+
+struct Walk {
+    names: Names,
+    scopes: Vec<Vec<String>>,
+}
+
+impl Walk {
+    fn declared(&self, name: &str) -> bool {
+        PSEUDO.contains(&name) || self.scopes.iter().any(|s| s.iter().any(|n| n == name))
+    }
+
+    fn variable(&mut self, name: &str) {
+        if !self.declared(name) {
+            self.names.globals.insert(name.to_string());
+        }
+    }
+
+    fn stmts(&mut self, body: &[Stmt]) {
+        for s in body {
+            match s {
+                Stmt::Expr(e) | Stmt::Return(e, _) => self.expr(e),
+            }
+        }
+    }
+
+    fn msg(&mut self, m: &Msg) {
+        self.names.selectors.insert(m.selector.clone());
+        for a in &m.args {
+            self.expr(a);
+        }
+    }
+
+    fn block(&mut self, b: &BlockAst) {
+        let scope = b
+            .args
+            .iter()
+            .chain(&b.temps)
+            .map(|(n, _)| n.clone())
+            .collect();
+        self.scopes.push(scope);
+        self.stmts(&b.body);
+        self.scopes.pop();
+    }
+
+    fn expr(&mut self, e: &Expr) {
+        match e {
+            Expr::Lit(..) => {}
+            Expr::Var(name, _) => self.variable(name),
+            Expr::Assign(name, _, value) => {
+                self.variable(name);
+                self.expr(value);
+            }
+            Expr::Send(s) => {
+                self.expr(&s.recv);
+                self.msg(&s.msg);
+            }
+            Expr::Cascade(recv, parts, _) => {
+                self.expr(recv);
+                for p in parts {
+                    self.msg(&p.msg);
+                    for m in &p.chain {
+                        self.msg(m);
+                    }
+                }
+            }
+            Expr::Block(b) => self.block(b),
+            Expr::Brace(items, _) => {
+                for i in items {
+                    self.expr(i);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn selectors_and_globals_of_a_doit() {
+        let table: &[(&str, &[&str], &[&str])] = &[
+            ("3 + 4", &["+"], &[]),
+            (
+                "| a | a := Array new: 3. a at: 1 put: Foo",
+                &["new:", "at:put:"],
+                &["Array", "Foo"],
+            ),
+            (
+                "[:x | | y | y := x. y printString] value: Bar",
+                &["printString", "value:"],
+                &["Bar"],
+            ),
+            (
+                "Transcript show: 'a'; cr; yourself",
+                &["show:", "cr", "yourself"],
+                &["Transcript"],
+            ),
+            (
+                "x ifTrue: [self] ifFalse: [nil]",
+                &["ifTrue:ifFalse:"],
+                &["x"],
+            ),
+            ("{ System. 1 }", &[], &["System"]),
+            ("Global := 3", &[], &["Global"]),
+        ];
+        for &(src, sels, globals) in table {
+            let n = names_in_doit(src).unwrap();
+            let want_s: BTreeSet<String> = sels.iter().map(|s| s.to_string()).collect();
+            let want_g: BTreeSet<String> = globals.iter().map(|s| s.to_string()).collect();
+            assert_eq!((n.selectors, n.globals), (want_s, want_g), "{src}");
+        }
+    }
+}
