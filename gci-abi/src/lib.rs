@@ -83,7 +83,8 @@ impl std::fmt::Debug for GciErrSType {
     }
 }
 
-fn c_text(buf: &[c_char]) -> String {
+/// The text of a NUL-terminated C buffer (lossy UTF-8; all of it when no NUL).
+pub fn c_text(buf: &[c_char]) -> String {
     let bytes: Vec<u8> = buf
         .iter()
         .take_while(|&&c| c != 0)
@@ -189,23 +190,23 @@ pub fn oop_is_special(oop: OopType) -> bool {
 pub fn small_int_oop(n: i64) -> Option<OopType> {
     (MIN_SMALL_INT..=MAX_SMALL_INT)
         .contains(&n)
-        .then(|| ((n << OOP_NUM_TAG_BITS) as OopType) | OOP_TAG_SMALLINT)
+        .then_some(((n << OOP_NUM_TAG_BITS) as OopType) | OOP_TAG_SMALLINT)
 }
 
 /// The value of a SmallInteger OOP.
 pub fn small_int_value(oop: OopType) -> Option<i64> {
-    (oop & 7 == OOP_TAG_SMALLINT).then(|| (oop as i64) >> OOP_NUM_TAG_BITS)
+    (oop & 7 == OOP_TAG_SMALLINT).then_some((oop as i64) >> OOP_NUM_TAG_BITS)
 }
 
 /// The OOP of a Character, if `cp` is a code point.
 pub fn char_oop(cp: u32) -> Option<OopType> {
-    (cp <= 0x10FFFF).then(|| ((cp as OopType) << 8) | OOP_CHAR_TAG)
+    (cp <= 0x10FFFF).then_some(((cp as OopType) << 8) | OOP_CHAR_TAG)
 }
 
 /// The code point of a Character OOP.
 pub fn char_value(oop: OopType) -> Option<u32> {
     (oop & 0xFF == OOP_CHAR_TAG)
-        .then(|| (oop >> 8) as u32)
+        .then_some((oop >> 8) as u32)
         .filter(|&c| c <= 0x10FFFF)
 }
 

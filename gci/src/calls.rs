@@ -714,27 +714,43 @@ pub unsafe extern "C" fn GciTsExecuteFetchBytes(
     guard(err, -1, || {
         // SAFETY: forwarded.
         let source = unsafe { take_source(src, size, source_oop) }?;
-        let bytes = sess(s)?.call(move |e| {
-            let text = source.text(e)?;
-            let oop = e.execute(&text, context)?;
-            let body = e.byte_body(oop);
-            if let Some(o) = e.oops.decode(oop) {
-                e.session.release(o);
-            }
-            body
-        })??;
-        if bytes.len() > max.max(0) as usize {
-            return Err(GciErrSType::gemstone(
-                abi::ERR_ARGUMENT_ERROR,
-                &format!(
-                    "the result has {} bytes, more than the buffer's {max}",
-                    bytes.len()
-                ),
-            ));
+        // SAFETY: forwarded.
+        unsafe {
+            answer_bytes(s, result, max, move |e| {
+                let text = source.text(e)?;
+                e.execute(&text, context)
+            })
         }
-        // SAFETY: the caller passed `max` writable bytes.
-        Ok(unsafe { copy_out(result, max as usize, &bytes) } as isize)
     })
+}
+
+/// Runs `f` and copies the bytes of the object it answers (released again)
+/// into the caller's `max` bytes at `result`; a longer answer is an error.
+unsafe fn answer_bytes(
+    s: GciSession,
+    result: *mut u8,
+    max: isize,
+    f: impl FnOnce(&mut Engine) -> R<OopType> + Send + 'static,
+) -> R<isize> {
+    let bytes = sess(s)?.call(move |e| {
+        let oop = f(e)?;
+        let body = e.byte_body(oop);
+        if let Some(o) = e.oops.decode(oop) {
+            e.session.release(o);
+        }
+        body
+    })??;
+    if bytes.len() > max.max(0) as usize {
+        return Err(GciErrSType::gemstone(
+            abi::ERR_ARGUMENT_ERROR,
+            &format!(
+                "the result has {} bytes, more than the buffer's {max}",
+                bytes.len()
+            ),
+        ));
+    }
+    // SAFETY: the caller passed `max` writable bytes.
+    Ok(unsafe { copy_out(result, max as usize, &bytes) } as isize)
 }
 
 unsafe fn oop_args(args: *const OopType, n: c_int) -> R<Vec<OopType>> {
@@ -804,25 +820,8 @@ pub unsafe extern "C" fn GciTsPerformFetchBytes(
     guard(err, -1, || {
         // SAFETY: forwarded.
         let (sel, args) = unsafe { (req_str(selector, "the selector")?, oop_args(args, n)?) };
-        let bytes = sess(s)?.call(move |e| {
-            let oop = e.perform(receiver, &sel, &args)?;
-            let body = e.byte_body(oop);
-            if let Some(o) = e.oops.decode(oop) {
-                e.session.release(o);
-            }
-            body
-        })??;
-        if bytes.len() > max.max(0) as usize {
-            return Err(GciErrSType::gemstone(
-                abi::ERR_ARGUMENT_ERROR,
-                &format!(
-                    "the result has {} bytes, more than the buffer's {max}",
-                    bytes.len()
-                ),
-            ));
-        }
-        // SAFETY: the caller passed `max` writable bytes.
-        Ok(unsafe { copy_out(result, max as usize, &bytes) } as isize)
+        // SAFETY: forwarded.
+        unsafe { answer_bytes(s, result, max, move |e| e.perform(receiver, &sel, &args)) }
     })
 }
 
@@ -1142,7 +1141,7 @@ pub unsafe extern "C" fn GciTsOopToDouble(
     err: *mut GciErrSType,
 ) -> BoolType {
     guard(err, abi::FALSE, || {
-        let f = sess(s)?.call(move |e| match e.obj(oop)? {
+        let f = sess(s)?.read(move |e| match e.obj(oop)? {
             Object::Double(f) => Ok(f),
             Object::SmallInteger(n) => Ok(n as f64),
             _ => Err(arg_error("the object is not a Float or SmallDouble")),
@@ -1209,7 +1208,7 @@ pub unsafe extern "C" fn GciTsFetchClass(
     err: *mut GciErrSType,
 ) -> OopType {
     guard(err, abi::OOP_ILLEGAL, || {
-        sess(s)?.call(move |e| {
+        sess(s)?.read(move |e| {
             let o = e.obj(oop)?;
             let c = e.session.class_of(o).map_err(st_error)?;
             Ok(e.oop(c))
@@ -1220,7 +1219,7 @@ pub unsafe extern "C" fn GciTsFetchClass(
 #[no_mangle]
 pub unsafe extern "C" fn GciTsFetchSize(s: GciSession, oop: OopType, err: *mut GciErrSType) -> i64 {
     guard(err, -1, || {
-        sess(s)?.call(move |e| {
+        sess(s)?.read(move |e| {
             let o = e.obj(oop)?;
             Ok(e.session.size(o).map_err(st_error)? as i64)
         })?
@@ -1234,7 +1233,7 @@ pub unsafe extern "C" fn GciTsFetchVaryingSize(
     err: *mut GciErrSType,
 ) -> i64 {
     guard(err, -1, || {
-        sess(s)?.call(move |e| {
+        sess(s)?.read(move |e| {
             let o = e.obj(oop)?;
             let all = e.session.size(o).map_err(st_error)?;
             let named = e.session.named_size(o).map_err(st_error)?;
@@ -1247,12 +1246,12 @@ pub unsafe extern "C" fn GciTsFetchVaryingSize(
 pub unsafe extern "C" fn GciTsObjExists(s: GciSession, oop: OopType) -> BoolType {
     let mut err = GciErrSType::default();
     guard(&mut err, abi::FALSE, || {
-        Ok(sess(s)?.call(move |e| e.obj(oop).is_ok())? as BoolType)
+        Ok(sess(s)?.read(move |e| e.obj(oop).is_ok())? as BoolType)
     })
 }
 
 fn is_kind_of(s: GciSession, oop: OopType, class: OopType) -> R<c_int> {
-    sess(s)?.call(move |e| {
+    sess(s)?.read(move |e| {
         let o = e.obj(oop)?;
         let c = e.obj(class)?;
         Ok(e.session.is_kind_of(o, c).map_err(st_error)? as c_int)
@@ -1307,7 +1306,7 @@ pub unsafe extern "C" fn GciTsFetchBytes(
                 "the start index must be 1 or more and the count not negative",
             ));
         }
-        let bytes = sess(s)?.call(move |e| {
+        let bytes = sess(s)?.read(move |e| {
             let o = e.obj(oop)?;
             e.session
                 .fetch_bytes(o, (start - 1) as usize, n as usize)
@@ -1333,7 +1332,7 @@ pub unsafe extern "C" fn GciTsFetchChars(
                 "the start index and the buffer size must be 1 or more",
             ));
         }
-        let bytes = sess(s)?.call(move |e| {
+        let bytes = sess(s)?.read(move |e| {
             let o = e.obj(oop)?;
             e.session
                 .fetch_bytes(o, (start - 1) as usize, (max - 1) as usize)
@@ -1366,7 +1365,7 @@ pub unsafe extern "C" fn GciTsFetchUtf8Bytes(
             ));
         }
         set(utf8_string, abi::OOP_NIL);
-        let utf8 = sess(s)?.call(move |e| e.utf8_of(oop))??;
+        let utf8 = sess(s)?.read(move |e| e.utf8_of(oop))??;
         let from = ((start - 1) as usize).min(utf8.len());
         // SAFETY: the caller passed `size` writable bytes.
         Ok(unsafe { copy_out(dest, size as usize, &utf8[from..]) } as i64)
@@ -1383,7 +1382,7 @@ pub unsafe extern "C" fn GciTsFetchUtf8(
     err: *mut GciErrSType,
 ) -> i64 {
     guard(err, -1, || {
-        let utf8 = sess(s)?.call(move |e| e.utf8_of(oop))??;
+        let utf8 = sess(s)?.read(move |e| e.utf8_of(oop))??;
         set(required, utf8.len() as i64);
         // SAFETY: the caller passed `size` writable bytes.
         Ok(unsafe { copy_out(dest, size.max(0) as usize, &utf8) } as i64)
@@ -1405,7 +1404,7 @@ pub unsafe extern "C" fn GciTsFetchOops(
                 "the start index must be 1 or more and the buffer given",
             ));
         }
-        let oops = sess(s)?.call(move |e| {
+        let oops = sess(s)?.read(move |e| {
             let o = e.obj(oop)?;
             let slots = e
                 .session
@@ -1496,7 +1495,7 @@ pub unsafe extern "C" fn GciTsFetchObjInfo(
     err: *mut GciErrSType,
 ) -> i64 {
     guard(err, -1, || {
-        let (i, body) = sess(s)?.call(move |e| {
+        let (i, body) = sess(s)?.read(move |e| {
             let o = e.obj(oop)?;
             if add_to_export_set != 0 {
                 e.session.export(o).map_err(st_error)?;
@@ -1546,7 +1545,7 @@ pub unsafe extern "C" fn GciTsFetchObjInfo(
 fn each_oop(s: GciSession, oops: *const OopType, n: c_int, save: bool) -> R<BoolType> {
     // SAFETY: forwarded.
     let oops = unsafe { oop_args(oops, n) }?;
-    sess(s)?.call(move |e| {
+    sess(s)?.read(move |e| {
         for oop in oops {
             if let Some(o) = e.oops.decode(oop) {
                 if save {

@@ -8,7 +8,9 @@
 //! The registry maps the opaque handles given to clients to sessions, so a
 //! stale or forged handle is an error (4100), never a dangling pointer. Any
 //! thread may call into a session; calls are run one at a time in order, and
-//! a break reaches a running call from any thread.
+//! a break reaches a running call from any thread. A blocking call from a
+//! thread with the stack an evaluation needs runs right there, under the
+//! engine's lock; from any other thread it is handed to the session's own.
 
 use crate::oops::OopMap;
 use gsmcp_gci_abi::{self as abi, GciErrSType, OopType};
@@ -42,6 +44,9 @@ enum Nb {
 
 pub struct Sess {
     jobs: Mutex<Option<mpsc::Sender<Job>>>,
+    /// The login's engine, held by whichever thread runs a call on it; `None`
+    /// before the login and after the logout.
+    engine: Arc<Mutex<Option<Engine>>>,
     interrupter: Mutex<Option<Interrupter>>,
     login: Mutex<LoginState>,
     nb: Mutex<Nb>,
@@ -55,6 +60,69 @@ pub struct Sess {
 fn registry() -> &'static Mutex<HashMap<u64, Arc<Sess>>> {
     static REG: OnceLock<Mutex<HashMap<u64, Arc<Sess>>>> = OnceLock::new();
     REG.get_or_init(Default::default)
+}
+
+/// The stack below the caller an evaluation may use (what a thread made with
+/// `Session::REQUIRED_STACK_BYTES` has left after a few megabytes of frames).
+const EVALUATION_ROOM: usize = Session::REQUIRED_STACK_BYTES - (4 << 20);
+
+/// How much stack lies below the calling thread's current frame (0 when it
+/// cannot be told). The stack's low end is read once per thread.
+fn caller_stack_room() -> usize {
+    thread_local! {
+        static LOW: usize = stack_low_end();
+    }
+    let probe = 0u8;
+    let here = std::hint::black_box(&probe) as *const u8 as usize;
+    LOW.with(|&low| {
+        if low == 0 {
+            0
+        } else {
+            here.saturating_sub(low)
+        }
+    })
+}
+
+#[cfg(target_os = "linux")]
+fn stack_low_end() -> usize {
+    // SAFETY: reads this thread's attributes into a zeroed struct it then frees.
+    unsafe {
+        let mut attr: libc::pthread_attr_t = std::mem::zeroed();
+        if libc::pthread_getattr_np(libc::pthread_self(), &mut attr) != 0 {
+            return 0;
+        }
+        let mut addr = std::ptr::null_mut();
+        let mut size = 0usize;
+        let ok = libc::pthread_attr_getstack(&attr, &mut addr, &mut size) == 0;
+        libc::pthread_attr_destroy(&mut attr);
+        if ok {
+            addr as usize
+        } else {
+            0
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn stack_low_end() -> usize {
+    0
+}
+
+/// Counts a blocking call for as long as it runs (a panic included), so a
+/// break reaches it and never the next one.
+struct Busy<'a>(&'a AtomicUsize);
+
+impl<'a> Busy<'a> {
+    fn enter(n: &'a AtomicUsize) -> Busy<'a> {
+        n.fetch_add(1, Ordering::SeqCst);
+        Busy(n)
+    }
+}
+
+impl Drop for Busy<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -122,8 +190,10 @@ impl Sess {
             )
         })?;
         let (tx, rx) = mpsc::channel::<Job>();
+        let engine = Arc::new(Mutex::new(None));
         let sess = Arc::new(Sess {
             jobs: Mutex::new(Some(tx)),
+            engine: engine.clone(),
             interrupter: Mutex::new(None),
             login: Mutex::new(LoginState::Pending),
             nb: Mutex::new(Nb::Idle),
@@ -149,13 +219,17 @@ impl Sess {
                 session.run_on_caller_thread(true);
                 *lock(&mine.interrupter) = Some(session.interrupter());
                 let oops = OopMap::new(&mut session);
-                let mut engine = Engine { session, oops };
+                *lock(&engine) = Some(Engine { session, oops });
                 mine.set_login(LoginState::Ready);
                 drop(mine);
                 while let Ok(job) = rx.recv() {
-                    job(&mut engine);
+                    if let Some(e) = lock(&engine).as_mut() {
+                        job(e);
+                    }
                 }
-                let _ = engine.session.logout();
+                if let Some(e) = lock(&engine).take() {
+                    let _ = e.session.logout();
+                }
             });
         if let Err(e) = spawned {
             return Err(GciErrSType::gemstone(
@@ -246,26 +320,47 @@ impl Sess {
         }
     }
 
-    /// Runs `f` on the session's thread and waits for its answer.
+    /// Runs `f` and waits for its answer: on the calling thread when its stack
+    /// has room for an evaluation, else on the session's thread.
     pub fn call<T: Send + 'static>(
         &self,
         f: impl FnOnce(&mut Engine) -> T + Send + 'static,
     ) -> Result<T, GciErrSType> {
+        self.idle()?;
+        let _busy = Busy::enter(&self.blocking);
+        if caller_stack_room() >= EVALUATION_ROOM {
+            return self.here(f);
+        }
+        let (tx, rx) = mpsc::sync_channel(1);
+        self.send(Box::new(move |e: &mut Engine| {
+            let _ = tx.send(f(e));
+        }))?;
+        rx.recv()
+            .map_err(|_| session_lost("the session's engine ended during the call"))
+    }
+
+    /// Runs `f` on the calling thread whatever its stack: only for calls that
+    /// run no Smalltalk and no collection (fetches, the export set).
+    pub fn read<T>(&self, f: impl FnOnce(&mut Engine) -> T) -> Result<T, GciErrSType> {
+        self.idle()?;
+        self.here(f)
+    }
+
+    /// Refuses a call while the login is unfinished or a non-blocking call
+    /// is under way.
+    fn idle(&self) -> Result<(), GciErrSType> {
         self.ready()?;
         if !matches!(*lock(&self.nb), Nb::Idle) {
             return Err(in_progress());
         }
-        let (tx, rx) = mpsc::sync_channel(1);
-        self.blocking.fetch_add(1, Ordering::SeqCst);
-        let sent = self.send(Box::new(move |e: &mut Engine| {
-            let _ = tx.send(f(e));
-        }));
-        let answer = sent.and_then(|()| {
-            rx.recv()
-                .map_err(|_| session_lost("the session's engine ended during the call"))
-        });
-        self.blocking.fetch_sub(1, Ordering::SeqCst);
-        answer
+        Ok(())
+    }
+
+    fn here<T>(&self, f: impl FnOnce(&mut Engine) -> T) -> Result<T, GciErrSType> {
+        match lock(&self.engine).as_mut() {
+            Some(e) => Ok(f(e)),
+            None => Err(session_lost("the session has logged out")),
+        }
     }
 
     /// Starts `f` on the session's thread without waiting.

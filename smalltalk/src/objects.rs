@@ -15,6 +15,10 @@
 //! to GemStone's encoding); it must not run Smalltalk outside an evaluation's
 //! limits and break handling, which it shares with [`Session::evaluate_string`].
 
+// an ExecError (the error, its exception, compile details) is made once per
+// failed call and read by the caller at once
+#![allow(clippy::result_large_err)]
+
 use crate::api::{ErrorKind, Session, StError};
 use crate::compiler::Compiler;
 use crate::heap::Body;
@@ -94,6 +98,18 @@ fn not_found(what: &str) -> StError {
         offset: None,
         line: None,
     }
+}
+
+/// Refuses a store starting past `len` (one past the end may grow the body).
+fn within(start: usize, len: usize) -> Result<(), StError> {
+    if start > len {
+        return Err(argument_error(
+            2003,
+            "OffsetError",
+            format!("index {} is past the end ({len})", start + 1),
+        ));
+    }
+    Ok(())
 }
 
 fn argument_error(number: u32, class: &str, text: String) -> StError {
@@ -474,13 +490,7 @@ impl Session {
                 ))
             }
         };
-        if start > len {
-            return Err(argument_error(
-                2003,
-                "OffsetError",
-                format!("index {} is past the end ({len})", start + 1),
-            ));
-        }
+        within(start, len)?;
         let Some(Body::Ptr(body)) = vm.writable(oop)? else {
             unreachable!("a pointer body, checked above")
         };
@@ -509,13 +519,7 @@ impl Session {
                 ))
             }
         };
-        if start > len {
-            return Err(argument_error(
-                2003,
-                "OffsetError",
-                format!("index {} is past the end ({len})", start + 1),
-            ));
-        }
+        within(start, len)?;
         let Some(Body::Bytes(body)) = vm.writable(oop)? else {
             unreachable!("a byte body, checked above")
         };

@@ -252,7 +252,8 @@ fn check_reports_what_it_found_on_both_backends() {
     let product = gci_product_dir().display().to_string();
     let repo = scratch_path("check.repository").display().to_string();
     // (environment, lines the report must hold)
-    let table: Vec<(Vec<(&str, String)>, Vec<&str>)> = vec![
+    type Row<'a> = (Vec<(&'a str, String)>, Vec<&'a str>);
+    let table: Vec<Row> = vec![
         (
             vec![],
             vec![

@@ -51,7 +51,7 @@ type NbLoginFn = unsafe extern "C" fn(
 ) -> GciSession;
 type NbLoginFinishedFn = unsafe extern "C" fn(GciSession, *mut BoolType, *mut GciErrSType) -> c_int;
 type SessErrFn<T> = unsafe extern "C" fn(GciSession, *mut GciErrSType) -> T;
-type NbExecuteFn = unsafe extern "C" fn(
+type ExecuteFn = unsafe extern "C" fn(
     GciSession,
     *const c_char,
     OopType,
@@ -60,7 +60,7 @@ type NbExecuteFn = unsafe extern "C" fn(
     c_int,
     u16,
     *mut GciErrSType,
-) -> BoolType;
+) -> OopType;
 type PerformFn = unsafe extern "C" fn(
     GciSession,
     OopType,
@@ -72,9 +72,16 @@ type PerformFn = unsafe extern "C" fn(
     u16,
     *mut GciErrSType,
 ) -> OopType;
-type FetchBytesFn =
-    unsafe extern "C" fn(GciSession, OopType, i64, *mut u8, i64, *mut GciErrSType) -> i64;
-type FetchSizeFn = unsafe extern "C" fn(GciSession, OopType, *mut GciErrSType) -> i64;
+type FetchUtf8BytesFn = unsafe extern "C" fn(
+    GciSession,
+    OopType,
+    i64,
+    *mut u8,
+    i64,
+    *mut OopType,
+    *mut GciErrSType,
+    c_int,
+) -> i64;
 type FetchOopsFn =
     unsafe extern "C" fn(GciSession, OopType, i64, *mut OopType, c_int, *mut GciErrSType) -> c_int;
 type OopsFn = unsafe extern "C" fn(GciSession, *const OopType, c_int, *mut GciErrSType) -> BoolType;
@@ -92,13 +99,9 @@ pub struct Library {
     pub nb_login: Option<NbLoginFn>,
     pub nb_login_finished: Option<NbLoginFinishedFn>,
     pub logout: SessErrFn<BoolType>,
-    pub nb_execute: NbExecuteFn,
-    pub nb_result: SessErrFn<OopType>,
-    pub socket: SessErrFn<c_int>,
-    pub call_in_progress: SessErrFn<c_int>,
+    pub execute: ExecuteFn,
     pub perform: PerformFn,
-    pub fetch_bytes: FetchBytesFn,
-    pub fetch_size: FetchSizeFn,
+    pub fetch_utf8_bytes: FetchUtf8BytesFn,
     pub fetch_oops: FetchOopsFn,
     pub release_objs: OopsFn,
     pub brk: BreakFn,
@@ -163,13 +166,9 @@ impl Library {
             nb_login: optional!("GciTsNbLogin"),
             nb_login_finished: optional!("GciTsNbLoginFinished"),
             logout: bind!("GciTsLogout"),
-            nb_execute: bind!("GciTsNbExecute"),
-            nb_result: bind!("GciTsNbResult"),
-            socket: bind!("GciTsSocket"),
-            call_in_progress: bind!("GciTsCallInProgress"),
+            execute: bind!("GciTsExecute"),
             perform: bind!("GciTsPerform"),
-            fetch_bytes: bind!("GciTsFetchBytes"),
-            fetch_size: bind!("GciTsFetchSize"),
+            fetch_utf8_bytes: bind!("GciTsFetchUtf8Bytes"),
             fetch_oops: bind!("GciTsFetchOops"),
             release_objs: bind!("GciTsReleaseObjs"),
             brk: bind!("GciTsBreak"),
@@ -186,11 +185,6 @@ impl Library {
         let mut buf = [0 as c_char; 256];
         // SAFETY: the buffer is writable for its length.
         unsafe { (self.version_fn)(buf.as_mut_ptr(), buf.len()) };
-        let bytes: Vec<u8> = buf
-            .iter()
-            .take_while(|&&c| c != 0)
-            .map(|&c| c as u8)
-            .collect();
-        String::from_utf8_lossy(&bytes).into_owned()
+        gsmcp_gci_abi::c_text(&buf)
     }
 }

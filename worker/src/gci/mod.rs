@@ -1,15 +1,20 @@
 //! The GCI backend: a [`Login`] to a GemStone/S 64 stone through its
 //! thread-safe C library, loaded at run time (`library.rs`).
 //!
-//! An evaluation is started non-blocking (`GciTsNbExecute`) and waited for on
-//! the session's socket, so the engine thread never sits inside the library
-//! while a break is requested: the reader thread calls `GciTsBreak` through
-//! the [`Breaker`], and the aborted call's result is always collected before
-//! the next one starts. Results come back as UTF-8 in pages of any total
-//! length; a Smalltalk error becomes the same [`StError`] the embedded stone
+//! An evaluation is one blocking `GciTsExecute` on the engine thread; the
+//! reader thread breaks it with `GciTsBreak` through the [`Breaker`] (the
+//! library allows that from any thread, and ignores a break when no call
+//! runs). Blocking, not `GciTsNbExecute` and a wait on the socket, because a
+//! library that runs the call in the caller's thread answers it without a
+//! thread hand-over. Results come back as UTF-8, the first page in the same
+//! call as the encoding, later pages of any total length; objects are
+//! released in batches; a Smalltalk error becomes the same [`StError`] the embedded stone
 //! gives (number, class name, messageText, description, and for a compile
 //! error its offset and line); a fatal error ends the worker, so its client
 //! hears `sessionGone`.
+
+// GemStone's error struct is a fixed 2 KB, made only on a failure
+#![allow(clippy::result_large_err)]
 
 pub mod library;
 
@@ -21,8 +26,12 @@ use std::ffi::CString;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// The page size results are fetched in.
+/// The first page of a result: most answers fit it, in one library call.
+const FIRST_PAGE: usize = 16 << 10;
+/// The page size longer results are fetched in.
 const PAGE: usize = 256 << 10;
+/// How many small objects wait to be released together.
+const RELEASE_BATCH: usize = 16;
 /// How long a login may take before it is given up.
 const LOGIN_BOUND: Duration = Duration::from_secs(60);
 /// The least time between a soft and a hard break: a hard break sooner has
@@ -62,6 +71,8 @@ pub struct GciLogin {
     breaker: Arc<GciBreaker>,
     user: String,
     stone: String,
+    /// Objects finished with, waiting to be released in one call.
+    pending: Mutex<Vec<OopType>>,
 }
 
 struct GciBreaker {
@@ -269,6 +280,7 @@ pub fn login(settings: &Settings) -> Result<Box<dyn Login>, LoginError> {
         breaker,
         user: String::new(),
         stone: String::new(),
+        pending: Mutex::new(Vec::new()),
     };
     login.user = login
         .evaluate_string("System myUserProfile userId")
@@ -295,43 +307,25 @@ impl GciLogin {
         std::process::exit(75)
     }
 
-    fn release(&self, oops: &[OopType]) {
-        let mine: Vec<OopType> = oops
-            .iter()
-            .copied()
-            .filter(|&o| !abi::oop_is_special(o) && o != abi::OOP_ILLEGAL)
-            .collect();
-        if mine.is_empty() {
+    /// Gives objects back to the stone. Small ones wait in a batch (one
+    /// library call, a round trip on a real stone, per [`RELEASE_BATCH`]);
+    /// `now` sends the batch at once, for a result that may hold memory.
+    fn release(&self, oops: &[OopType], now: bool) {
+        let mut pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
+        pending.extend(
+            oops.iter()
+                .copied()
+                .filter(|&o| !abi::oop_is_special(o) && o != abi::OOP_ILLEGAL),
+        );
+        if pending.is_empty() || (!now && pending.len() < RELEASE_BATCH) {
             return;
         }
         let mut err = GciErrSType::default();
         // SAFETY: a live session and a valid buffer of OOPs.
-        unsafe { (self.lib.release_objs)(self.s(), mine.as_ptr(), mine.len() as i32, &mut err) };
-    }
-
-    /// Waits for the non-blocking call under way and collects its result.
-    fn collect(&self) -> Result<OopType, GciErrSType> {
-        let mut err = GciErrSType::default();
-        // SAFETY: a live session.
-        let fd = unsafe { (self.lib.socket)(self.s(), &mut err) };
-        if fd >= 0 {
-            loop {
-                if wait_readable(fd, Some(Duration::from_secs(1))) {
-                    break;
-                }
-                // SAFETY: a live session.
-                if unsafe { (self.lib.call_in_progress)(self.s(), &mut err) } < 0 {
-                    self.lost(&err);
-                }
-            }
-        }
-        let mut err = GciErrSType::default();
-        // SAFETY: the call has finished; this read does not block for long.
-        let r = unsafe { (self.lib.nb_result)(self.s(), &mut err) };
-        if r == abi::OOP_ILLEGAL && err.number != 0 {
-            return Err(err);
-        }
-        Ok(r)
+        unsafe {
+            (self.lib.release_objs)(self.s(), pending.as_ptr(), pending.len() as i32, &mut err)
+        };
+        pending.clear();
     }
 
     fn perform(
@@ -362,47 +356,48 @@ impl GciLogin {
         Ok(r)
     }
 
-    /// The UTF-8 text of a String-like object, fetched in pages.
+    /// The UTF-8 text of a String-like object, in one call when it fits the
+    /// first page. A String with code points above 127 is encoded by the
+    /// stone, which answers the new Utf8 object; the later pages come from it.
     fn fetch_text(&self, string: OopType) -> Result<String, GciErrSType> {
-        let utf8 = self.perform(string, "encodeAsUTF8", &[])?;
-        let out = self.fetch_all_bytes(utf8);
-        self.release(&[utf8]);
-        let bytes = out?;
-        Ok(String::from_utf8(bytes)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
-    }
-
-    fn fetch_all_bytes(&self, oop: OopType) -> Result<Vec<u8>, GciErrSType> {
-        let mut err = GciErrSType::default();
-        // SAFETY: a live session.
-        let size = unsafe { (self.lib.fetch_size)(self.s(), oop, &mut err) };
-        if size < 0 {
-            return Err(err);
-        }
-        let mut out = Vec::with_capacity(size as usize);
-        while out.len() < size as usize {
-            let want = PAGE.min(size as usize - out.len());
-            let mut page = vec![0u8; want];
-            // SAFETY: `page` has `want` writable bytes.
+        let mut out = Vec::new();
+        let mut page = vec![0u8; FIRST_PAGE];
+        let mut from = string;
+        let mut encoded = abi::OOP_NIL;
+        let fetched = loop {
+            let mut err = GciErrSType::default();
+            let mut made = abi::OOP_NIL;
+            // SAFETY: `page` has its length of writable bytes; `made` is writable.
             let n = unsafe {
-                (self.lib.fetch_bytes)(
+                (self.lib.fetch_utf8_bytes)(
                     self.s(),
-                    oop,
+                    from,
                     out.len() as i64 + 1,
                     page.as_mut_ptr(),
-                    want as i64,
+                    page.len() as i64,
+                    &mut made,
                     &mut err,
+                    0,
                 )
             };
+            if made != abi::OOP_NIL && made != abi::OOP_ILLEGAL && encoded == abi::OOP_NIL {
+                encoded = made;
+                from = made;
+            }
             if n < 0 {
-                return Err(err);
+                break Err(err);
             }
-            if n == 0 {
-                break;
+            let n = n as usize;
+            out.extend_from_slice(&page[..n]);
+            if n < page.len() {
+                break Ok(());
             }
-            out.extend_from_slice(&page[..n as usize]);
-        }
-        Ok(out)
+            page.resize(PAGE, 0);
+        };
+        self.release(&[encoded], out.len() >= FIRST_PAGE);
+        fetched?;
+        Ok(String::from_utf8(out)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
     }
 
     fn fetch_oops(&self, oop: OopType, n: usize) -> Vec<OopType> {
@@ -470,16 +465,15 @@ impl GciLogin {
                     let v = self.perform(ex, sel, &[]).ok()?;
                     let t = if *sel == "class" {
                         let name = self.perform(v, "name", &[]).ok();
-                        let t = name.and_then(|n| {
+                        name.and_then(|n| {
                             let t = self.text_or_nil(n);
-                            self.release(&[n]);
+                            self.release(&[n], false);
                             t
-                        });
-                        t
+                        })
                     } else {
                         self.text_or_nil(v)
                     };
-                    self.release(&[v]);
+                    self.release(&[v], false);
                     t
                 })
                 .collect();
@@ -494,30 +488,17 @@ impl GciLogin {
             // SAFETY: the process the error left, on a live session.
             unsafe { (self.lib.clear_stack)(self.s(), err.context, &mut e2) };
         }
-        self.release(&[err.exception_obj, err.args[0]]);
+        self.release(&[err.exception_obj, err.args[0]], false);
         e
     }
 
-    fn evaluate(&mut self, source: &str, print: bool) -> Result<String, StError> {
+    /// Runs `source` as a doit. The call blocks this thread; a break from
+    /// the reader thread ends it (`GciTsBreak` may be called from any thread).
+    fn execute(&self, source: &str) -> Result<OopType, GciErrSType> {
         let mut err = GciErrSType::default();
         // a source with a NUL cannot travel as a C string: it goes as an object
-        let (started, source_obj) = match CString::new(source) {
-            Ok(c) => {
-                // SAFETY: a live session and a C string.
-                let ok = unsafe {
-                    (self.lib.nb_execute)(
-                        self.s(),
-                        c.as_ptr(),
-                        abi::OOP_CLASS_UTF8,
-                        abi::OOP_NO_CONTEXT,
-                        abi::OOP_NIL,
-                        0,
-                        0,
-                        &mut err,
-                    )
-                };
-                (ok, None)
-            }
+        let (text, source_obj) = match CString::new(source) {
+            Ok(c) => (Some(c), abi::OOP_CLASS_UTF8),
             Err(_) => {
                 // SAFETY: `source` is valid for its length.
                 let obj = unsafe {
@@ -530,47 +511,49 @@ impl GciLogin {
                     )
                 };
                 if obj == abi::OOP_ILLEGAL {
-                    return Err(self.st_error(source, &err));
+                    return Err(err);
                 }
-                // SAFETY: a NULL source with the source object.
-                let ok = unsafe {
-                    (self.lib.nb_execute)(
-                        self.s(),
-                        std::ptr::null(),
-                        obj,
-                        abi::OOP_NO_CONTEXT,
-                        abi::OOP_NIL,
-                        0,
-                        0,
-                        &mut err,
-                    )
-                };
-                (ok, Some(obj))
+                (None, obj)
             }
         };
-        if started == abi::FALSE {
-            if let Some(o) = source_obj {
-                self.release(&[o]);
-            }
-            return Err(self.st_error(source, &err));
+        // SAFETY: a live session, and a C string or NULL with the source object.
+        let r = unsafe {
+            (self.lib.execute)(
+                self.s(),
+                text.as_ref().map_or(std::ptr::null(), |c| c.as_ptr()),
+                source_obj,
+                abi::OOP_NO_CONTEXT,
+                abi::OOP_NIL,
+                0,
+                0,
+                &mut err,
+            )
+        };
+        if text.is_none() {
+            self.release(&[source_obj], true);
         }
-        let result = self.collect();
-        if let Some(o) = source_obj {
-            self.release(&[o]);
+        if r == abi::OOP_ILLEGAL {
+            return Err(err);
         }
+        Ok(r)
+    }
+
+    fn evaluate(&mut self, source: &str, print: bool) -> Result<String, StError> {
+        let result = self.execute(source);
         let result = result.map_err(|e| self.st_error(source, &e))?;
-        let text = if print {
-            self.perform(result, "printString", &[]).and_then(|p| {
-                let t = self.fetch_text(p);
-                self.release(&[p]);
-                t
-            })
+        let (text, printed) = if print {
+            match self.perform(result, "printString", &[]) {
+                Ok(p) => (self.fetch_text(p), p),
+                Err(e) => (Err(e), abi::OOP_NIL),
+            }
         } else {
-            self.fetch_text(result)
+            (self.fetch_text(result), abi::OOP_NIL)
         };
-        self.release(&[result]);
+        let large = text.as_ref().map_or(true, |t| t.len() >= FIRST_PAGE);
+        self.release(&[result, printed], large);
         text.map_err(|e| {
-            if !print && e.number == abi::RT_ERR_DOES_NOT_UNDERSTAND {
+            // a tool's own Smalltalk answers Strings; anything else is named
+            if !print && e.fatal == 0 && !(4000..5000).contains(&e.number) {
                 StError {
                     kind: ErrorKind::Runtime,
                     number: 2094,
