@@ -2,7 +2,8 @@
 //! HTTP/1.1 connection per client socket, and the service for the single
 //! endpoint `/mcp`.
 //!
-//! Every request passes the gates in a fixed order: `Host`/`Origin` (403), path
+//! Every request passes the gates in a fixed order: a header that must be
+//! single repeated (400), `Host`/`Origin` (403), path
 //! (404), verb (405), `Accept` (406), declared body size (413, decided before the
 //! body is read), body read under a size limit and a deadline (413/408), JSON-RPC
 //! classification (400), session header and `MCP-Protocol-Version` (400), session
@@ -33,8 +34,8 @@ use bytes::Bytes;
 use http_body_util::{combinators::BoxBody, BodyExt, Full, Limited};
 use hyper::body::Incoming;
 use hyper::header::{
-    HeaderMap, HeaderValue, ACCEPT, ALLOW, CACHE_CONTROL, CONNECTION, CONTENT_LENGTH, CONTENT_TYPE,
-    HOST, ORIGIN,
+    HeaderMap, HeaderName, HeaderValue, ACCEPT, ALLOW, CACHE_CONTROL, CONNECTION, CONTENT_LENGTH,
+    CONTENT_TYPE, HOST, ORIGIN,
 };
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -178,6 +179,20 @@ async fn route(state: &AppState, req: Request<Incoming>) -> Response<Body> {
             StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             jsonrpc::TRANSPORT_ERROR,
             &format!("Request Header Fields Too Large: the request head may have at most {MAX_HEAD} bytes"),
+        );
+        r.headers_mut()
+            .insert(CONNECTION, HeaderValue::from_static("close"));
+        return r;
+    }
+    if let Some(name) = repeated_header(req.headers()) {
+        debug!(
+            header = name,
+            "refused: a header that must be single is repeated"
+        );
+        let mut r = error_response(
+            StatusCode::BAD_REQUEST,
+            jsonrpc::TRANSPORT_ERROR,
+            &format!("Bad Request: the {name} header appears more than once"),
         );
         r.headers_mut()
             .insert(CONNECTION, HeaderValue::from_static("close"));
@@ -630,6 +645,28 @@ fn accepts_json_or_sse(headers: &HeaderMap) -> bool {
         }
     }
     !seen
+}
+
+/// The first of the headers a request may carry at most once that it repeats.
+/// Two `Host` or `Origin` lines would let one check pass on the first while
+/// something else reads the second. (Two `Content-Length` lines never get
+/// here: hyper refuses differing values with 400 and keeps one of equal ones;
+/// with `Transfer-Encoding` it drops `Content-Length`, reads the body chunked
+/// and closes the connection after the answer, so nothing is smuggled.)
+fn repeated_header(headers: &HeaderMap) -> Option<&'static str> {
+    [
+        (HOST, "Host"),
+        (ORIGIN, "Origin"),
+        (CONTENT_LENGTH, "Content-Length"),
+        (HeaderName::from_static(SESSION_HEADER), "Mcp-Session-Id"),
+        (
+            HeaderName::from_static(VERSION_HEADER),
+            "MCP-Protocol-Version",
+        ),
+    ]
+    .into_iter()
+    .find(|(h, _)| headers.get_all(h).iter().nth(1).is_some())
+    .map(|(_, name)| name)
 }
 
 /// The DNS-rebinding defence: `Host` must name this server, and `Origin`, when

@@ -88,6 +88,13 @@ fn gates_without_a_session() {
         Gate { name: "IPv6 loopback Host passes", method: "POST", path: "/mcp", headers: &[("Host", "[::1]:{port}"), json, accept], body: PING, status: 400, code: Some(-32000) },
         Gate { name: "loopback Origin on another port passes", method: "POST", path: "/mcp", headers: &[host, ("Origin", "http://localhost:6274"), json, accept], body: PING, status: 400, code: Some(-32000) },
         Gate { name: "https loopback Origin passes", method: "POST", path: "/mcp", headers: &[host, ("Origin", "https://127.0.0.1"), json, accept], body: PING, status: 400, code: Some(-32000) },
+        Gate { name: "two Host headers", method: "POST", path: "/mcp", headers: &[host, ("Host", "evil.example.com"), json, accept], body: PING, status: 400, code: Some(-32000) },
+        Gate { name: "the same Host twice", method: "POST", path: "/mcp", headers: &[host, host, json, accept], body: PING, status: 400, code: Some(-32000) },
+        Gate { name: "a foreign Host second", method: "GET", path: "/nowhere", headers: &[host, ("Host", "evil.example.com:{port}")], body: "", status: 400, code: Some(-32000) },
+        Gate { name: "two Origin headers", method: "POST", path: "/mcp", headers: &[host, ("Origin", "http://localhost:6274"), ("Origin", "http://evil.example.com"), json, accept], body: PING, status: 400, code: Some(-32000) },
+        Gate { name: "two session ids", method: "POST", path: "/mcp", headers: &[host, json, accept, unknown, unknown], body: PING, status: 400, code: Some(-32000) },
+        Gate { name: "two protocol versions", method: "POST", path: "/mcp", headers: &[host, json, accept, unknown, ("MCP-Protocol-Version", "2025-11-25"), ("MCP-Protocol-Version", "2025-06-18")], body: PING, status: 400, code: Some(-32000) },
+        Gate { name: "differing Content-Lengths", method: "POST", path: "/mcp", headers: &[host, json, accept, ("Content-Length", "40"), ("Content-Length", "41")], body: PING, status: 400, code: None },
     ];
     let port = server.port().to_string();
     let host = server.host();
@@ -328,6 +335,38 @@ fn oversized_head_is_refused() {
     );
     assert_eq!(r.status, 400, "{}", r.text());
     assert_eq!(r.rpc_error_code(), Some(-32000));
+}
+
+/// `Transfer-Encoding` beside `Content-Length`: the body is read chunked
+/// (never by the length), only one request is answered and the connection is
+/// closed after it, so a second request hidden in the body never runs.
+#[test]
+fn a_body_framed_two_ways_cannot_smuggle_a_request() {
+    let server = Server::start();
+    let host = server.host();
+    let hidden = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{}",
+        PING.len(),
+        PING
+    );
+    for (te_first, length) in [(true, PING.len()), (false, PING.len()), (false, 0)] {
+        let chunked = format!("{:x}\r\n{PING}\r\n0\r\n\r\n{hidden}", PING.len());
+        let framing = if te_first {
+            format!("Transfer-Encoding: chunked\r\nContent-Length: {length}\r\n")
+        } else {
+            format!("Content-Length: {length}\r\nTransfer-Encoding: chunked\r\n")
+        };
+        let head = format!(
+            "POST /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nAccept: application/json\r\n{framing}\r\n"
+        );
+        let mut conn = server.connect();
+        conn.send(format!("{head}{chunked}").as_bytes());
+        let all = String::from_utf8_lossy(&conn.read_to_close().expect("read")).into_owned();
+        assert_eq!(all.matches("HTTP/1.1 ").count(), 1, "one answer only: {all}");
+        // the chunked body was the request: a ping without a session
+        assert!(all.starts_with("HTTP/1.1 400"), "{all}");
+        assert!(all.contains("-32000"), "{all}");
+    }
 }
 
 #[test]
