@@ -166,7 +166,37 @@ pub struct Worker {
     pub stderr: Arc<Mutex<StderrTail>>,
 }
 
-/// Starts a worker process: argv `[port, sid8]`, the socket as fd 3.
+/// Whether a variable of the router's environment is passed to workers. A
+/// worker gets its configuration, passwords included, in the `Hello` frame
+/// only; from the environment it sees just what a process and a GemStone
+/// client library need (the system's basics, locale, library paths,
+/// `GEMSTONE*`/`GS_*`) and the `GSMCP_*` diagnostics. Everything else — every
+/// `MCP_*` setting, tokens, keys — stays with the router.
+pub fn worker_may_see(name: &std::ffi::OsStr) -> bool {
+    let Some(name) = name.to_str() else {
+        return false;
+    };
+    const EXACT: &[&str] = &[
+        "PATH",
+        "HOME",
+        "USER",
+        "LOGNAME",
+        "SHELL",
+        "TMPDIR",
+        "TZ",
+        "LANG",
+        "HOSTNAME",
+        "LD_LIBRARY_PATH",
+        "DYLD_LIBRARY_PATH",
+        "RUST_BACKTRACE",
+        "RUST_MIN_STACK",
+    ];
+    const PREFIXES: &[&str] = &["LC_", "GEMSTONE", "GS_", "GSMCP_", "MIMALLOC_"];
+    EXACT.contains(&name) || PREFIXES.iter().any(|p| name.starts_with(p))
+}
+
+/// Starts a worker process: argv `[port, sid8]`, the socket as fd 3,
+/// the environment [`worker_may_see`] allows.
 ///
 /// Must be called on a runtime worker thread, never from `spawn_blocking`: the
 /// parent-death signal fires when the *thread* that forked exits, and runtime
@@ -179,6 +209,8 @@ pub fn spawn(bin: &Path, port: u16, sid8: &str) -> Result<Worker, SpawnError> {
     let mut cmd = Command::new(bin);
     cmd.arg(port.to_string())
         .arg(sid8)
+        .env_clear()
+        .envs(std::env::vars_os().filter(|(k, _)| worker_may_see(k)))
         .env("GSMCP_IPC_FD", IPC_FD.to_string())
         .stdin(Stdio::null())
         .stdout(Stdio::null())

@@ -362,7 +362,11 @@ fn a_body_framed_two_ways_cannot_smuggle_a_request() {
         let mut conn = server.connect();
         conn.send(format!("{head}{chunked}").as_bytes());
         let all = String::from_utf8_lossy(&conn.read_to_close().expect("read")).into_owned();
-        assert_eq!(all.matches("HTTP/1.1 ").count(), 1, "one answer only: {all}");
+        assert_eq!(
+            all.matches("HTTP/1.1 ").count(),
+            1,
+            "one answer only: {all}"
+        );
         // the chunked body was the request: a ping without a session
         assert!(all.starts_with("HTTP/1.1 400"), "{all}");
         assert!(all.contains("-32000"), "{all}");

@@ -177,3 +177,65 @@ fn a_worker_user_without_its_password_is_refused_at_start_up() {
         exited.stderr
     );
 }
+
+/// Workers start with a scrubbed environment: the passwords, tokens and every
+/// `MCP_*` setting the router was given stay with the router (a worker gets
+/// its configuration in the first frame), while what a process needs passes.
+#[test]
+fn secrets_stay_out_of_every_workers_environment() {
+    let repo = scratch_path("worker-env.db");
+    let server = Server::builder()
+        .env("MCP_REPOSITORY", &repo)
+        .env("MCP_WORKER_PASSWORD", "swordfish")
+        .env("MCP_HOST_PASSWORD", "host-secret-7741")
+        .env("GSMCP_TEST_API_TOKEN_X", "kept-diagnostic")
+        .env("SOME_SERVICE_TOKEN", "token-secret-5512")
+        .env("AWS_SECRET_ACCESS_KEY", "key-secret-9931")
+        .env("LC_ALL", "C")
+        .start();
+    let sessions: Vec<_> = (0..3).map(|_| server.open_session()).collect();
+    let workers = gsmcp_tests::workers_of(server.port());
+    assert_eq!(workers.len(), sessions.len(), "{workers:?}");
+    for w in &workers {
+        let raw = std::fs::read(format!("/proc/{}/environ", w.pid)).expect("environ");
+        let vars: Vec<String> = raw
+            .split(|&b| b == 0)
+            .filter(|v| !v.is_empty())
+            .map(|v| String::from_utf8_lossy(v).into_owned())
+            .collect();
+        let names: Vec<&str> = vars
+            .iter()
+            .map(|v| v.split('=').next().unwrap_or(""))
+            .collect();
+        // (variable, whether the worker sees it)
+        for (name, seen) in [
+            ("MCP_WORKER_PASSWORD", false),
+            ("MCP_HOST_PASSWORD", false),
+            ("MCP_REPOSITORY", false),
+            ("SOME_SERVICE_TOKEN", false),
+            ("AWS_SECRET_ACCESS_KEY", false),
+            ("GSMCP_IPC_FD", true),
+            ("GSMCP_TEST_API_TOKEN_X", true),
+            ("LC_ALL", true),
+        ] {
+            assert_eq!(
+                names.contains(&name),
+                seen,
+                "{name} in worker {}: {names:?}",
+                w.pid
+            );
+        }
+        for secret in [
+            "swordfish",
+            "host-secret-7741",
+            "token-secret-5512",
+            "key-secret-9931",
+        ] {
+            assert!(
+                !vars.iter().any(|v| v.contains(secret)),
+                "{secret} in {vars:?}"
+            );
+        }
+    }
+    drop(sessions);
+}
