@@ -1,5 +1,8 @@
 //! Embeds every `kernel/*.gs` file into the library (in lexical file-name order)
-//! so the binary needs no kernel files at run time.
+//! so the binary needs no kernel files at run time, and derives from them how
+//! many arguments each primitive reads: the fewest that any kernel method
+//! (or method of `src/persist/repository.gs`) using it takes (`PRIMITIVE_ARITY`, 255 for a primitive no kernel method
+//! uses). A call of a primitive with fewer arguments fails before it runs.
 
 use std::{env, fs, path::PathBuf};
 
@@ -27,6 +30,52 @@ fn main() {
         ));
     }
     out.push_str("];\n");
+    let mut arity = [u8::MAX; 500];
+    // the kernel, and the repository's own methods filed in at login
+    let repository_gs = dir
+        .with_file_name("src")
+        .join("persist")
+        .join("repository.gs");
+    println!("cargo:rerun-if-changed={}", repository_gs.display());
+    for f in files.iter().chain([&repository_gs]) {
+        let text = fs::read_to_string(f).expect("read a kernel file");
+        let mut pattern_args: Option<u8> = None;
+        let mut next_is_pattern = false;
+        for line in text.lines() {
+            let t = line.trim();
+            if next_is_pattern {
+                pattern_args = Some(args_of_pattern(t));
+                next_is_pattern = false;
+            } else if t.starts_with("method:") || t.starts_with("classmethod:") {
+                next_is_pattern = true;
+            } else if t == "%" {
+                pattern_args = None;
+            } else if let (Some(n), Some(a)) = (t.strip_prefix("<primitive:"), pattern_args) {
+                if let Ok(n) = n.trim_end_matches('>').trim().parse::<usize>() {
+                    if n < arity.len() {
+                        arity[n] = arity[n].min(a);
+                    }
+                }
+            }
+        }
+    }
+    out.push_str(&format!(
+        "/// Per primitive number, the fewest arguments a kernel method using it takes.\npub static PRIMITIVE_ARITY: [u8; 500] = {arity:?};\n"
+    ));
     let dest = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR")).join("kernel_files.rs");
     fs::write(dest, out).expect("write kernel_files.rs");
+}
+
+/// How many arguments a method pattern line declares (`size` 0, `+ x` 1,
+/// `at: i put: v` 2).
+fn args_of_pattern(pattern: &str) -> u8 {
+    let first = pattern.chars().next().unwrap_or(' ');
+    if first.is_alphabetic() || first == '_' {
+        pattern
+            .split_whitespace()
+            .filter(|w| w.ends_with(':'))
+            .count() as u8
+    } else {
+        1
+    }
 }

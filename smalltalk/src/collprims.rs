@@ -657,7 +657,7 @@ impl Vm {
     }
 
     /// Whether `b` is a block taking `argc` arguments (so `value:` reaches primitive 250).
-    fn is_block_of(&self, b: Value, argc: usize) -> bool {
+    pub(crate) fn is_block_of(&self, b: Value, argc: usize) -> bool {
         match b {
             Value::Obj(o) => {
                 matches!(&self.heap.get(o).body, Body::Block(c) if c.code.num_args == argc)

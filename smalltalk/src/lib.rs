@@ -36,5 +36,7 @@ mod stack_roots;
 mod value;
 
 pub use api::{ErrorKind, Interrupter, Session, StError};
+pub use compiler::MAX_PRIMITIVE;
 pub use objects::{ExecError, Object, Shape};
 pub use persist::TransactionMark;
+pub use prims::is_known_primitive;

@@ -680,6 +680,15 @@ impl Vm {
         // the answer stays in registers: kept in a local across the check
         // below, the arms' answers met in one stack slot, stored in halves
         // and copied out whole (a failed store forward on every primitive)
+        // a primitive called with fewer arguments than it reads fails before it runs
+        if argc
+            < crate::api::PRIMITIVE_ARITY
+                .get(n as usize)
+                .copied()
+                .unwrap_or(u8::MAX) as usize
+        {
+            return Ok(None);
+        }
         let result = self.prim_table(n, rp, argc);
         if self.heap.refused.is_some() {
             // the write barrier refused a store into a persistent object
@@ -1876,6 +1885,11 @@ impl Vm {
             255 => {
                 let f = self.arg(rp, 0);
                 Ok(Some(self.if_curtailed(r, f)?))
+            }
+            // the loops run only on blocks: anything else would loop forever
+            256 | 257 | 260 if !self.is_block_of(r, 0) => Ok(None),
+            258 | 259 if !(self.is_block_of(r, 0) && self.is_block_of(self.arg(rp, 0), 0)) => {
+                Ok(None)
             }
             256 | 257 => {
                 let want = n == 256;
