@@ -163,8 +163,11 @@ pub struct Cli {
     /// Release every session this long after it opened, or `none`.
     #[arg(long, env = "MCP_SESSION_LIFETIME", default_value = "none")]
     pub session_lifetime: String,
-    /// Longest a request may run before it is interrupted, or `none`.
-    #[arg(long, env = "MCP_REQUEST_TIMEOUT", default_value = "none")]
+    /// Longest a request may run before it is interrupted (soft break, hard
+    /// break, stopping the worker), or `none`. Each progress notification the
+    /// call sends starts the time again, so a long call that reports progress
+    /// runs on; one whose client went away ends.
+    #[arg(long, env = "MCP_REQUEST_TIMEOUT", default_value = "5m")]
     pub request_timeout: String,
     /// Time between the escalation steps of an interrupted call (soft break,
     /// hard break, stopping the worker).
@@ -321,7 +324,7 @@ impl Config {
                 Duration::from_secs(10),
                 None,
             ),
-            request_timeout: None,
+            request_timeout: Some(Duration::from_secs(5 * 60)),
             break_grace: Duration::from_secs(5),
             client_request_timeout: Duration::from_secs(30),
             sse_keepalive: Duration::from_secs(15),
@@ -1061,6 +1064,10 @@ mod tests {
         let c = Config::from_cli(cli).unwrap();
         assert_eq!(c.lifetime.idle, Duration::from_secs(4));
         assert_eq!(c.lifetime.stream_grace, Duration::from_secs(1));
+        // a request deadline is on unless a deployment turns it off
+        if std::env::var_os("MCP_REQUEST_TIMEOUT").is_none() {
+            assert_eq!(c.request_timeout, Some(Duration::from_secs(5 * 60)));
+        }
     }
 
     #[test]

@@ -1173,6 +1173,12 @@ impl Actor {
                     return Ok(());
                 }
                 f.last_progress = Some(progress);
+                // progress starts the deadline again (not once the call is being interrupted)
+                if f.escalation.is_none() {
+                    if let Some(t) = self.registry.config.request_timeout {
+                        f.deadline = Some(Instant::now() + t);
+                    }
+                }
                 let mut params = json!({ "progressToken": token, "progress": progress });
                 if let Some(total) = total.filter(|t| t.is_finite()) {
                     params["total"] = json!(total);

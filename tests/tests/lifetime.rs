@@ -356,3 +356,78 @@ fn cancelling_a_call_whose_stream_is_open_ends_the_stream_without_a_response() {
     assert!(wait_until(BOUND, || gone(&server, &s.id)));
     assert_eq!(ping_status(&server, &s.id), 404);
 }
+
+/// Each progress notification starts the deadline again: a call that reports
+/// progress more often than the deadline runs to its end, the same call
+/// without a progress token (so nothing reaches the client) is interrupted.
+#[test]
+fn progress_starts_the_deadline_again() {
+    let server = fake_server(&[
+        ("MCP_REQUEST_TIMEOUT", "700ms"),
+        ("MCP_BREAK_GRACE", "300ms"),
+    ]);
+    let s = server.open_session();
+    let args = json!({ "steps": 8, "pauseMs": 250 }); // 2 s in all
+                                                      // (request, finishes)
+    let with_token = request_body(
+        5,
+        "tools/call",
+        json!({ "name": "progress", "arguments": args, "_meta": { "progressToken": "p" } }),
+    );
+    let without = call(6, "progress", args.clone());
+    for (body, finishes) in [(with_token, true), (without, false)] {
+        let started = Instant::now();
+        let answer = answer_of(SseConn::post(&server, &s.id, &body)).expect("an answer");
+        if finishes {
+            assert_eq!(
+                answer["result"]["content"][0]["text"],
+                json!("done"),
+                "{answer}"
+            );
+            assert!(started.elapsed() >= Duration::from_millis(2000));
+        } else {
+            assert_eq!(
+                answer["error"]["data"]["kind"],
+                json!("timeout"),
+                "{answer}"
+            );
+        }
+    }
+}
+
+/// A runaway evaluation whose client went away is ended by the request
+/// deadline (on by default; short here): the worker stops spending CPU and
+/// the session serves the next call.
+#[test]
+fn a_runaway_call_whose_client_left_is_ended_by_the_deadline() {
+    let server = Server::builder().env("MCP_REQUEST_TIMEOUT", "1s").start();
+    let s = server.open_session();
+    let mut conn = server.connect();
+    conn.send(&gsmcp_tests::harness_http::format_request(
+        "POST",
+        "/mcp",
+        &[
+            ("Host", &server.host()),
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+            ("Mcp-Session-Id", &s.id),
+        ],
+        call(1, "execute_code", json!({ "code": "[true] whileTrue" })).as_bytes(),
+    ));
+    let pid = gsmcp_tests::worker_of_session(server.port(), &s.id)
+        .expect("the session's worker")
+        .pid;
+    let before = cpu_ticks(pid).unwrap_or(0);
+    assert!(wait_until(BOUND, || cpu_ticks(pid).is_some_and(|t| t >= before + 2)));
+    drop(conn);
+    // the deadline breaks it: the worker goes quiet and answers again
+    let r = server.post_in(&s.id, &call(2, "execute_code", json!({ "code": "3 + 4" })));
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert!(r.text().contains('7'), "{}", r.text());
+    let idle = cpu_ticks(pid).unwrap_or(0);
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        cpu_ticks(pid).unwrap_or(u64::MAX) <= idle + 5,
+        "the loop still runs"
+    );
+}

@@ -174,7 +174,9 @@ fn call_tool(peer: &mut Peer, call_id: u64, id: &Value, name: &str, args: &Value
                     text: format!("log {i}"),
                 });
             }
+            let pause = std::time::Duration::from_millis(args["pauseMs"].as_u64().unwrap_or(0));
             for i in 0..steps {
+                std::thread::sleep(pause);
                 peer.send(&ToRouter::Progress {
                     call_id,
                     progress: (i + 1) as f64,
