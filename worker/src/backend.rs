@@ -179,44 +179,30 @@ fn ensure_repository(path: &Path) -> Result<(), LoginError> {
 /// GemStone's error for a login refused for its user id or password.
 const LOGIN_DENIED: u32 = 4051;
 
-/// How often, and how far apart, a login is retried while the repository file
-/// cannot be read yet (another worker is still writing its first commit).
-const LOGIN_RETRIES: u32 = 50;
-const LOGIN_RETRY_PAUSE: std::time::Duration = std::time::Duration::from_millis(100);
-
-/// Logs in to the repository at `path`, creating it first if there is none. A
-/// refused user or password fails at once; any other failure is retried for a
-/// bounded while, because a worker that lost the race to create the file may
-/// find it still being filled by the winner.
+/// Logs in to the repository at `path`, creating it first if there is none.
+/// A file is put in place only whole, so a login that fails does so at once,
+/// with the stone's reason (a refused user, a half-made or damaged file).
 fn login_repository(path: &Path, user: &str, password: &str) -> Result<Session, LoginError> {
     ensure_repository(path)?;
-    let mut attempt = 1;
-    loop {
-        match Session::login(path, user, password) {
-            Ok(session) => return Ok(session),
-            Err(e) if e.number != LOGIN_DENIED && attempt < LOGIN_RETRIES => {
-                tracing::debug!(attempt, "login failed, retrying: {e}");
-                attempt += 1;
-                std::thread::sleep(LOGIN_RETRY_PAUSE);
-            }
-            Err(e) if e.number == LOGIN_DENIED => {
-                // never the password: only which user the repository refused
-                return Err(LoginError::Refused(format!(
-                    "the repository {} refused user {user:?}: the user id or password is not \
-                     valid (check MCP_WORKER_USER and MCP_WORKER_PASSWORD or \
-                     MCP_WORKER_PASSWORD_FILE)",
-                    path.display()
-                )));
-            }
-            Err(e) => {
-                return Err(LoginError::Refused(format!(
-                    "{} ({})",
-                    e.message_text.as_deref().unwrap_or(&e.description),
-                    path.display()
-                )))
-            }
+    Session::login(path, user, password).map_err(|e| {
+        if e.number == LOGIN_DENIED {
+            // never the password: only which user the repository refused
+            LoginError::Refused(format!(
+                "the repository {} refused user {user:?}: the user id or password is not \
+                 valid (check MCP_WORKER_USER and MCP_WORKER_PASSWORD or \
+                 MCP_WORKER_PASSWORD_FILE)",
+                path.display()
+            ))
+        } else {
+            let why = e.message_text.as_deref().unwrap_or(&e.description);
+            let shown = path.display().to_string();
+            LoginError::Refused(if why.contains(&shown) {
+                why.to_string()
+            } else {
+                format!("{why} ({shown})")
+            })
         }
-    }
+    })
 }
 
 /// The only user the embedded stone's fresh in-memory image has.

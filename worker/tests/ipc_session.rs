@@ -1249,3 +1249,97 @@ fn conformance_prompts_resources_and_completion() {
         assert_eq!(v["error"]["code"], code, "{method} {params}: {v}");
     }
 }
+
+/// A repository file that cannot hold a kernel fails the login at once with
+/// its path and the fix, never a wait for the handshake timeout.
+#[test]
+fn damaged_or_half_made_repository_files_fail_the_login_at_once() {
+    let dir = scratch_dir("damaged");
+    // (file, how it is made, what the message must say)
+    type Row = (&'static str, fn(&std::path::Path), &'static str);
+    let table: [Row; 3] = [
+        ("empty.db", |p| std::fs::write(p, b"").unwrap(), "remove it"),
+        (
+            "half.db",
+            |p| drop(gsmcp_store::Repository::create(p).unwrap()),
+            "remove it",
+        ),
+        (
+            "junk.db",
+            |p| std::fs::write(p, vec![0x5au8; 8192]).unwrap(),
+            "junk.db",
+        ),
+    ];
+    for (name, make, says) in table {
+        let repo = dir.join(name);
+        make(&repo);
+        let started = std::time::Instant::now();
+        let mut w = Worker::start();
+        match w.handshake(repo_hello(&repo, "DataCurator", "swordfish")) {
+            ToRouter::Failed { kind, message } => {
+                assert_eq!(kind, "login", "{name}: {message}");
+                assert!(message.contains(name), "{name}: {message}");
+                assert!(message.contains(says), "{name}: {message}");
+            }
+            other => panic!("{name}: expected Failed, got {other:?}"),
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(3),
+            "{name}: took {:?}",
+            started.elapsed()
+        );
+        assert!(!w.wait().success());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A worker killed at any point while it creates the repository leaves
+/// either no file or a whole one, and nothing that stops the next start.
+#[test]
+fn a_creation_killed_part_way_leaves_a_working_start() {
+    let dir = scratch_dir("killed");
+    let repo = dir.join("repo.db");
+    for delay_ms in [0u64, 10, 40, 80, 150, 250, 400] {
+        let mut w = Worker::start();
+        w.send(&ToWorker::Hello(repo_hello(
+            &repo,
+            "DataCurator",
+            "swordfish",
+        )));
+        std::thread::sleep(Duration::from_millis(delay_ms));
+        let _ = w.child.kill();
+        let _ = w.child.wait();
+        let (mut ok, _) = Worker::ready(repo_hello(&repo, "DataCurator", "swordfish"));
+        let r = ok.tool("execute_code", json!({"code": "3 + 4"}));
+        assert_eq!(
+            r["structuredContent"]["result"], "7",
+            "after {delay_ms} ms: {r}"
+        );
+        drop(ok);
+        // start from nothing again for the next delay
+        for e in std::fs::read_dir(&dir).unwrap().flatten() {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+    // a creation a dead process left is cleaned up by the next creation
+    let stale = dir.join(format!("repo.db.creating-{}", dead_pid()));
+    std::fs::write(&stale, b"left by a crash").unwrap();
+    let (w, _) = Worker::ready(repo_hello(&repo, "DataCurator", "swordfish"));
+    drop(w);
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".creating-"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The pid of a process that has ended.
+fn dead_pid() -> u32 {
+    let mut c = Command::new("true").spawn().expect("spawn true");
+    let pid = c.id();
+    c.wait().unwrap();
+    pid
+}

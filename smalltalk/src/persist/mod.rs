@@ -34,9 +34,6 @@ use users::{UserRecord, Users, SECURITY_OOP};
 const KERNEL_OOP: u64 = 1;
 const KERNEL_FORMAT: u8 = 1;
 
-/// How long a login waits for a repository another process is creating.
-const CREATION_WAIT_MS: u64 = 10_000;
-
 /// The default login of a new repository, and its password, as in GemStone.
 pub const DEFAULT_USER: &str = "DataCurator";
 pub const DEFAULT_PASSWORD: &str = "swordfish";
@@ -68,10 +65,11 @@ pub enum PersistError {
     )]
     ReadOnlyUser(String),
     #[error(
-        "repository {0} holds no kernel after waiting {1} ms: it is being created, or its creation was \
-         interrupted (then remove the file and create it again)"
+        "the repository file {0} is empty or half made (its creation was interrupted before the \
+         kernel was committed): remove it, and the next login creates it anew, or name another \
+         file (MCP_REPOSITORY)"
     )]
-    NotReady(String, u64),
+    HalfMade(String),
 }
 
 impl From<CodecError> for PersistError {
@@ -175,6 +173,59 @@ const GLOBALS: &str = "@Globals";
 const PUBLISHED: &str = "@Published";
 const TRANSCRIPT: &str = "@Transcript";
 
+/// Where a repository for `path` is made before it is put in place:
+/// `<path>.creating-<pid>-<n>` beside it (same file system, so a link works;
+/// `n` tells apart creations by threads of one process).
+fn creation_path(path: &Path) -> std::path::PathBuf {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let mut p = path.as_os_str().to_owned();
+    p.push(format!(".creating-{}-{n}", std::process::id()));
+    p.into()
+}
+
+/// Removes a repository file and its SQLite companions, if there are any.
+fn remove_repository_files(path: &Path) {
+    let _ = std::fs::remove_file(path);
+    for ext in ["-wal", "-shm", "-journal"] {
+        let mut p = path.as_os_str().to_owned();
+        p.push(ext);
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+/// Removes what creations of `path` by processes that no longer run left.
+fn remove_stale_creations(path: &Path) {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str())) else {
+        return;
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let prefix = format!("{name}.creating-");
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let file = e.file_name();
+        let Some(rest) = file.to_str().and_then(|f| f.strip_prefix(&prefix)) else {
+            continue;
+        };
+        let pid: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+        let Ok(pid) = pid.parse::<i32>() else {
+            continue;
+        };
+        // SAFETY: signal 0 only asks whether the process exists.
+        let gone = unsafe { libc::kill(pid, 0) } != 0
+            && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+        if gone {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
 fn store_err(e: StoreError) -> StError {
     PersistError::Store(e).into()
 }
@@ -206,18 +257,34 @@ impl Session {
     /// the users DataCurator and SystemUser (password `swordfish`), as commit 1.
     /// Fails if a file exists there.
     pub fn create_repository(path: &Path) -> Result<(), StError> {
-        let repo = Repository::create(path).map_err(store_err)?;
-        let result = Self::populate(&repo);
-        if result.is_err() {
-            drop(repo);
-            let _ = std::fs::remove_file(path);
-            for ext in ["-wal", "-shm"] {
-                let mut p = path.as_os_str().to_owned();
-                p.push(ext);
-                let _ = std::fs::remove_file(p);
-            }
+        if path.exists() {
+            return Err(store_err(StoreError::AlreadyExists {
+                path: path.to_path_buf(),
+            }));
         }
-        result
+        // Made aside and put in place only once the kernel is committed, so a
+        // crash part way leaves no half-made repository at `path`.
+        let temp = creation_path(path);
+        remove_stale_creations(path);
+        remove_repository_files(&temp);
+        let made = Repository::create(&temp)
+            .map_err(store_err)
+            .and_then(|repo| Self::populate(&repo));
+        let published = made.and_then(|()| {
+            // the last connection is closed: the file holds every commit
+            std::fs::hard_link(&temp, path).map_err(|e| {
+                if e.kind() == std::io::ErrorKind::AlreadyExists {
+                    store_err(StoreError::AlreadyExists {
+                        path: path.to_path_buf(),
+                    })
+                } else {
+                    PersistError::Create(format!("cannot put {} in place: {e}", path.display()))
+                        .into()
+                }
+            })
+        });
+        remove_repository_files(&temp);
+        published
     }
 
     fn populate(repo: &Repository) -> Result<(), StError> {
@@ -321,29 +388,21 @@ impl Session {
     /// Logs in to the repository at `path` as `user`, checking the password,
     /// with a view of the latest commit.
     pub fn login(path: &Path, user: &str, password: &str) -> Result<Session, StError> {
-        let start = std::time::Instant::now();
-        let (repo, mut store) = loop {
-            // A repository another process is creating exists (and may even be
-            // open-able) before its first commit holds the kernel: wait for it.
-            let opened = Repository::open(path).and_then(|repo| {
-                let store = repo.login(LoginOptions::new().label(user))?;
-                Ok((repo, store))
-            });
-            let waited = start.elapsed().as_millis() as u64;
-            match opened {
-                Ok((repo, store)) if store.view() > 0 => break (repo, store),
-                Ok((_, store)) if waited >= CREATION_WAIT_MS => {
-                    let _ = store.logout();
-                    return Err(PersistError::NotReady(path.display().to_string(), waited).into());
-                }
-                Ok((_, store)) => {
-                    let _ = store.logout();
-                }
-                Err(StoreError::Uninitialised { .. }) if waited < CREATION_WAIT_MS => {}
-                Err(e) => return Err(store_err(e)),
-            }
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        };
+        // a repository is put in place whole (`create_repository`): one with
+        // no kernel was left by a crash or another program, and waiting will
+        // not fill it
+        let half_made = || PersistError::HalfMade(path.display().to_string());
+        let repo = Repository::open(path).map_err(|e| match e {
+            StoreError::Uninitialised { .. } => half_made().into(),
+            e => store_err(e),
+        })?;
+        let mut store = repo
+            .login(LoginOptions::new().label(user))
+            .map_err(store_err)?;
+        if store.view() == 0 {
+            let _ = store.logout();
+            return Err(half_made().into());
+        }
         let users = read_users(&store)?;
         let Some(record) = users
             .find(user)
