@@ -50,6 +50,23 @@ fn cpu_ticks(pid: i32) -> Option<u64> {
     Some(fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?)
 }
 
+/// Sends `body` on a connection of its own without reading the answer.
+fn post_raw(server: &Server, sid: &str, body: &str) -> gsmcp_tests::RawConn {
+    let mut c = server.connect();
+    c.send(&gsmcp_tests::harness_http::format_request(
+        "POST",
+        "/mcp",
+        &[
+            ("Host", &server.host()),
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+            ("Mcp-Session-Id", sid),
+        ],
+        body.as_bytes(),
+    ));
+    c
+}
+
 /// Waits until the worker spends CPU time: its busy loop is running.
 fn wait_busy(server: &Server, sid: &str) {
     let pid = worker(server, sid).expect("worker").pid;
@@ -296,21 +313,7 @@ fn cancelling_a_running_call_ends_it_without_a_response() {
 fn a_client_that_disconnects_mid_call_leaves_the_session_working() {
     let server = fake_server(&[]);
     let s = server.open_session();
-    let conn = {
-        let mut c = server.connect();
-        c.send(&gsmcp_tests::harness_http::format_request(
-            "POST",
-            "/mcp",
-            &[
-                ("Host", &server.host()),
-                ("Content-Type", "application/json"),
-                ("Accept", "application/json, text/event-stream"),
-                ("Mcp-Session-Id", &s.id),
-            ],
-            call(1, "sleep", json!({ "ms": 300 })).as_bytes(),
-        ));
-        c
-    };
+    let conn = post_raw(&server, &s.id, &call(1, "sleep", json!({ "ms": 300 })));
     drop(conn);
     // The call still runs to its end; the next request is answered after it.
     assert_eq!(ping_status(&server, &s.id), 200);
@@ -402,18 +405,11 @@ fn progress_starts_the_deadline_again() {
 fn a_runaway_call_whose_client_left_is_ended_by_the_deadline() {
     let server = Server::builder().env("MCP_REQUEST_TIMEOUT", "1s").start();
     let s = server.open_session();
-    let mut conn = server.connect();
-    conn.send(&gsmcp_tests::harness_http::format_request(
-        "POST",
-        "/mcp",
-        &[
-            ("Host", &server.host()),
-            ("Content-Type", "application/json"),
-            ("Accept", "application/json, text/event-stream"),
-            ("Mcp-Session-Id", &s.id),
-        ],
-        call(1, "execute_code", json!({ "code": "[true] whileTrue" })).as_bytes(),
-    ));
+    let conn = post_raw(
+        &server,
+        &s.id,
+        &call(1, "execute_code", json!({ "code": "[true] whileTrue" })),
+    );
     let pid = gsmcp_tests::worker_of_session(server.port(), &s.id)
         .expect("the session's worker")
         .pid;
