@@ -65,9 +65,9 @@ pub enum PersistError {
     )]
     ReadOnlyUser(String),
     #[error(
-        "the repository file {0} is empty or half made (its creation was interrupted before the \
-         kernel was committed): remove it, and the next login creates it anew, or name another \
-         file (MCP_REPOSITORY)"
+        "the repository file {0} is an empty file, or one whose creation was interrupted before \
+         the kernel was committed: remove it, and the next login creates it anew, or name \
+         another file (MCP_REPOSITORY)"
     )]
     HalfMade(String),
 }
