@@ -187,6 +187,7 @@ fn secrets_stay_out_of_every_workers_environment() {
     let server = Server::builder()
         .env("MCP_REPOSITORY", &repo)
         .env("MCP_WORKER_PASSWORD", "swordfish")
+        .env("MCP_HOST_USER", "gemstone")
         .env("MCP_HOST_PASSWORD", "host-secret-7741")
         .env("GSMCP_TEST_API_TOKEN_X", "kept-diagnostic")
         .env("SOME_SERVICE_TOKEN", "token-secret-5512")
