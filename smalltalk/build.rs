@@ -1,8 +1,9 @@
 //! Embeds every `kernel/*.gs` file into the library (in lexical file-name order)
 //! so the binary needs no kernel files at run time, and derives from them how
-//! many arguments each primitive reads: the fewest that any kernel method
-//! (or method of `src/persist/repository.gs`) using it takes (`PRIMITIVE_ARITY`, 255 for a primitive no kernel method
-//! uses). A call of a primitive with fewer arguments fails before it runs.
+//! many arguments each primitive reads: the fewest that any kernel method (or
+//! method of `src/persist/repository.gs`) using it takes (`PRIMITIVE_ARITY`,
+//! 255 for a primitive no kernel method uses). A method with fewer arguments
+//! than its primitive reads is compiled to run its fallback code instead.
 
 use std::{env, fs, path::PathBuf};
 

@@ -175,28 +175,20 @@ async fn route(state: &AppState, req: Request<Incoming>) -> Response<Body> {
     // hyper's read buffer bounds memory (heads beyond it get hyper's own 431);
     // the exact limit is enforced here.
     if head_size(&req) > MAX_HEAD {
-        let mut r = error_response(
+        return closing_error(
             StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
-            jsonrpc::TRANSPORT_ERROR,
             &format!("Request Header Fields Too Large: the request head may have at most {MAX_HEAD} bytes"),
         );
-        r.headers_mut()
-            .insert(CONNECTION, HeaderValue::from_static("close"));
-        return r;
     }
     if let Some(name) = repeated_header(req.headers()) {
         debug!(
             header = name,
             "refused: a header that must be single is repeated"
         );
-        let mut r = error_response(
+        return closing_error(
             StatusCode::BAD_REQUEST,
-            jsonrpc::TRANSPORT_ERROR,
             &format!("Bad Request: the {name} header appears more than once"),
         );
-        r.headers_mut()
-            .insert(CONNECTION, HeaderValue::from_static("close"));
-        return r;
     }
     if let Err(refusal) = check_host_and_origin(req.headers(), &state.config, state.port) {
         debug!(%refusal, "refused by the Host/Origin check");
@@ -250,14 +242,10 @@ async fn post(state: &AppState, req: Request<Incoming>) -> Response<Body> {
     let body = match read {
         Err(_) => {
             debug!("request body not received in time; dropping the connection");
-            let mut r = error_response(
+            return closing_error(
                 StatusCode::REQUEST_TIMEOUT,
-                jsonrpc::TRANSPORT_ERROR,
                 "Request Timeout: the request body did not arrive in time",
             );
-            r.headers_mut()
-                .insert(CONNECTION, HeaderValue::from_static("close"));
-            return r;
         }
         Ok(Err(e))
             if e.downcast_ref::<http_body_util::LengthLimitError>()
@@ -267,14 +255,10 @@ async fn post(state: &AppState, req: Request<Incoming>) -> Response<Body> {
         }
         Ok(Err(e)) => {
             debug!(error = %e, "request body could not be read");
-            let mut r = error_response(
+            return closing_error(
                 StatusCode::BAD_REQUEST,
-                jsonrpc::TRANSPORT_ERROR,
                 "Bad Request: the request body could not be read",
             );
-            r.headers_mut()
-                .insert(CONNECTION, HeaderValue::from_static("close"));
-            return r;
         }
         Ok(Ok(collected)) => collected.to_bytes(),
     };
@@ -808,11 +792,16 @@ fn session_not_found() -> Response<Body> {
 }
 
 fn too_large() -> Response<Body> {
-    let mut r = error_response(
+    closing_error(
         StatusCode::PAYLOAD_TOO_LARGE,
-        jsonrpc::TRANSPORT_ERROR,
         &format!("Payload Too Large: a request body may have at most {MAX_BODY} bytes"),
-    );
+    )
+}
+
+/// A transport error after which the connection is closed (what is left of
+/// the request on it cannot be trusted or is not worth reading).
+fn closing_error(status: StatusCode, message: &str) -> Response<Body> {
+    let mut r = error_response(status, jsonrpc::TRANSPORT_ERROR, message);
     r.headers_mut()
         .insert(CONNECTION, HeaderValue::from_static("close"));
     r

@@ -83,6 +83,8 @@ fn cerr<T>(
 
 /// Highest primitive number the VM implements.
 pub const MAX_PRIMITIVE: u32 = 499;
+// build.rs sizes `PRIMITIVE_ARITY` to cover every number up to it
+const _: () = assert!((MAX_PRIMITIVE as usize) < crate::api::PRIMITIVE_ARITY.len());
 
 // ----- inlining decisions (shared by both passes) -----
 
@@ -444,7 +446,14 @@ impl<'a> Compiler<'a> {
                 if n == 0 || n > MAX_PRIMITIVE || !crate::prims::is_known_primitive(n as u16) {
                     return cerr(ERR_PRIMITIVE, o, format!("unknown primitive {n}"), None);
                 }
-                n as u16
+                // a method with fewer arguments than the primitive reads never
+                // calls it: sends of it run the fallback code, as on a failure
+                let reads = crate::api::PRIMITIVE_ARITY[n as usize] as usize;
+                if ast.args.len() < reads {
+                    0
+                } else {
+                    n as u16
+                }
             }
             None => 0,
         };

@@ -680,15 +680,6 @@ impl Vm {
         // the answer stays in registers: kept in a local across the check
         // below, the arms' answers met in one stack slot, stored in halves
         // and copied out whole (a failed store forward on every primitive)
-        // a primitive called with fewer arguments than it reads fails before it runs
-        if argc
-            < crate::api::PRIMITIVE_ARITY
-                .get(n as usize)
-                .copied()
-                .unwrap_or(u8::MAX) as usize
-        {
-            return Ok(None);
-        }
         let result = self.prim_table(n, rp, argc);
         if self.heap.refused.is_some() {
             // the write barrier refused a store into a persistent object

@@ -8,10 +8,10 @@
 //! library that runs the call in the caller's thread answers it without a
 //! thread hand-over. Results come back as UTF-8, the first page in the same
 //! call as the encoding, later pages of any total length; objects are
-//! released in batches; a Smalltalk error becomes the same [`StError`] the embedded stone
-//! gives (number, class name, messageText, description, and for a compile
-//! error its offset and line); a fatal error ends the worker, so its client
-//! hears `sessionGone`.
+//! released in batches. A Smalltalk error becomes the same [`StError`] the
+//! embedded stone gives (number, class name, messageText, description, and
+//! for a compile error its offset and line); a fatal error ends the worker,
+//! so its client hears `sessionGone`.
 
 // GemStone's error struct is a fixed 2 KB, made only on a failure
 #![allow(clippy::result_large_err)]
