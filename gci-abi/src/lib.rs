@@ -240,6 +240,7 @@ pub const OOP_CLASS_DOUBLE_BYTE_STRING: OopType = 143873;
 pub const OOP_CLASS_QUAD_BYTE_STRING: OopType = 144385;
 pub const OOP_CLASS_GS_PROCESS: OopType = 134657;
 pub const OOP_CLASS_COMPILE_ERROR: OopType = 132097;
+pub const OOP_CLASS_SYSTEM: OopType = 76033;
 /// The error category of GemStone's own errors.
 pub const OOP_GEMSTONE_ERROR_CAT: OopType = 231169;
 
@@ -317,7 +318,7 @@ pub const KERNEL_CLASS_OOPS: &[(&str, OopType)] = &[
     ("SymbolKeyValueDictionary", 111105),
     ("SymbolList", 78593),
     ("SymbolSet", 113921),
-    ("System", 76033),
+    ("System", OOP_CLASS_SYSTEM),
     ("TestFailure", 152577),
     ("Time", 100865),
     ("TransactionError", 150273),

@@ -78,6 +78,30 @@ impl Interrupter {
     }
 }
 
+/// What a session's evaluations may do besides compute. A login starts
+/// [`EvalPolicy::UNRESTRICTED`]; a server restricts the evaluations it makes
+/// on a client's behalf (a browsing tool's expression) so that they run no
+/// code any client wrote and cannot end the transaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EvalPolicy {
+    /// Sends may run methods of any class. When false, method lookup passes
+    /// over every class that is not the shipped kernel's (classes defined in
+    /// the repository, their metaclasses): `Foo name` runs `Behavior>>name`
+    /// even where `Foo class` defines `name`.
+    pub client_code: bool,
+    /// `System commitTransaction` may commit; when false it signals a
+    /// TransactionError and commits nothing.
+    pub may_commit: bool,
+}
+
+impl EvalPolicy {
+    /// Everything allowed: a login's starting policy.
+    pub const UNRESTRICTED: EvalPolicy = EvalPolicy {
+        client_code: true,
+        may_commit: true,
+    };
+}
+
 /// One login to the embedded stone.
 pub struct Session {
     interrupter: Interrupter,
@@ -194,7 +218,15 @@ impl Session {
             }
         }
         s.vm.collect_garbage();
+        s.vm.mark_kernel_classes();
         Ok(s)
+    }
+
+    /// Sets what this session's evaluations may do from now on (see
+    /// [`EvalPolicy`]). Between evaluations.
+    pub fn set_policy(&mut self, policy: EvalPolicy) {
+        self.vm.set_kernel_only(!policy.client_code);
+        self.vm.may_commit = policy.may_commit;
     }
 
     /// Evaluate on the calling thread instead of a thread of the engine's own.

@@ -417,12 +417,7 @@ impl Vm {
             0
         };
         if !self.can_allocate(size.saturating_mul(16)) {
-            let ex = self.new_exception(
-                self.k.almost_out_of_memory,
-                None,
-                Some("object memory limit reached"),
-            );
-            return self.signal(ex).map(Some);
+            return self.out_of_memory().map(Some);
         }
         let body = match format {
             Format::Ptr if size == 0 => Body::Ptr(vec![Value::Nil; inst_size]),

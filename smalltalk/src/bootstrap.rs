@@ -131,6 +131,8 @@ pub fn new_vm(interrupter: Interrupter, memory_limit: usize) -> Vm {
         repo: None,
         exports: Default::default(),
         last_exception: Value::Nil,
+        kernel_only: false,
+        may_commit: true,
     };
     // dictionaries
     let sd = vm.k.symbol_dictionary;

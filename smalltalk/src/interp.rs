@@ -211,6 +211,11 @@ pub struct Roots {
     pub transcript: Oop,
     /// Every class ever created (all versions), so the collector keeps them.
     pub all_classes: Vec<Oop>,
+    /// The shipped kernel's classes and their metaclasses: the only classes
+    /// whose methods a kernel-only evaluation runs ([`Vm::kernel_only`]).
+    /// Made at bootstrap, recorded in a repository when it is created and
+    /// read back at every login, so a class defined later never joins it.
+    pub kernel: crate::value::FxHashSet<Oop>,
 }
 
 impl Vm {
@@ -251,6 +256,8 @@ impl Vm {
             index_of_checked: [(0, Oop(0)); 10],
             exports: Default::default(),
             last_exception: Value::Nil,
+            kernel_only: false,
+            may_commit: true,
         }
     }
 }
@@ -326,6 +333,14 @@ pub struct Vm {
     /// moment it went unhandled until the next evaluation starts, so a client
     /// can still send it messages (`objects.rs`).
     pub last_exception: Value,
+    /// Method lookup passes over every class outside `roots.kernel`: a send
+    /// runs the kernel's method even where a class of the repository's own
+    /// (or its metaclass) defines the selector, so an evaluation on a tool's
+    /// behalf runs no code a client wrote ([`Vm::set_kernel_only`]).
+    pub kernel_only: bool,
+    /// Whether `System commitTransaction` may commit (false: it signals a
+    /// TransactionError saying which path commits instead).
+    pub may_commit: bool,
 }
 
 #[derive(Default, Clone)]
@@ -514,6 +529,10 @@ impl Vm {
         let mut c = Some(class);
         let mut found = None;
         while let Some(cc) = c {
+            if self.kernel_only && !self.roots.kernel.contains(&cc) {
+                c = self.heap.class_data(cc).and_then(|d| d.superclass);
+                continue;
+            }
             self.ensure_methods(cc);
             let Some(d) = self.heap.class_data(cc) else {
                 break;
@@ -560,6 +579,33 @@ impl Vm {
         self.epoch += 1;
         self.gcache.clear();
         self.empty_sites();
+    }
+
+    /// Runs sends on the kernel's methods only (`yes`), or on every class's
+    /// again. Between evaluations only: the caches are emptied as after a
+    /// method change, without pinning the sites of finished doits.
+    pub fn set_kernel_only(&mut self, yes: bool) {
+        if self.kernel_only != yes {
+            self.kernel_only = yes;
+            self.epoch += 1;
+            self.gcache.clear();
+            self.empty_sites();
+        }
+    }
+
+    /// Makes every class that exists now, and its metaclass, the kernel's.
+    /// Called when the kernel has been filed in, before any client code.
+    pub fn mark_kernel_classes(&mut self) {
+        for c in self.roots.all_classes.clone() {
+            self.mark_kernel_class(c);
+        }
+    }
+
+    /// Makes class `c` and its metaclass the kernel's.
+    pub fn mark_kernel_class(&mut self, c: Oop) {
+        let meta = self.heap.get(c).class;
+        self.roots.kernel.insert(c);
+        self.roots.kernel.insert(meta);
     }
 
     /// Empties the send sites filled since the last change (all of them if

@@ -35,7 +35,7 @@ mod prims;
 mod stack_roots;
 mod value;
 
-pub use api::{ErrorKind, Interrupter, Session, StError};
+pub use api::{ErrorKind, EvalPolicy, Interrupter, Session, StError};
 pub use compiler::MAX_PRIMITIVE;
 pub use objects::{ExecError, Object, Shape};
 pub use persist::TransactionMark;

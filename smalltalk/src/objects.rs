@@ -592,6 +592,25 @@ impl Session {
         Ok(None)
     }
 
+    /// Sends the unary `selector` to the kernel's System class itself and
+    /// answers the result's printString. No symbol list is consulted, so it
+    /// works whatever a client did to the session's (the transaction tools use
+    /// it, as a GCI client sends to GemStone's System by its well-known OOP).
+    pub fn system_print_string(&mut self, selector: &str) -> Result<String, StError> {
+        let system = {
+            let vm = self.vm_mut();
+            let class = Value::Obj(vm.k.system);
+            vm.exported(class)
+        };
+        let result = self.perform(system, selector, &[]).map_err(|e| e.error)?;
+        let printed = self.perform(result, "printString", &[]);
+        self.release(result);
+        let printed = printed.map_err(|e| e.error)?;
+        let text = self.string_of(printed);
+        self.release(printed);
+        Ok(text?.unwrap_or_default())
+    }
+
     /// The name of class `o` (for a metaclass `Foo class`), if it is one.
     pub fn class_name_of(&self, o: Object) -> Result<Option<String>, StError> {
         let vm = self.vm_ref();

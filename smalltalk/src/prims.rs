@@ -11,7 +11,7 @@ use num_bigint::BigInt;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
 use crate::heap::{Body, Format, SymDict};
-use crate::interp::{Unwind, Vm};
+use crate::interp::{Unwind, Vm, R};
 use crate::known::exc;
 use crate::num::{self, Num, NumErr, Op};
 use crate::value::{Oop, Value};
@@ -65,6 +65,10 @@ pub fn symbol_print_body(s: &str) -> String {
 fn quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "''"))
 }
+
+/// Objects a primitive copies below this many bytes are not checked against
+/// the memory budget first (the collector sees them at the next safe point).
+const BIG_COPY: usize = 1 << 20;
 
 impl Vm {
     #[inline]
@@ -213,6 +217,28 @@ impl Vm {
     }
 
     /// Code points of a character collection (any width).
+    /// The bytes of `v`'s body if it is a byte or character object (a
+    /// String, Symbol, ByteArray…), else 0.
+    pub fn byte_size(&self, v: Value) -> usize {
+        let Some(o) = v.oop() else { return 0 };
+        match &self.heap.get(o).body {
+            Body::Bytes(b) => b.len(),
+            Body::Wide(w) => w.len() * 4,
+            _ => 0,
+        }
+    }
+
+    /// Signals AlmostOutOfMemory (3140) where an object too big for the
+    /// memory budget was about to be made.
+    pub fn out_of_memory(&mut self) -> R {
+        let ex = self.new_exception(
+            self.k.almost_out_of_memory,
+            None,
+            Some("object memory limit reached"),
+        );
+        self.signal(ex)
+    }
+
     pub fn chars_of(&self, v: Value) -> Option<Vec<u32>> {
         let o = v.oop()?;
         let obj = self.heap.get(o);
@@ -1399,6 +1425,19 @@ impl Vm {
     }
 
     extern "C-unwind" fn prim_string(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
+        // A string primitive makes at most its receiver's and argument's size
+        // in new objects, and its general path works on copies of their
+        // characters four bytes each: both must fit the memory budget before
+        // anything is copied, or the copies alone could take gigabytes.
+        let work = self.byte_size(r)
+            + if argc >= 1 {
+                self.byte_size(self.arg(rp, 0))
+            } else {
+                0
+            };
+        if work >= BIG_COPY && !self.can_allocate(work) {
+            return self.out_of_memory().map(Some);
+        }
         // primitives valid on any indexable object
         match n {
             209 => {
@@ -1586,7 +1625,8 @@ impl Vm {
             else {
                 return Ok(None);
             };
-            let mut v = x.clone();
+            let mut v = Vec::with_capacity(x.len() + y.len());
+            v.extend_from_slice(x);
             v.extend_from_slice(y);
             let class = self.heap.get(a).class;
             return Ok(Some(Value::Obj(self.heap.alloc(class, Body::Bytes(v)))));
@@ -1612,6 +1652,9 @@ impl Vm {
         if let Some(v) = self.prim_string_bytes(n, r, rp, argc) {
             return Ok(Some(v));
         }
+        if work >= BIG_COPY / 4 && !self.can_allocate(work.saturating_mul(4)) {
+            return self.out_of_memory().map(Some);
+        }
         let Some(s) = self.chars_of(r) else {
             return Ok(None);
         };
@@ -1625,9 +1668,6 @@ impl Vm {
                 let Some(t) = arg_chars else { return Ok(None) };
                 let mut v = s;
                 v.extend(t);
-                if !self.can_allocate(v.len()) {
-                    return Ok(None);
-                }
                 self.string_from_chars(v)
             }
             201 => {

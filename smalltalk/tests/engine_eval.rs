@@ -1451,3 +1451,59 @@ fn instance_variables_past_the_sixteen_bit_index_are_a_compile_error() {
         "nil"
     );
 }
+
+/// The resident set of this process at its peak, in bytes (Linux: VmHWM).
+fn peak_rss() -> usize {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<usize>().ok())
+        })
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// Every way of making a big object out of others meets the memory budget
+/// where the object is made: AlmostOutOfMemory, catchable, the session goes
+/// on, and the process never holds much more than the budget.
+#[test]
+fn objects_grown_from_others_meet_the_budget_where_they_are_made() {
+    let mut s = session();
+    let budget = 64 << 20;
+    s.set_memory_limit(budget);
+    let before = peak_rss();
+    let bombs = [
+        "| s | s := 'ab'. 40 timesRepeat: [s := s , s]. s size",
+        "| s | s := 'ab' , 'cd'. 40 timesRepeat: [s := s , s]. s asSymbol size",
+        "| s | s := 'abcd'. 24 timesRepeat: [s := s , s]. s asSymbol size",
+        "| s | s := Array new: 4. 40 timesRepeat: [s := s , s]. s size",
+        "| s | s := 'ab'. 40 timesRepeat: [s := s , s copy]. s size",
+        "| w | w := WriteStream on: String new. 40 timesRepeat: [w nextPutAll: w contents , 'x']. w contents size",
+        "| s | s := 'ab'. 40 timesRepeat: [s := s reverse , s asUppercase]. s size",
+        "| b | b := ByteArray new: 8. 40 timesRepeat: [b := b , b]. b size",
+        "| s | s := 'ab'. 30 timesRepeat: [s := s copyReplaceAll: 'a' with: 'aa']. s size",
+    ];
+    for bomb in bombs {
+        let e = s.evaluate_print_string(bomb).unwrap_err();
+        assert_eq!(
+            (e.number, e.class_name.as_str()),
+            (3140, "AlmostOutOfMemory"),
+            "{bomb}: {e:?}"
+        );
+        let caught = format!("[{bomb}] on: AlmostOutOfMemory do: [:e | e return: #caught]");
+        assert_eq!(
+            s.evaluate_print_string(&caught).unwrap(),
+            "#caught",
+            "{caught}"
+        );
+        check(&mut s, &[("3 + 4", "7")]);
+    }
+    let grown = peak_rss().saturating_sub(before);
+    assert!(
+        grown < 6 * budget,
+        "the bombs grew the process by {} MB against a {} MB budget",
+        grown >> 20,
+        budget >> 20
+    );
+}

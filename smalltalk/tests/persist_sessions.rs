@@ -1427,3 +1427,122 @@ fn method_dictionaries_are_filled_on_first_use_at_the_sessions_view() {
     );
     assert!(d.load_warnings().is_empty(), "{:?}", d.load_warnings());
 }
+
+/// A kernel-only evaluation runs the kernel's methods even where a class of
+/// the repository overrides them, in the session that defined the class and
+/// in a later login (the kernel's classes come from the repository's record,
+/// not from names); a commit-disabled one cannot commit and keeps its changes.
+#[test]
+fn restricted_evaluations_run_no_repository_code_and_cannot_commit() {
+    use gsmcp_smalltalk::EvalPolicy;
+    let restricted = EvalPolicy {
+        client_code: false,
+        may_commit: false,
+    };
+    let (_dir, path) = new_repository("policy");
+    let mut a = login(&path);
+    let define = [
+        "Object subclass: 'Evil' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals",
+        "Evil class compileMethod: 'name System commitTransaction. [true] whileTrue. ^ #Hijacked'",
+        "Evil compileMethod: 'printOn: aStream [true] whileTrue'",
+        "OrderedCollection subclass: 'EvilList' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals",
+        "EvilList compileMethod: 'size ^ 99'",
+        "System commitTransaction",
+    ];
+    for src in define {
+        // `. true`: the printString of a method would ask Evil its name
+        a.evaluate_print_string(&format!("{src}. true"))
+            .unwrap_or_else(|e| panic!("{src}: {e}"));
+    }
+    a.logout().unwrap();
+
+    let mut b = login(&path);
+    b.evaluate_print_string("UserGlobals at: #Pending put: 1")
+        .unwrap();
+    b.set_policy(restricted);
+    // (expression, printString under the restricted policy)
+    let table = [
+        ("Evil name", "#Evil"),
+        ("Evil new printString", "'anEvil'"),
+        ("(EvilList new add: 1; add: 2; yourself) size", "2"),
+        ("(OrderedCollection new add: 3; yourself) size", "1"),
+        ("Evil class name", "#Evil"),
+        ("System needsCommit", "true"),
+        (
+            "[System commitTransaction] on: TransactionError do: [:e | e messageText]",
+            "'commit refused: commits are disabled for this evaluation (the server commits only through its own commit operation); the session''s changes are kept, uncommitted'",
+        ),
+        ("System needsCommit", "true"),
+    ];
+    for (src, want) in table {
+        assert_eq!(b.evaluate_print_string(src).unwrap(), want, "{src}");
+    }
+    // the session's own changes stay: another login still sees nothing of them
+    let mut c = login(&path);
+    assert_eq!(
+        c.evaluate_print_string("UserGlobals includesKey: #Pending")
+            .unwrap(),
+        "false"
+    );
+    b.set_policy(EvalPolicy::UNRESTRICTED);
+    assert_eq!(
+        b.evaluate_print_string("(EvilList new add: 1; yourself) size")
+            .unwrap(),
+        "99"
+    );
+    assert_eq!(
+        b.evaluate_print_string("System commitTransaction").unwrap(),
+        "true"
+    );
+    c.abort_transaction().unwrap();
+    assert_eq!(
+        c.evaluate_print_string("UserGlobals includesKey: #Pending")
+            .unwrap(),
+        "true"
+    );
+}
+
+/// After a client removes a kernel global and aborts, nothing compiled or
+/// looked up against the discarded state survives: a stored method first
+/// compiled while the global was gone works again, and so does one compiled
+/// anew in the session.
+#[test]
+fn abort_undoes_what_was_compiled_against_discarded_state() {
+    let (_dir, path) = new_repository("abort-caches");
+    let mut a = login(&path);
+    for src in [
+        "Object subclass: 'Keeper' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals. true",
+        "Keeper compileMethod: 'make ^ Array new: 2'. true",
+        "System commitTransaction",
+    ] {
+        a.evaluate_print_string(src).unwrap_or_else(|e| panic!("{src}: {e}"));
+    }
+    a.logout().unwrap();
+    let mut b = login(&path);
+    b.evaluate_print_string("Globals removeKey: #Array. true")
+        .unwrap();
+    let broken = b.evaluate_print_string("Keeper new make");
+    assert!(
+        broken.is_err() || broken.as_deref() == Ok("nil"),
+        "{broken:?}"
+    );
+    b.abort_transaction().unwrap();
+    // (expression, printString after the abort)
+    let table = [
+        ("Keeper new make", "anArray( nil, nil)"),
+        ("Array new: 1", "anArray( nil)"),
+        ("(Globals at: #Array) name", "#Array"),
+    ];
+    for (src, want) in table {
+        assert_eq!(b.evaluate_print_string(src).unwrap(), want, "{src}");
+    }
+    // the same through the Smalltalk message and after a refresh
+    b.evaluate_print_string("Globals removeKey: #Array. true")
+        .unwrap();
+    let _ = b.evaluate_print_string("Keeper new make");
+    b.evaluate_print_string("System abortTransaction").unwrap();
+    assert_eq!(
+        b.evaluate_print_string("Keeper new make").unwrap(),
+        "anArray( nil, nil)"
+    );
+}

@@ -9,7 +9,7 @@ mod util;
 use gsmcp_tests::Server;
 use serde_json::json;
 use util::mcp::{worker_of, Http};
-use util::{eval, fails, ok};
+use util::{eval, fails, ok, text};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hostile_code_is_an_error_and_the_worker_lives_on() {
@@ -169,4 +169,174 @@ async fn an_answer_too_large_to_send_is_an_error_not_a_hang() {
         eval(&mut s, "(String new: 3000000 withAll: $a) size").await,
         "3000000"
     );
+}
+
+/// One client's committed class-side `name`, `superclass`, `category` and
+/// `printOn:` (each committing and looping) never run in another client's
+/// session: its browsing, search and editing tools reflect through the
+/// kernel's methods, answer at once, and commit nothing of the victim's; code
+/// the victim runs itself cannot commit either, only the commit tool does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_clients_overrides_never_run_in_tools() {
+    if gsmcp_tests::test_backend_is_gci() {
+        // GemStone dispatches every send to the receiver's class; kernel-only
+        // reflection and the commit switch are the embedded stone's
+        return;
+    }
+    let repo = gsmcp_tests::harness::scratch_path("overrides.db");
+    let server = Server::builder()
+        .env("MCP_REPOSITORY", &repo)
+        // a tool that ran the looping code would end as an error, not hang the test
+        .env("MCP_REQUEST_TIMEOUT", "30s")
+        .start();
+    let http = Http::new(&server.url);
+    let mut attacker = http.open().await;
+
+    let trap = "System commitTransaction. [true] whileTrue";
+    ok(
+        &mut attacker,
+        "compile_class_definition",
+        json!({"className": "Evil"}),
+    )
+    .await;
+    for (meta, source) in [
+        // the answers are built, so only running the code can put the word in a result
+        (true, format!("name {trap}. ^ ('Hij' , 'acked') asSymbol")),
+        (true, format!("superclass {trap}. ^ nil")),
+        (true, format!("category {trap}. ^ 'Hij' , 'acked'")),
+        (true, format!("isBehavior {trap}. ^ false")),
+        (false, format!("printOn: aStream {trap}")),
+        (false, "hijacked ^ #hijacked".to_string()),
+    ] {
+        ok(
+            &mut attacker,
+            "compile_method",
+            json!({"className": "Evil", "meta": meta, "source": source, "category": "trap"}),
+        )
+        .await;
+    }
+    eval(
+        &mut attacker,
+        "UserGlobals at: #EvilThing put: Evil new. true",
+    )
+    .await;
+    ok(&mut attacker, "commit", json!({})).await;
+
+    // the victim holds uncommitted work while it browses
+    let mut victim = http.open().await;
+    ok(
+        &mut victim,
+        "compile_class_definition",
+        json!({"className": "Pending"}),
+    )
+    .await;
+    let evil = json!({"className": "Evil"});
+    let table: Vec<(&str, serde_json::Value)> = vec![
+        ("list_all_classes", json!({})),
+        ("list_classes", json!({"dictionaryName": "UserGlobals"})),
+        (
+            "list_dictionary_entries",
+            json!({"dictionaryName": "UserGlobals"}),
+        ),
+        ("list_dictionaries", json!({})),
+        ("describe_class", evil.clone()),
+        ("get_class_definition", evil.clone()),
+        ("get_class_hierarchy", evil.clone()),
+        ("export_class_source", evil.clone()),
+        ("list_methods", evil.clone()),
+        ("find_implementors", json!({"selector": "hijacked"})),
+        ("find_senders", json!({"selector": "whileTrue"})),
+        ("find_references_to", json!({"name": "Evil"})),
+        (
+            "set_class_comment",
+            json!({"className": "Pending", "comment": "kept"}),
+        ),
+    ];
+    for (tool, args) in table {
+        let r = ok(&mut victim, tool, args.clone()).await;
+        let answer = r["structuredContent"].to_string();
+        assert!(
+            !answer.contains("Hijacked"),
+            "{tool} {args} ran the attacker's code: {answer}"
+        );
+    }
+    let r = ok(&mut victim, "describe_class", evil.clone()).await;
+    assert_eq!(r["structuredContent"]["name"], "Evil", "{r}");
+
+    // nothing of the victim's was committed: a third session does not see it
+    let mut third = http.open().await;
+    assert_eq!(
+        eval(&mut third, "UserGlobals includesKey: #Pending").await,
+        "false"
+    );
+    let status = ok(&mut victim, "status", json!({})).await;
+    assert_eq!(status["structuredContent"]["needsCommit"], true, "{status}");
+
+    // code the victim runs itself may not commit; the commit tool may
+    let r = victim.execute("System commitTransaction").await;
+    assert_eq!(r["isError"], true, "{r}");
+    assert!(
+        text(&r).contains("only through its own commit operation"),
+        "{r}"
+    );
+    ok(&mut victim, "commit", json!({})).await;
+    ok(&mut third, "abort", json!({})).await;
+    assert_eq!(
+        eval(&mut third, "UserGlobals includesKey: #Pending").await,
+        "true"
+    );
+}
+
+/// Abort undoes everything a client did to its own session: after it removed
+/// a kernel global, a stored method first compiled meanwhile works again;
+/// after it emptied its own symbol list, the transaction tools still work
+/// (they send to System itself) and abort brings the list back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn abort_restores_a_session_its_client_broke() {
+    let repo = gsmcp_tests::harness::scratch_path("abort-restores.db");
+    let server = Server::builder().env("MCP_REPOSITORY", &repo).start();
+    let http = Http::new(&server.url);
+    let mut a = http.open().await;
+    ok(
+        &mut a,
+        "compile_class_definition",
+        json!({"className": "Keeper"}),
+    )
+    .await;
+    ok(
+        &mut a,
+        "compile_method",
+        json!({"className": "Keeper", "source": "make ^ Array new: 2", "category": "making"}),
+    )
+    .await;
+    ok(&mut a, "commit", json!({})).await;
+
+    // a new login compiles the stored method on first use
+    let mut b = http.open().await;
+    eval(&mut b, "Globals removeKey: #Array. true").await;
+    let broken = b.execute("Keeper new make").await;
+    assert_eq!(broken["isError"], true, "{broken}");
+    ok(&mut b, "abort", json!({})).await;
+    assert_eq!(eval(&mut b, "Keeper new make").await, "anArray( nil, nil)");
+    assert_eq!(eval(&mut b, "(Array new: 1) size").await, "1");
+
+    // the client empties its own symbol list: nothing resolves any more
+    eval(
+        &mut b,
+        "| sl | sl := System myUserProfile symbolList. [sl isEmpty] whileFalse: [sl remove: sl first]. true",
+    )
+    .await;
+    let r = b.execute("Object").await;
+    assert_eq!(r["isError"], true, "{r}");
+    let status = ok(&mut b, "status", json!({})).await;
+    assert_eq!(status["structuredContent"]["needsCommit"], true, "{status}");
+    ok(&mut b, "abort", json!({})).await;
+    let status = ok(&mut b, "status", json!({})).await;
+    assert_eq!(
+        status["structuredContent"]["needsCommit"], false,
+        "{status}"
+    );
+    let r = ok(&mut b, "list_dictionaries", json!({})).await;
+    assert!(r.to_string().contains("UserGlobals"), "{r}");
+    assert_eq!(eval(&mut b, "Keeper new make").await, "anArray( nil, nil)");
 }

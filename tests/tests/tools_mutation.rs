@@ -327,10 +327,44 @@ async fn define_compile_redefine_and_delete_a_class() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn dictionaries_come_and_go_with_awkward_names() {
+async fn dictionaries_come_and_go_and_awkward_names_are_refused() {
     let server = Server::start();
     let mut s = Http::new(&server.url).open().await;
-    let name = NASTY;
+    let long = "d".repeat(257);
+    // (name, error kind): not identifiers, or names a dictionary would shadow
+    let refused: &[(&str, &str)] = &[
+        (NASTY, "invalidParams"),
+        ("", "invalidParams"),
+        ("it's", "invalidParams"),
+        ("a\u{0}b", "invalidParams"),
+        ("1abc", "invalidParams"),
+        ("Foo Bar", "invalidParams"),
+        ("_", "invalidParams"),
+        (&long, "invalidParams"),
+        ("Object", "refused"),
+        ("Transcript", "refused"),
+        ("UserGlobals", "refused"),
+    ];
+    for &(name, kind) in refused {
+        let e = fails(&mut s, "add_dictionary", json!({"dictionaryName": name})).await;
+        assert_eq!(e["kind"], kind, "{name:?}: {e}");
+        let listed = dictionaries(&mut s)
+            .await
+            .iter()
+            .filter(|d| *d == name)
+            .count();
+        assert_eq!(listed, usize::from(name == "UserGlobals"), "{name:?}");
+    }
+    // a removal by an awkward name finds nothing and changes nothing
+    let e = fails(
+        &mut s,
+        "remove_dictionary",
+        json!({"dictionaryName": NASTY}),
+    )
+    .await;
+    assert_eq!(e["kind"], "notFound", "{e}");
+
+    let name = "Wörterbuch_2";
     ok(&mut s, "add_dictionary", json!({"dictionaryName": name})).await;
     assert!(dictionaries(&mut s).await.iter().any(|d| d == name));
     let e = fails(&mut s, "add_dictionary", json!({"dictionaryName": name})).await;
@@ -627,9 +661,10 @@ async fn the_guardrail_follows_view_moves_made_by_code() {
     ok(&mut b, "compile_method", compile("x ^ 3")).await;
     ok(&mut b, "commit", json!({})).await;
 
-    // The same after System continueTransaction and commitTransaction run as
-    // code: A reads, B commits a new version, A's code moves A's view.
-    for moving in ["System continueTransaction", "System commitTransaction"] {
+    // The same after System continueTransaction and abortTransaction run as
+    // code (code may not commit): A reads, B commits a new version, A's code
+    // moves A's view.
+    for moving in ["System continueTransaction", "System abortTransaction"] {
         ok(&mut a, "abort", json!({})).await;
         let current = source_of(&mut a, "Moved", "x").await["source"]
             .as_str()

@@ -10,7 +10,7 @@
 //! session is not `Send`); only its [`Breaker`] crosses threads.
 
 use gsmcp_ipc::Backend;
-use gsmcp_smalltalk::{Interrupter, Session, StError, TransactionMark};
+use gsmcp_smalltalk::{EvalPolicy, Interrupter, Session, StError, TransactionMark};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -62,6 +62,16 @@ pub trait Login {
     /// evaluation moved the view or discarded the session's changes; `None`
     /// when the stone has no shared repository.
     fn transaction_mark(&self) -> Option<TransactionMark>;
+    /// Sends the unary `selector` to the stone's System class itself and
+    /// answers the result's printString: not through the symbol list, which a
+    /// client may have emptied, so the transaction tools (`abortTransaction`,
+    /// `commitTransaction`, `needsCommit`, `session`) work whatever it holds.
+    fn system_print_string(&mut self, selector: &str) -> Result<String, StError>;
+    /// Sets what the following evaluations may do: run code the repository's
+    /// classes define, commit. The embedded stone enforces it in its method
+    /// lookup and its commit primitive; a GemStone stone has no such switch,
+    /// so over GCI this does nothing and the stone's own rules apply.
+    fn set_policy(&mut self, policy: EvalPolicy);
     /// Ends the login, releasing its view. Uncommitted changes are lost.
     fn logout(self: Box<Self>);
 }
@@ -129,6 +139,12 @@ impl Login for Embedded {
     fn transaction_mark(&self) -> Option<TransactionMark> {
         self.session.transaction_mark()
     }
+    fn set_policy(&mut self, policy: EvalPolicy) {
+        self.session.set_policy(policy)
+    }
+    fn system_print_string(&mut self, selector: &str) -> Result<String, StError> {
+        self.session.system_print_string(selector)
+    }
     fn logout(self: Box<Self>) {
         if let Err(e) = self.session.logout() {
             tracing::warn!("logout failed: {e}");
@@ -149,6 +165,9 @@ fn embedded(mut session: Session, stone: String) -> Box<dyn Login> {
     // The login lives on the engine thread, spawned with ENGINE_STACK, so the
     // interpreter may run right there instead of on a thread of its own per call.
     session.run_on_caller_thread(true);
+    // until a tool says otherwise, the worker's own evaluations run kernel
+    // code only and cannot commit
+    session.set_policy(crate::tools::BETWEEN_CALLS);
     let breaker = Arc::new(session.interrupter());
     let behind = session.commits_behind_reader();
     Box::new(Embedded {

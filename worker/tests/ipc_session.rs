@@ -835,8 +835,11 @@ fn sessions_on_one_repository_share_only_committed_work() {
     );
     assert_eq!(r["structuredContent"]["result"], "#none", "{r}");
 
+    // code may not commit; the commit tool does
     let r = a.tool("execute_code", json!({"code": "System commitTransaction"}));
-    assert_eq!(r["structuredContent"]["result"], "true", "{r}");
+    assert_eq!(r["isError"], true, "{r}");
+    let r = a.tool("commit", json!({}));
+    assert_eq!(r["structuredContent"]["committed"], true, "{r}");
     // B's view is now one commit behind, and says so.
     let s = b.tool("status", json!({}));
     assert_eq!(s["structuredContent"]["commitsBehind"], 1, "{s}");

@@ -128,6 +128,23 @@ impl PendingMethod {
         self.oop
     }
 
+    /// The same method, to be read and compiled again (see `RepoState::stand_ins`).
+    pub fn again(&self) -> PendingMethod {
+        PendingMethod::unread(self.oop, self.store, self.class, self.selector)
+    }
+
+    /// Turns the stand-in [`Self::fail`] installed back into an uncompiled
+    /// method object, unless its object stands for another method by now.
+    pub fn undo_stand_in(&self, vm: &mut Vm, map: &OopMap) -> bool {
+        if map.store_of(vm, self.oop) != Some(self.store)
+            || !matches!(vm.heap.get(self.oop).body, Body::Method(_))
+        {
+            return false;
+        }
+        set_body_unchanged(vm, self.oop, Body::Ptr(Vec::new()));
+        true
+    }
+
     /// The repository OOP of the method.
     pub fn store(&self) -> u64 {
         self.store
@@ -184,14 +201,7 @@ impl PendingMethod {
     /// of this session: compiling stored code is not something to commit.
     fn install(&self, vm: &mut Vm, method: Arc<Method>) {
         method.oop.store(self.oop.0, Ordering::Relaxed);
-        let was_dirty = vm.heap.get(self.oop).flags & F_DIRTY != 0;
-        vm.heap.set_body(self.oop, Body::Method(method));
-        if !was_dirty {
-            vm.heap.set_flags_quiet(self.oop, 0, F_DIRTY);
-            if vm.heap.dirty.last() == Some(&self.oop) {
-                vm.heap.dirty.pop();
-            }
-        }
+        set_body_unchanged(vm, self.oop, Body::Method(method));
     }
 
     /// A stored method that cannot be read or compiled (`why`) becomes, for
@@ -237,6 +247,19 @@ impl PendingMethod {
             self.install(vm, c.method);
         }
         text
+    }
+}
+
+/// Gives method object `o` a new body without making that a change of this
+/// session (compiled code, or its absence, is not something to commit).
+fn set_body_unchanged(vm: &mut Vm, o: Oop, body: Body) {
+    let was_dirty = vm.heap.get(o).flags & F_DIRTY != 0;
+    vm.heap.set_body(o, body);
+    if !was_dirty {
+        vm.heap.set_flags_quiet(o, 0, F_DIRTY);
+        if vm.heap.dirty.last() == Some(&o) {
+            vm.heap.dirty.pop();
+        }
     }
 }
 
@@ -294,6 +317,8 @@ pub struct Loader<'a> {
     /// Classes (not metaclasses) materialised by this loader.
     pub classes: Vec<Oop>,
     pub warnings: Vec<String>,
+    /// The methods this loader replaced by stand-ins (see `RepoState::stand_ins`).
+    pub stand_ins: Vec<PendingMethod>,
 }
 
 impl<'a> Loader<'a> {
@@ -313,6 +338,7 @@ impl<'a> Loader<'a> {
             login: false,
             classes: vec![],
             warnings: vec![],
+            stand_ins: vec![],
         }
     }
 
@@ -606,13 +632,16 @@ impl<'a> Loader<'a> {
             if !p.is_wanted(self.vm, self.map) {
                 continue;
             }
+            let again = p.again();
             if let Err(e) = self.read_code(&mut p) {
                 let w = p.fail(self.vm, &format!("its record cannot be read: {e}"));
                 self.warnings.push(w);
+                self.stand_ins.push(again);
                 continue;
             }
             if let Some(w) = p.compile(self.vm, self.map) {
                 self.warnings.push(w);
+                self.stand_ins.push(again);
             }
         }
         self.vm.methods_changed();

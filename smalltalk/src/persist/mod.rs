@@ -65,6 +65,11 @@ pub enum PersistError {
     )]
     ReadOnlyUser(String),
     #[error(
+        "commit refused: commits are disabled for this evaluation (the server commits only \
+         through its own commit operation); the session's changes are kept, uncommitted"
+    )]
+    CommitDisabled,
+    #[error(
         "the repository file {0} is an empty file, or one whose creation was interrupted before \
          the kernel was committed: remove it, and the next login creates it anew, or name \
          another file (MCP_REPOSITORY)"
@@ -118,6 +123,12 @@ pub struct RepoState {
     security_error: Oop,
     /// Methods loaded at login whose code is compiled on first use, by method object.
     pending: FxHashMap<Oop, PendingMethod>,
+    /// Stored methods that could not be compiled (or read) in this session and
+    /// were replaced by stand-ins that signal why. A failure may come from the
+    /// session's own state (a global it removed, a symbol list it emptied), so
+    /// an abort or a continue turns them back into pending methods, compiled
+    /// again on first use against the state the view now shows.
+    stand_ins: Vec<PendingMethod>,
     warnings: Vec<String>,
     /// How many times this session has aborted (see [`Session::transaction_mark`]).
     aborts: u64,
@@ -168,10 +179,40 @@ impl KernelRecord {
     }
 }
 
+/// The name of the kernel record's entries for the kernel's classes (one per
+/// class: every class the repository was created with; see `Roots::kernel`).
+const KERNEL_CLASS: &str = "&";
+
 /// Shared objects named in the kernel record besides the bootstrap classes.
 const GLOBALS: &str = "@Globals";
 const PUBLISHED: &str = "@Published";
 const TRANSCRIPT: &str = "@Transcript";
+
+/// Makes the login's kernel classes (`Roots::kernel`) the ones the repository
+/// was created with, as its kernel record names them. A repository created
+/// before the record named them has every class it holds taken as the
+/// kernel's: kernel-only evaluations then restrict nothing there, as before.
+fn mark_kernel(vm: &mut Vm, map: &OopMap, kernel: &KernelRecord, loaded: &[Oop]) {
+    let recorded: Vec<Oop> = kernel
+        .entries
+        .iter()
+        .filter(|(n, _)| n == KERNEL_CLASS)
+        .filter_map(|&(_, s)| map.heap_of(vm, s))
+        .collect();
+    let classes = if recorded.is_empty() {
+        let mut all = vm.roots.all_classes.clone();
+        all.extend_from_slice(loaded);
+        all
+    } else {
+        recorded
+    };
+    vm.roots.kernel.clear();
+    for c in classes {
+        if vm.heap.class_data(c).is_some_and(|d| !d.is_meta) {
+            vm.mark_kernel_class(c);
+        }
+    }
+}
 
 /// Where a repository for `path` is made before it is put in place:
 /// `<path>.creating-<pid>-<n>` beside it (same file system, so a link works;
@@ -290,6 +331,8 @@ impl Session {
     fn populate(repo: &Repository) -> Result<(), StError> {
         let mut s = Session::bootstrap()?;
         s.file_in(REPOSITORY_GS)?;
+        // the repository's additions are the kernel's too
+        s.vm_mut().mark_kernel_classes();
         let mut store = repo
             .login(LoginOptions::new().label("create"))
             .map_err(store_err)?;
@@ -339,6 +382,9 @@ impl Session {
                     if let Some(n) = name {
                         kernel.entries.push((n, s));
                     }
+                }
+                for c in &vm.roots.all_classes {
+                    kernel.entries.push((KERNEL_CLASS.into(), bound[c]));
                 }
                 let set = collect_writes(vm, &map, &mut store, &[])?;
                 let users = Users(vec![
@@ -482,6 +528,7 @@ impl Session {
                 }
                 loader.drain()?;
                 let classes = std::mem::take(&mut loader.classes);
+                mark_kernel(loader.vm, loader.map, &kernel, &classes);
                 let profile = loader.vm.roots.user_profile;
                 match loader.vm.heap.slot(profile, 1) {
                     Value::Obj(list) => loader.vm.roots.symbol_list = list,
@@ -530,6 +577,7 @@ impl Session {
                 transaction_error,
                 security_error,
                 pending,
+                stand_ins: vec![],
                 warnings,
                 aborts: 0,
             }));
@@ -817,6 +865,7 @@ impl Vm {
             return;
         };
         if let Some(mut p) = repo.pending.remove(&mo) {
+            let again = p.again();
             let w = self.unguarded(|vm| {
                 if !p.is_wanted(vm, &repo.map) {
                     return None;
@@ -835,6 +884,7 @@ impl Vm {
             });
             if let Some(w) = w {
                 repo.warnings.push(w);
+                repo.stand_ins.push(again);
             }
         }
         self.repo = Some(repo);
@@ -904,6 +954,12 @@ impl Vm {
         if discard {
             repo.users_dirty = false;
         }
+        for p in std::mem::take(&mut repo.stand_ins) {
+            if p.undo_stand_in(self, &repo.map) {
+                repo.pending.insert(p.oop(), p);
+            }
+        }
+        let repo_stand_ins;
         let (classes, warnings) = {
             let mut loader = Loader::new(self, &mut repo.map, &repo.store, Prefetched::default());
             for &s in &todo {
@@ -913,8 +969,10 @@ impl Vm {
             }
             loader.drain()?;
             loader.compile_methods();
+            repo_stand_ins = std::mem::take(&mut loader.stand_ins);
             (std::mem::take(&mut loader.classes), loader.warnings)
         };
+        repo.stand_ins.extend(repo_stand_ins);
         repo.warnings.extend(warnings);
         for c in classes {
             if !self.roots.all_classes.contains(&c) {

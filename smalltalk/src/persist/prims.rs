@@ -112,6 +112,7 @@ impl Vm {
             }
         };
         match n {
+            313 if !self.may_commit => self.signal_persist(PersistError::CommitDisabled),
             313 => match self.repo_commit() {
                 Ok(b) => Ok(Some(Value::bool(b))),
                 Err(e) => self.signal_persist(e),

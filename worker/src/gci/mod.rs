@@ -598,6 +598,28 @@ impl Login for GciLogin {
     fn transaction_mark(&self) -> Option<TransactionMark> {
         None
     }
+    fn system_print_string(&mut self, selector: &str) -> Result<String, StError> {
+        let what = format!("System {selector}");
+        let result = self
+            .perform(abi::OOP_CLASS_SYSTEM, selector, &[])
+            .map_err(|e| self.st_error(&what, &e))?;
+        let printed = self.perform(result, "printString", &[]);
+        let text = printed.and_then(|p| self.fetch_text(p).map(|t| (t, p)));
+        match text {
+            Ok((text, printed)) => {
+                self.release(&[result, printed], false);
+                Ok(text)
+            }
+            Err(e) => {
+                self.release(&[result], false);
+                Err(self.st_error(&what, &e))
+            }
+        }
+    }
+    fn set_policy(&mut self, _policy: gsmcp_smalltalk::EvalPolicy) {
+        // GemStone offers no kernel-only dispatch or per-evaluation commit
+        // switch; its own security rules govern what an evaluation may do
+    }
     fn logout(self: Box<Self>) {
         let mut err = GciErrSType::default();
         // SAFETY: the session is ours and no call runs.

@@ -42,15 +42,20 @@ const FILES: &[(&str, &str)] = &[
 /// Smalltalk the worker sends outside the tool files, and the messages the
 /// GCI backend sends itself (`GciTsPerform`), written as one doit.
 fn fixed_smalltalk() -> Vec<String> {
-    vec![
-        "System needsCommit".into(),
-        "System needsCommit printString".into(),
-        "System myUserProfile userId".into(),
-        "System stoneName".into(),
-        "System continueTransaction".into(),
-        "| x | x printString. x encodeAsUTF8. x class name. x messageText. x description".into(),
-        gsmcp_ipc::CHECK_WRITE_PROBE.into(),
-    ]
+    let to_system = super::session::SYSTEM_MESSAGES.map(|m| format!("(System {m}) printString"));
+    to_system
+        .into_iter()
+        .chain([
+            "System needsCommit".into(),
+            "System needsCommit printString".into(),
+            "System myUserProfile userId".into(),
+            "System stoneName".into(),
+            "System continueTransaction".into(),
+            "| x | x printString. x encodeAsUTF8. x class name. x messageText. x description"
+                .into(),
+            gsmcp_ipc::CHECK_WRITE_PROBE.into(),
+        ])
+        .collect()
 }
 
 /// Replaces every `{{hole}}` with `nil`: holes are filled with literals,

@@ -23,7 +23,8 @@ pub static TOOLS: [Tool; 1] = [Tool {
 its result (at most 50,000 characters unless the server sets another cap; a longer result is cut \
 and says how much was dropped). The code runs in the session's own transaction: changes \
 it makes are visible to later calls of this session but are committed only by the commit tool \
-and discarded by abort. A compile error or an unhandled Smalltalk error is answered as a tool \
+(a commit from the code itself is refused) and discarded by abort. This tool, like the Testing \
+tools, runs code of the repository's classes; the browsing, search and editing tools never do. A compile error or an unhandled Smalltalk error is answered as a tool \
 error carrying GemStone's error number, class and message text.",
     toolset: Toolset::Execution,
     params: &[Param {

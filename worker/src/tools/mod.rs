@@ -36,7 +36,7 @@ use crate::backend::Login;
 use crate::notify::Notifier;
 use crate::schema::{self, Param};
 pub use gsmcp_ipc::toolsets::{Options, OptionsError};
-use gsmcp_smalltalk::TransactionMark;
+use gsmcp_smalltalk::{EvalPolicy, TransactionMark};
 use serde_json::{json, Map, Value};
 use std::cell::RefCell;
 use std::collections::HashSet;
@@ -484,7 +484,27 @@ pub struct Tool {
     pub handler: Handler,
 }
 
+/// What the worker's own evaluations between tool calls may do: run the
+/// kernel's code only, never commit.
+pub const BETWEEN_CALLS: EvalPolicy = EvalPolicy {
+    client_code: false,
+    may_commit: false,
+};
+
 impl Tool {
+    /// What this tool's evaluations may do. Only the tools whose purpose is to
+    /// run a client's code do so (`execute_code`, and the Testing toolset, which
+    /// asks test classes their SUnit protocol and runs their tests); every other
+    /// tool reflects through the kernel's methods alone, so a method a client
+    /// defined (a class-side `name`, a `printOn:`) cannot run in another
+    /// client's session on a browsing tool's behalf. Only `commit` commits.
+    pub fn policy(&self) -> EvalPolicy {
+        EvalPolicy {
+            client_code: matches!(self.toolset, Toolset::Execution | Toolset::Testing),
+            may_commit: self.toolset == Toolset::Session && self.name == "commit",
+        }
+    }
+
     /// The tool's entry in `tools/list`.
     pub fn to_json(&self) -> Value {
         json!({
@@ -648,14 +668,19 @@ impl Registry {
         let before = login.transaction_mark();
         let outcome = match schema::validate(tool.params, args) {
             Err(message) => Err(ToolError::new(ErrorKind::InvalidParams, message)),
-            Ok(()) => (tool.handler)(&mut Context {
-                login,
-                args,
-                notify,
-                ledger: &mut ledger,
-                options: &self.options,
-                toolset: tool.toolset,
-            }),
+            Ok(()) => {
+                login.set_policy(tool.policy());
+                let outcome = (tool.handler)(&mut Context {
+                    login,
+                    args,
+                    notify,
+                    ledger: &mut ledger,
+                    options: &self.options,
+                    toolset: tool.toolset,
+                });
+                login.set_policy(BETWEEN_CALLS);
+                outcome
+            }
         };
         // Code the tool ran (execute_code's, a test's) may have moved the view or
         // aborted; the ledger follows the same rule as the Session tools, whether

@@ -71,7 +71,10 @@ pub static TOOLS: [Tool; 7] = [
         name: "add_dictionary",
         title: "Add a dictionary",
         description: "Appends a new, empty SymbolDictionary of that name to the end of the \
-session's symbol list. Does not commit: commit keeps it, abort discards it.",
+session's symbol list. The name must be an identifier (a letter or underscore, then letters, \
+digits or underscores; at most 256 characters) that no dictionary of the symbol list binds yet: a \
+dictionary named like a class or global would shadow it. Does not commit: commit keeps it, \
+abort discards it.",
         toolset: Toolset::Mutation,
         params: &[DICTIONARY_NAME],
         annotations: WRITES,
@@ -376,23 +379,28 @@ fn bool_literal(b: bool) -> String {
 
 fn add_dictionary(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let name = cx.str_arg("dictionaryName").unwrap_or_default();
-    if name.is_empty() {
+    if let Some(why) = not_a_dictionary_name(name) {
         return Err(ToolError::new(
             ErrorKind::InvalidParams,
-            "argument 'dictionaryName' must not be empty",
+            format!("argument 'dictionaryName' {why}"),
         ));
     }
     let answer = cx.run_json(
         &section(SOURCE, "add_dictionary"),
         &[("dictionaryName", symbol_literal(name))],
     )?;
-    let d = check_error(answer, |_| {
+    let d = check_error(answer, |kind| {
+        let why = if kind == "exists" {
+            format!("the symbol list already has a dictionary named '{name}'")
+        } else {
+            format!(
+                "'{name}' is bound in the symbol list already (a class or global of that name); \
+a dictionary of that name would shadow it"
+            )
+        };
         (
             ErrorKind::Refused,
-            format!(
-                "refused: the symbol list already has a dictionary named '{name}'; \
-list_dictionaries names them"
-            ),
+            format!("refused: {why}; list_dictionaries names the dictionaries there are"),
         )
     })?;
     let position = d["position"].as_u64().unwrap_or(0);
@@ -400,6 +408,34 @@ list_dictionaries names them"
         text: format!("added dictionary {name} at position {position} of the symbol list"),
         structured: json!({"dictionaryName": name, "position": position}),
     })
+}
+
+/// The longest dictionary name `add_dictionary` accepts.
+const MAX_DICTIONARY_NAME: usize = 256;
+
+/// Why `name` cannot name a new dictionary (None: it can): it must be a
+/// Smalltalk identifier, as GemStone's names of dictionaries are.
+fn not_a_dictionary_name(name: &str) -> Option<String> {
+    let mut chars = name.chars();
+    match chars.next() {
+        None => Some("must not be empty".into()),
+        Some(_) if name.chars().count() > MAX_DICTIONARY_NAME => {
+            Some(format!("is longer than {MAX_DICTIONARY_NAME} characters"))
+        }
+        Some(first) if !(first.is_alphabetic() || first == '_') => Some(format!(
+            "must start with a letter or an underscore, not {first:?}: a dictionary's name is \
+an identifier"
+        )),
+        Some('_') if name.len() == 1 => Some("must not be a lone underscore".into()),
+        Some(_) => chars
+            .find(|&c| !(c.is_alphanumeric() || c == '_'))
+            .map(|c| {
+                format!(
+                    "may hold only letters, digits and underscores, not {c:?}: a dictionary's \
+name is an identifier"
+                )
+            }),
+    }
 }
 
 fn remove_dictionary(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
@@ -856,6 +892,30 @@ the subclasses first, or keep the shape",
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dictionary_names_are_identifiers() {
+        // (name, accepted)
+        let table = [
+            ("Scratch", true),
+            ("scratch_2", true),
+            ("_private", true),
+            ("Wörterbuch", true),
+            ("", false),
+            ("_", false),
+            ("2nd", false),
+            ("a b", false),
+            ("a\u{0}b", false),
+            ("it's", false),
+            ("a.b", false),
+            ("x😀", false),
+        ];
+        for (name, accepted) in table {
+            assert_eq!(not_a_dictionary_name(name).is_none(), accepted, "{name:?}");
+        }
+        assert!(not_a_dictionary_name(&"a".repeat(MAX_DICTIONARY_NAME)).is_none());
+        assert!(not_a_dictionary_name(&"a".repeat(MAX_DICTIONARY_NAME + 1)).is_some());
+    }
 
     #[test]
     fn selectors_are_read_from_patterns() {

@@ -11,6 +11,15 @@ use serde_json::{json, Value};
 
 const SOURCE: &str = include_str!("../../../smalltalk/tools/session.st");
 
+/// The unary messages these tools send to System itself
+/// ([`crate::backend::Login::system_print_string`]), never through the
+/// symbol list: abort, commit, and the two facts of `status`.
+pub const SYSTEM_MESSAGES: [&str; 4] = [ABORT, COMMIT, SESSION, NEEDS_COMMIT];
+const ABORT: &str = "abortTransaction";
+const COMMIT: &str = "commitTransaction";
+const SESSION: &str = "session";
+const NEEDS_COMMIT: &str = "needsCommit";
+
 pub static TOOLS: [Tool; 4] = [
     Tool {
         name: "abort",
@@ -80,7 +89,9 @@ in-memory stone).",
 ];
 
 fn abort(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
-    cx.run_json(&section(SOURCE, "abort"), &[])?;
+    cx.login
+        .system_print_string(ABORT)
+        .map_err(|e| from_st_error(&e))?;
     cx.ledger.forget_all();
     let behind = cx.login.commits_behind();
     Ok(ToolOutput {
@@ -90,35 +101,59 @@ fn abort(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
 }
 
 fn commit(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
-    let answer = cx.run_json(&section(SOURCE, "commit"), &[("escaper", escaper())])?;
-    if answer["committed"] == Value::Bool(true) {
-        // The view moved to the newest commit, which may hold other sessions' versions.
-        cx.ledger.forget_reads();
-        return Ok(ToolOutput {
-            text: "committed: this session's changes are permanent and visible to other sessions"
-                .into(),
-            structured: json!({"committed": true}),
-        });
+    let reason = match cx.login.system_print_string(COMMIT) {
+        Ok(answer) if answer == "true" => {
+            // The view moved to the newest commit, which may hold other sessions' versions.
+            cx.ledger.forget_reads();
+            return Ok(ToolOutput {
+                text:
+                    "committed: this session's changes are permanent and visible to other sessions"
+                        .into(),
+                structured: json!({"committed": true}),
+            });
+        }
+        Ok(_) => None,
+        Err(e) => Some(
+            e.message_text
+                .clone()
+                .filter(|t| !t.is_empty())
+                .unwrap_or_else(|| e.description.clone()),
+        ),
+    };
+    // what conflicted, if the stone can still say (a client may have broken
+    // the symbol list this expression compiles against: then nothing is named)
+    let conflicts: Vec<String> = cx
+        .run_json(&section(SOURCE, "conflicts"), &[("escaper", escaper())])
+        .ok()
+        .and_then(|v| {
+            v.as_array().map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(String::from)
+                    .collect()
+            })
+        })
+        .unwrap_or_default();
+    match reason {
+        // a commit refused with an error and no conflict behind it (a read-only user)
+        Some(reason) if conflicts.is_empty() => {
+            let text = if reason.starts_with("commit refused") {
+                format!("{reason}. Nothing was committed")
+            } else {
+                format!("commit refused: {reason}. Nothing was committed")
+            };
+            Err(ToolError::new(ErrorKind::Refused, text))
+        }
+        Some(reason) => Err(conflict_error(&reason, conflicts)),
+        None => Err(conflict_error(
+            "a write-write conflict with another session's commit",
+            conflicts,
+        )),
     }
-    if answer["refused"] == Value::Bool(true) {
-        let reason = answer["reason"]
-            .as_str()
-            .unwrap_or("the commit was refused");
-        let text = if reason.starts_with("commit refused") {
-            format!("{reason}. Nothing was committed")
-        } else {
-            format!("commit refused: {reason}. Nothing was committed")
-        };
-        return Err(ToolError::new(ErrorKind::Refused, text));
-    }
-    Err(conflict_error(&answer))
 }
 
 /// The `conflict` error for a refused commit, naming what conflicted.
-fn conflict_error(answer: &Value) -> ToolError {
-    let reason = answer["reason"]
-        .as_str()
-        .unwrap_or("the commit was refused");
+fn conflict_error(reason: &str, conflicts: Vec<String>) -> ToolError {
     // a commit tried again after a conflict fails with the error's own text
     // ("commit refused: a previous commit failed, ..."); the conflicts listed
     // are the earlier commit's
@@ -126,15 +161,6 @@ fn conflict_error(answer: &Value) -> ToolError {
         Some(r) => (r, true),
         None => (reason, false),
     };
-    let conflicts: Vec<String> = answer["conflicts"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(String::from)
-                .collect()
-        })
-        .unwrap_or_default();
     let what = match conflicts.len() {
         0 => String::new(),
         n => {
@@ -181,15 +207,13 @@ fn refresh(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     })
 }
 
-/// One doit for the facts the login's Rust API does not give: the session number
-/// and the uncommitted-changes flag, as `<integer> <true|false>`.
-const STATUS_SOURCE: &str = "System session printString , ' ' , System needsCommit printString";
-
 fn status(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
-    let answer = cx
-        .login
-        .evaluate_string(STATUS_SOURCE)
-        .map_err(|e| from_st_error(&e))?;
+    let mut ask = |selector: &str| {
+        cx.login
+            .system_print_string(selector)
+            .map_err(|e| from_st_error(&e))
+    };
+    let answer = format!("{} {}", ask(SESSION)?, ask(NEEDS_COMMIT)?);
     let (session, needs_commit) = parse_status(&answer).ok_or_else(|| {
         ToolError::new(
             ErrorKind::Other,
@@ -235,13 +259,10 @@ fn parse_status(answer: &str) -> Option<(u64, bool)> {
 #[cfg(test)]
 mod tests {
     use super::{conflict_error, parse_status, section, SOURCE};
-    use serde_json::json;
 
     #[test]
     fn session_expressions_exist() {
-        for name in ["abort", "commit"] {
-            assert!(!section(SOURCE, name).is_empty(), "{name}");
-        }
+        assert!(!section(SOURCE, "conflicts").is_empty());
     }
 
     #[test]
@@ -249,24 +270,26 @@ mod tests {
         // (commit answer, substrings of the message, conflicts reported)
         let table = [
             (
-                json!({"committed": false, "reason": "a write-write conflict", "conflicts": ["class Foo"]}),
+                ("a write-write conflict", vec!["class Foo"]),
                 vec!["a write-write conflict on class Foo", "abort"],
                 1,
             ),
             (
-                json!({"committed": false, "reason": "x", "conflicts": ["a", "b", "c", "d", "e", "f", "g"]}),
+                ("x", vec!["a", "b", "c", "d", "e", "f", "g"]),
                 vec!["on a, b, c, d, e and 2 more", "abort"],
                 7,
             ),
             (
-                json!({"committed": false}),
+                ("the commit was refused", vec![]),
                 vec!["the commit was refused.", "abort"],
                 0,
             ),
             // committing again before aborting: the error's text, said once
             (
-                json!({"committed": false, "reason": "commit refused: a previous commit failed, abort the transaction first",
-                       "conflicts": ["an instance of SymbolAssociation"]}),
+                (
+                    "commit refused: a previous commit failed, abort the transaction first",
+                    vec!["an instance of SymbolAssociation"],
+                ),
                 vec![
                     "commit refused: a previous commit failed, abort the transaction first (the refused commit conflicted on an instance of SymbolAssociation). Nothing",
                     "abort",
@@ -274,8 +297,9 @@ mod tests {
                 1,
             ),
         ];
-        for (answer, parts, n) in table {
-            let e = conflict_error(&answer);
+        for ((reason, conflicts), parts, n) in table {
+            let conflicts = conflicts.into_iter().map(String::from).collect();
+            let e = conflict_error(reason, conflicts);
             assert_eq!(e.kind.as_str(), "conflict");
             assert_eq!(
                 e.message.matches("commit refused").count(),

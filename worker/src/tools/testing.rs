@@ -53,7 +53,8 @@ pub static TOOLS: [Tool; 5] = [
         name: "list_test_classes",
         title: "List the test classes",
         description: "Lists the concrete TestCase subclasses bound in this session's symbol list, \
-sorted by name, each with its number of tests. Paged with limit/offset.",
+sorted by name, each with its number of tests. Paged with limit/offset. Asks each class its \
+SUnit protocol (isAbstract, testSelectors), which may be the class's own code.",
         toolset: Toolset::Testing,
         params: &[LIMIT, OFFSET],
         annotations: READ_ONLY,
@@ -65,7 +66,7 @@ sorted by name, each with its number of tests. Paged with limit/offset.",
         description: "Runs every test of one TestCase subclass (each in a fresh instance: setUp, \
 the test, tearDown) and answers the counts plus each failure (a TestFailure, e.g. a failed \
 assert:) and error (any other Error) with its exception class and message. Reports progress per \
-test when the request carries a progress token. Nothing is committed.",
+test when the request carries a progress token. A commit from a test is refused: nothing is committed.",
         toolset: Toolset::Testing,
         params: &[CLASS],
         annotations: RUNS_CODE,
@@ -76,7 +77,7 @@ test when the request carries a progress token. Nothing is committed.",
         title: "Run one test",
         description:
             "Runs one test selector of a TestCase subclass (setUp, the test, tearDown) and \
-answers passed, failure or error, with the exception class and message. Nothing is committed.",
+answers passed, failure or error, with the exception class and message. A commit from a test is refused: nothing is committed.",
         toolset: Toolset::Testing,
         params: &[CLASS, SELECTOR],
         annotations: RUNS_CODE,
@@ -87,7 +88,7 @@ answers passed, failure or error, with the exception class and message. Nothing 
         title: "List the failing tests",
         description: "Runs the tests of the named classes (default: every test class, up to the \
 server's limit of classes per call, 100 unless configured) and lists the failing and erroring \
-ones as Class>>selector with their message. Nothing is committed.",
+ones as Class>>selector with their message. A commit from a test is refused: nothing is committed.",
         toolset: Toolset::Testing,
         params: &[CLASS_NAMES],
         annotations: RUNS_CODE,
@@ -99,7 +100,7 @@ ones as Class>>selector with their message. Nothing is committed.",
         description: "Re-runs one test in isolation and describes how it ended: the exception \
 class, its messageText and description, the phase it was raised in (setUp, the test method or \
 tearDown) and, where the stone reports the signalling stack, the method that raised it and the \
-calls from the test method down to it, with line numbers. Nothing is committed.",
+calls from the test method down to it, with line numbers. A commit from a test is refused: nothing is committed.",
         toolset: Toolset::Testing,
         params: &[CLASS, SELECTOR],
         annotations: RUNS_CODE,
