@@ -91,6 +91,19 @@ pub struct Hello {
     pub instructions: Option<String>,
     /// The `tracing` filter the worker logs to stderr with.
     pub log_filter: String,
+    /// The worker's memory ceiling in bytes (`MCP_WORKER_MEMORY`): the
+    /// embedded stone's object memory budget, with an address-space limit of
+    /// the process behind it ([`address_space_for`]).
+    pub memory: u64,
+}
+
+/// The address space (`RLIMIT_AS`) a worker with a memory ceiling of
+/// `memory` bytes runs under: room for the budget four times over (the
+/// engine's transient copies, a vector's growth) plus 2 GiB for the
+/// program, its libraries and its threads' stacks. Past it an allocation
+/// fails and the worker ends, alone.
+pub fn address_space_for(memory: u64) -> u64 {
+    memory.saturating_mul(4).saturating_add(2 << 30)
 }
 
 /// Which stone the worker logs in to.

@@ -45,6 +45,7 @@ fn sample_frames() -> Vec<Vec<u8>> {
             title: None,
             instructions: None,
             log_filter: "info".into(),
+            memory: 64 << 20,
         }),
     ];
     frames.iter().map(|f| encode_frame(f).unwrap()).collect()

@@ -27,6 +27,7 @@ fn embedded_hello() -> Hello {
         title: Some("GemStone".into()),
         instructions: Some("Commit with the commit tool.".into()),
         log_filter: "info".into(),
+        memory: 1 << 30,
     }
 }
 

@@ -185,6 +185,10 @@ pub struct Cli {
     /// Between calls, move a session's view forward when it is this many commits behind, or `none`.
     #[arg(long, env = "MCP_MAX_COMMITS_BEHIND", default_value = "20")]
     pub max_commits_behind: String,
+    /// Each worker's memory ceiling (`512m`, `2g`, bytes), or `auto`: 1 GiB,
+    /// or a quarter of the machine's memory when that is less.
+    #[arg(long, env = "MCP_WORKER_MEMORY", default_value = "auto")]
+    pub worker_memory: String,
 }
 
 /// The environment variable holding the worker user's password.
@@ -274,6 +278,8 @@ pub struct Config {
     pub sse_keepalive: Duration,
     pub sse_write_timeout: Duration,
     pub max_commits_behind: Option<u64>,
+    /// Each worker's memory ceiling in bytes (see `ipc::Hello::memory`).
+    pub worker_memory: u64,
 }
 
 /// Every problem found in the configuration.
@@ -330,6 +336,7 @@ impl Config {
             sse_keepalive: Duration::from_secs(15),
             sse_write_timeout: Duration::from_secs(10),
             max_commits_behind: Some(20),
+            worker_memory: DEFAULT_WORKER_MEMORY,
         }
     }
 
@@ -489,6 +496,11 @@ impl Config {
         let sse_keepalive = nonzero(p, "MCP_SSE_KEEPALIVE", &cli.sse_keepalive);
         let sse_write_timeout = nonzero(p, "MCP_SSE_WRITE_TIMEOUT", &cli.sse_write_timeout);
         let max_commits_behind = keep(p, parse_commits_behind(&cli.max_commits_behind), None);
+        let worker_memory = keep(
+            p,
+            parse_worker_memory(&cli.worker_memory, machine_memory()),
+            DEFAULT_WORKER_MEMORY,
+        );
 
         let mut log_file = None;
         if let Some(path) = &cli.log_file {
@@ -537,6 +549,7 @@ impl Config {
             sse_keepalive,
             sse_write_timeout,
             max_commits_behind,
+            worker_memory,
         })
     }
 }
@@ -743,6 +756,65 @@ fn parse_max_sessions(text: &str) -> Result<Option<usize>, String> {
     }
 }
 
+/// A worker's memory ceiling when `MCP_WORKER_MEMORY` is `auto` and the
+/// machine has at least four times as much.
+pub const DEFAULT_WORKER_MEMORY: u64 = 1 << 30;
+/// The least ceiling a worker can work under: the kernel and a login's
+/// repository objects need room of their own.
+pub const MIN_WORKER_MEMORY: u64 = 64 << 20;
+
+/// This machine's physical memory in bytes (`MemTotal`), if it can tell.
+fn machine_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb.saturating_mul(1024))
+}
+
+/// Parses `MCP_WORKER_MEMORY`: `auto`, a number of bytes, or one with a
+/// binary suffix (`k`, `m`, `g`, `t`, optionally followed by `b` or `ib`).
+/// It must be at least [`MIN_WORKER_MEMORY`] and no more than the machine has.
+fn parse_worker_memory(text: &str, machine: Option<u64>) -> Result<u64, String> {
+    let t = text.trim().to_ascii_lowercase();
+    if t == "auto" {
+        let quarter = machine.map_or(DEFAULT_WORKER_MEMORY, |m| m / 4);
+        return Ok(quarter.clamp(MIN_WORKER_MEMORY, DEFAULT_WORKER_MEMORY));
+    }
+    let bad = || {
+        format!(
+            "MCP_WORKER_MEMORY {text:?} is not a size: use bytes or a number with k, m, g or t \
+             (e.g. 512m, 2g), or `auto`"
+        )
+    };
+    let digits = t.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let unit = t[digits.len()..]
+        .trim_end_matches("ib")
+        .trim_end_matches('b');
+    let shift = match unit {
+        "" => 0,
+        "k" => 10,
+        "m" => 20,
+        "g" => 30,
+        "t" => 40,
+        _ => return Err(bad()),
+    };
+    let n: u64 = digits.trim().parse().map_err(|_| bad())?;
+    let bytes = n.checked_mul(1 << shift).ok_or_else(bad)?;
+    if bytes < MIN_WORKER_MEMORY {
+        return Err(format!(
+            "MCP_WORKER_MEMORY {text:?} is less than a worker needs: use at least {} MiB",
+            MIN_WORKER_MEMORY >> 20
+        ));
+    }
+    if let Some(m) = machine.filter(|&m| bytes > m) {
+        return Err(format!(
+            "MCP_WORKER_MEMORY {text:?} is more than this machine's {} MiB of memory",
+            m >> 20
+        ));
+    }
+    Ok(bytes)
+}
+
 /// Parses `250ms`, `30s`, `5m`, `1h`, or a plain number of seconds (`1.5`).
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let t = text.trim();
@@ -929,6 +1001,43 @@ fn read_instructions(path: &Path) -> Result<Option<String>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn worker_memory() {
+        const G: u64 = 1 << 30;
+        const M: u64 = 1 << 20;
+        // (text, the machine's memory, accepted bytes or a word of the error)
+        let table: &[(&str, Option<u64>, Result<u64, &str>)] = &[
+            ("auto", Some(16 * G), Ok(G)),
+            ("auto", Some(2 * G), Ok(512 * M)),
+            ("auto", Some(128 * M), Ok(64 * M)),
+            ("auto", None, Ok(G)),
+            ("AUTO", Some(16 * G), Ok(G)),
+            ("512m", Some(16 * G), Ok(512 * M)),
+            ("512MiB", Some(16 * G), Ok(512 * M)),
+            ("2g", Some(16 * G), Ok(2 * G)),
+            ("2GB", None, Ok(2 * G)),
+            ("67108864", Some(16 * G), Ok(64 * M)),
+            (" 1g ", Some(16 * G), Ok(G)),
+            ("65536k", Some(16 * G), Ok(64 * M)),
+            ("1m", Some(16 * G), Err("at least")),
+            ("0", Some(16 * G), Err("at least")),
+            ("17g", Some(16 * G), Err("more than this machine")),
+            ("lots", Some(16 * G), Err("not a size")),
+            ("1.5g", Some(16 * G), Err("not a size")),
+            ("-1g", Some(16 * G), Err("not a size")),
+            ("2x", Some(16 * G), Err("not a size")),
+            ("99999999999999t", None, Err("not a size")),
+            ("", Some(16 * G), Err("not a size")),
+        ];
+        for (text, machine, want) in table {
+            match (parse_worker_memory(text, *machine), want) {
+                (Ok(got), Ok(want)) => assert_eq!(got, *want, "{text:?}"),
+                (Err(e), Err(word)) => assert!(e.contains(word), "{text:?}: {e}"),
+                (got, want) => panic!("{text:?}: got {got:?}, want {want:?}"),
+            }
+        }
+    }
 
     #[test]
     fn durations() {

@@ -1342,6 +1342,7 @@ pub fn hello_for(config: &Config, sid: &str, port: u16) -> Hello {
         title: config.title.clone(),
         instructions: config.instructions.clone(),
         log_filter: config.log_filter.clone(),
+        memory: config.worker_memory,
     }
 }
 

@@ -394,6 +394,11 @@ impl Session {
         self.vm.heap.set_limit(bytes);
     }
 
+    /// The bytes the session's objects take now, as the memory budget counts them.
+    pub fn memory_in_use(&self) -> usize {
+        self.vm.heap.bytes
+    }
+
     /// Runs the collector now; answers how many objects were freed.
     pub fn collect_garbage(&mut self) -> usize {
         self.vm.collect_garbage()

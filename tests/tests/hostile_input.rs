@@ -340,3 +340,61 @@ async fn abort_restores_a_session_its_client_broke() {
     assert!(r.to_string().contains("UserGlobals"), "{r}");
     assert_eq!(eval(&mut b, "Keeper new make").await, "anArray( nil, nil)");
 }
+
+/// A field of `/proc/<pid>/<file>` (the first number on the line starting
+/// with `key`).
+fn proc_number(pid: u32, file: &str, key: &str) -> u64 {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/{file}")).unwrap_or_default();
+    text.lines()
+        .find(|l| l.starts_with(key))
+        .and_then(|l| l[key.len()..].split_whitespace().next()?.parse().ok())
+        .unwrap_or_else(|| panic!("no {key} in /proc/{pid}/{file}:\n{text}"))
+}
+
+/// Under a small memory ceiling (MCP_WORKER_MEMORY) the concatenation bomb
+/// and its kin end in AlmostOutOfMemory where the object would be made, the
+/// session and its worker live on well under the ceiling's address space,
+/// and the OS limit behind the ceiling is in force.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_stays_under_its_memory_ceiling() {
+    if gsmcp_tests::test_backend_is_gci() {
+        // a GemStone login's objects live in its gem, not in the worker
+        return;
+    }
+    const CEILING: u64 = 128 << 20;
+    let server = Server::builder().env("MCP_WORKER_MEMORY", "128m").start();
+    let mut s = Http::new(&server.url).open().await;
+    let pid = worker_of(server.port(), &s).expect("the session's worker");
+    let limit = proc_number(pid, "limits", "Max address space");
+    assert_eq!(limit, CEILING * 4 + (2 << 30), "the worker's RLIMIT_AS");
+
+    let bombs = [
+        "| s | s := 'ab'. 29 timesRepeat: [s := s , s]. s size",
+        "| s | s := 'abcd'. 25 timesRepeat: [s := s , s]. s asSymbol size",
+        "| a | a := Array new: 8. 30 timesRepeat: [a := a , a]. a size",
+        "| c | c := OrderedCollection new. [true] whileTrue: [c add: (String new: 100000)]",
+    ];
+    for bomb in bombs {
+        let r = s.execute(bomb).await;
+        assert_eq!(r["isError"], true, "{bomb}: {r}");
+        assert!(text(&r).contains("AlmostOutOfMemory"), "{bomb}: {r}");
+        assert_eq!(eval(&mut s, "3 + 4").await, "7", "after {bomb}");
+    }
+    assert_eq!(
+        eval(
+            &mut s,
+            "[| s | s := 'ab'. 29 timesRepeat: [s := s , s]] on: AlmostOutOfMemory do: [:e | e return: #caught]"
+        )
+        .await,
+        "#caught"
+    );
+    assert_eq!(worker_of(server.port(), &s), Some(pid), "the same worker");
+    let peak = proc_number(pid, "status", "VmHWM:") * 1024;
+    eprintln!("worker peak resident set: {} MiB", peak >> 20);
+    assert!(
+        peak < 4 * CEILING,
+        "the worker peaked at {} MiB under a {} MiB ceiling",
+        peak >> 20,
+        CEILING >> 20
+    );
+}

@@ -717,6 +717,9 @@ fn unworkable_configuration_is_refused_before_binding() {
             "MCP_ALLOWED_ORIGINS",
         ),
         ("MCP_IDLE_TIMEOUT", "0", "MCP_IDLE_TIMEOUT"),
+        ("MCP_WORKER_MEMORY", "lots", "is not a size"),
+        ("MCP_WORKER_MEMORY", "1m", "at least 64 MiB"),
+        ("MCP_WORKER_MEMORY", "1024t", "more than this machine"),
         (
             "MCP_STREAMLESS_IDLE_TIMEOUT",
             "soon",

@@ -161,7 +161,22 @@ pub const ENGINE_STACK: usize = if Session::REQUIRED_STACK_BYTES > 256 << 20 {
     256 << 20
 };
 
-fn embedded(mut session: Session, stone: String) -> Box<dyn Login> {
+fn embedded(
+    mut session: Session,
+    stone: String,
+    memory: u64,
+) -> Result<Box<dyn Login>, LoginError> {
+    let memory = usize::try_from(memory).unwrap_or(usize::MAX);
+    let in_use = session.memory_in_use();
+    if in_use > memory {
+        return Err(LoginError::Refused(format!(
+            "the stone's objects take {} MiB after login, more than the worker's memory ceiling \
+             of {} MiB: raise MCP_WORKER_MEMORY",
+            in_use >> 20,
+            memory >> 20
+        )));
+    }
+    session.set_memory_limit(memory);
     // The login lives on the engine thread, spawned with ENGINE_STACK, so the
     // interpreter may run right there instead of on a thread of its own per call.
     session.run_on_caller_thread(true);
@@ -170,12 +185,12 @@ fn embedded(mut session: Session, stone: String) -> Box<dyn Login> {
     session.set_policy(crate::tools::BETWEEN_CALLS);
     let breaker = Arc::new(session.interrupter());
     let behind = session.commits_behind_reader();
-    Box::new(Embedded {
+    Ok(Box::new(Embedded {
         session,
         breaker,
         stone,
         behind,
-    })
+    }))
 }
 
 /// Creates the repository file at `path` if there is none yet. Several workers
@@ -229,7 +244,9 @@ const EMBEDDED_USER: &str = "DataCurator";
 
 /// Logs in to the stone `backend` names. Must run on a thread with
 /// [`ENGINE_STACK`] of stack, which then drives the login for its whole life.
-pub fn login(backend: &Backend) -> Result<Box<dyn Login>, LoginError> {
+/// `memory` is the embedded stone's object memory budget (AlmostOutOfMemory
+/// past it); a GemStone gem has its own.
+pub fn login(backend: &Backend, memory: u64) -> Result<Box<dyn Login>, LoginError> {
     match backend {
         Backend::Embedded {
             repository: Some(path),
@@ -238,7 +255,7 @@ pub fn login(backend: &Backend) -> Result<Box<dyn Login>, LoginError> {
         } => {
             let path = Path::new(path);
             let session = login_repository(path, user, password)?;
-            Ok(embedded(session, path.display().to_string()))
+            embedded(session, path.display().to_string(), memory)
         }
         Backend::Embedded {
             repository: None,
@@ -254,7 +271,7 @@ pub fn login(backend: &Backend) -> Result<Box<dyn Login>, LoginError> {
             }
             let session = Session::bootstrap().map_err(|e| LoginError::Refused(e.to_string()))?;
             let stone = session.stone_name();
-            Ok(embedded(session, stone))
+            embedded(session, stone, memory)
         }
         Backend::Gci {
             gemstone,

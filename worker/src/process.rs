@@ -1,5 +1,6 @@
 //! The worker as an OS process: the death signal tied to the router, the process
-//! name, the panic hook, and the IPC socket the router passed as a descriptor.
+//! name, the panic hook, the address-space limit, and the IPC socket the router
+//! passed as a descriptor.
 //!
 //! Nothing here knows about MCP or Smalltalk.
 
@@ -25,6 +26,31 @@ pub enum ProcessError {
         "descriptor {0} is not a socket: gsmcp-worker is started by gsmcp with its IPC socket on that descriptor, not by hand"
     )]
     NotASocket(RawFd),
+}
+
+/// Limits this process's address space (`RLIMIT_AS`) to `bytes`, or to the
+/// hard limit it already has if that is lower: an allocation past it fails
+/// and ends this worker only. Answers the limit now in force.
+pub fn limit_address_space(bytes: u64) -> io::Result<u64> {
+    let mut current = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit/setrlimit with a valid rlimit structure.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut current) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // (rlim_t is u64 on Linux, the only system a worker runs on)
+    let limit: libc::rlim_t = bytes.min(current.rlim_max);
+    let wanted = libc::rlimit {
+        rlim_cur: limit,
+        rlim_max: limit,
+    };
+    // SAFETY: as above.
+    if unsafe { libc::setrlimit(libc::RLIMIT_AS, &wanted) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(limit)
 }
 
 /// Asks the kernel to SIGKILL this process when its parent (the router) dies, and

@@ -168,6 +168,16 @@ pub fn serve(stream: UnixStream, hello: Hello) -> Result<(), ServeError> {
         failed("protocol", err.to_string());
         return Err(err);
     }
+    // The embedded stone's objects live in this process: its budget is the
+    // ceiling, and the address space behind it ends a leak here, alone. (A
+    // GemStone login keeps its objects in its gem, not here.)
+    if matches!(hello.backend, gsmcp_ipc::Backend::Embedded { .. }) {
+        let wanted = gsmcp_ipc::address_space_for(hello.memory);
+        match crate::process::limit_address_space(wanted) {
+            Ok(limit) => tracing::debug!(limit, "address space limited"),
+            Err(e) => tracing::warn!("cannot limit the address space to {wanted} bytes: {e}"),
+        }
+    }
     let registry = match Registry::new(&hello.toolsets, &hello.options) {
         Ok(r) => r,
         Err(e) => {
@@ -192,12 +202,13 @@ pub fn serve(stream: UnixStream, hello: Hello) -> Result<(), ServeError> {
     let link = Link::new(Box::new(writer.clone()));
     let engine = {
         let backend = hello.backend.clone();
+        let memory = hello.memory;
         let writer = writer.clone();
         thread::Builder::new()
             .name("gsmcp-engine".into())
             .stack_size(backend::ENGINE_STACK)
             .spawn(move || {
-                let mut login = match backend::login(&backend) {
+                let mut login = match backend::login(&backend, memory) {
                     Ok(l) => l,
                     Err(e) => {
                         let _ = login_tx.send(Err(e));

@@ -37,6 +37,7 @@ fn hello() -> Hello {
         title: Some("GemStone".into()),
         instructions: None,
         log_filter: "warn".into(),
+        memory: 1 << 30,
     }
 }
 
