@@ -46,7 +46,8 @@
 //!
 //! Code map: [`repository`] opens/creates the file and answers repository-wide
 //! questions; [`session`] is a login's view, reads, OOP allocation and the
-//! transaction state machine; `prune` drops versions no live view can read;
+//! transaction state machine; `prune` drops versions no live view can read
+//! (a bounded batch after commits, and whole on demand);
 //! `registry` is the table of live views; `schema` is the file layout;
 //! `changes` encodes write lists and builds changed sets; `liveness` tells
 //! whether a registered process still exists.

@@ -7,7 +7,10 @@
 //! (reading a missing object and a deleted one answer the same). The commit rows
 //! at or below the bound go as well: no live view will ever ask what they changed.
 //! Work is proportional to what was committed since the previous prune, done in
-//! short write transactions so commits of other sessions interleave.
+//! short write transactions so commits of other sessions interleave. It runs
+//! on its own after commits (a session whose commit leaves more than
+//! `AUTO_PRUNE_LAG` commits unpruned prunes one batch), and whole on demand
+//! (`gsmcp-store prune`).
 //!
 //! This module owns that procedure and its report. It must not touch rows above
 //! the bound, and must compute the bound under the write lock (login registers
@@ -22,6 +25,9 @@ use crate::schema::{self, LAST_COMMIT, PRUNED_THROUGH};
 
 /// Commits handled per write transaction.
 const BATCH: i64 = 128;
+/// Free pages returned to the file system per prune pass (16 MiB of 4 KiB
+/// pages): the file shrinks as history goes, never in one long write.
+const VACUUM_PAGES: u32 = 4096;
 
 /// What a prune did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -37,8 +43,18 @@ pub struct PruneReport {
 }
 
 pub(crate) fn prune(conn: &mut Connection, busy_ms: u64) -> Result<PruneReport> {
+    prune_batches(conn, busy_ms, usize::MAX)
+}
+
+/// Prunes at most `batches` batches of [`BATCH`] commits: bounded work, for
+/// the step a commit takes ([`crate::session`], `AUTO_PRUNE_LAG`).
+pub(crate) fn prune_batches(
+    conn: &mut Connection,
+    busy_ms: u64,
+    batches: usize,
+) -> Result<PruneReport> {
     let mut report = PruneReport::default();
-    loop {
+    for _ in 0..batches {
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .ctx("starting a prune batch", busy_ms)?;
@@ -69,11 +85,7 @@ pub(crate) fn prune(conn: &mut Connection, busy_ms: u64) -> Result<PruneReport> 
         };
         let Some(&(last, _)) = batch.last() else {
             tx.commit().ctx("ending prune", busy_ms)?;
-            // Bookkeeping connections never checkpoint on their own; prune may
-            // have written a lot, so move it into the database file now.
-            conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
-                .ctx("checkpointing after prune", busy_ms)?;
-            return Ok(report);
+            break;
         };
         let mut oops: Vec<u64> = batch.into_iter().flat_map(|(_, o)| o).collect();
         oops.sort_unstable();
@@ -123,4 +135,18 @@ pub(crate) fn prune(conn: &mut Connection, busy_ms: u64) -> Result<PruneReport> 
         schema::set_counter(&tx, PRUNED_THROUGH, last as u64, busy_ms)?;
         tx.commit().ctx("committing a prune batch", busy_ms)?;
     }
+    if report.commits == 0 {
+        return Ok(report);
+    }
+    if report.versions > 0 {
+        // give back what the deleted versions freed, a bounded amount per pass
+        // (a no-op in a file made before repositories chose incremental vacuum)
+        conn.execute_batch(&format!("PRAGMA incremental_vacuum({VACUUM_PAGES})"))
+            .ctx("returning freed pages", busy_ms)?;
+    }
+    // Bookkeeping connections never checkpoint on their own; prune may have
+    // written a lot, so move it into the database file now.
+    conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
+        .ctx("checkpointing after prune", busy_ms)?;
+    Ok(report)
 }

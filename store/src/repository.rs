@@ -133,6 +133,7 @@ impl Repository {
         let busy_ms = options.busy_timeout.as_millis() as u64;
         let made = (|| {
             let mut conn = schema::connect(path, options.busy_timeout)?;
+            schema::choose_incremental_vacuum(&conn, busy_ms)?;
             schema::configure(&conn, path, busy_ms)?;
             schema::initialise(&mut conn, busy_ms, FIRST_ALLOCATED_OOP)?;
             Ok::<_, StoreError>(conn)

@@ -110,6 +110,15 @@ pub(crate) fn connect(path: &Path, busy_timeout: Duration) -> Result<Connection>
     Ok(conn)
 }
 
+/// Chooses incremental vacuum for a brand-new, empty file: pages prune frees
+/// go back to the file system a bounded number at a time (`prune`,
+/// `incremental_vacuum`). Only possible before the file's first page is
+/// written, so before [`configure`] puts it in WAL mode.
+pub(crate) fn choose_incremental_vacuum(conn: &Connection, busy_ms: u64) -> Result<()> {
+    conn.execute_batch("PRAGMA auto_vacuum = INCREMENTAL")
+        .ctx("choosing incremental vacuum", busy_ms)
+}
+
 /// Put a connection to a verified repository in WAL mode with bookkeeping-level
 /// durability (commits raise it to `Full` for their own transaction).
 pub(crate) fn configure(conn: &Connection, path: &Path, busy_ms: u64) -> Result<()> {

@@ -20,7 +20,7 @@ use crate::changes::{self, ChangedSet};
 use crate::error::{Result, SqlContext, StoreError};
 use crate::registry::{self, Registration};
 use crate::repository::Shared;
-use crate::schema::{self, Sync, LAST_COMMIT, NEXT_OOP};
+use crate::schema::{self, Sync, LAST_COMMIT, NEXT_OOP, PRUNED_THROUGH};
 use crate::{check_oop, DEFAULT_OOP_BLOCK, FIRST_ALLOCATED_OOP, MAX_OOP};
 
 /// How much of the file [`StoreSession::scan`] maps (256 MiB; SQLite reads
@@ -145,6 +145,9 @@ impl ViewWatch {
         Ok(self.shared.latest_commit()?.saturating_sub(view))
     }
 }
+
+/// Commits a repository may hold unpruned before a commit prunes a batch.
+pub const AUTO_PRUNE_LAG: u64 = 8;
 
 impl StoreSession {
     pub(crate) fn new(
@@ -423,6 +426,7 @@ impl StoreSession {
             Ok((commit, changed)) => {
                 self.set_view(commit);
                 restored?;
+                self.prune_step(commit);
                 Ok(Committed { commit, changed })
             }
             Err(e) => {
@@ -431,6 +435,28 @@ impl StoreSession {
                 }
                 Err(e)
             }
+        }
+    }
+
+    /// After commit `commit`: prunes one batch when more than
+    /// [`AUTO_PRUNE_LAG`] commits no live view can ask about any more are
+    /// still unpruned (an old view that pins them costs nothing), so history
+    /// no view can read is reclaimed as it accrues, a bounded piece at a time.
+    /// The commit is durable already; a prune that fails (another process
+    /// holds the write lock past the busy timeout) is left for the next commit
+    /// to retry, and `gsmcp-store prune` reports such errors.
+    fn prune_step(&mut self, commit: u64) {
+        let busy_ms = self.busy_ms();
+        // what could be pruned now: the commits up to the oldest live view
+        let prunable = (|| -> Result<u64> {
+            let pruned = schema::counter(&self.conn, PRUNED_THROUGH, busy_ms)?;
+            let bound =
+                crate::registry::min_view(&self.conn, busy_ms)?.map_or(commit, |v| v.min(commit));
+            Ok(bound.saturating_sub(pruned))
+        })()
+        .unwrap_or(0);
+        if prunable > AUTO_PRUNE_LAG {
+            let _ = crate::prune::prune_batches(&mut self.conn, busy_ms, 1);
         }
     }
 

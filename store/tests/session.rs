@@ -824,3 +824,76 @@ fn scan_answers_what_for_each_object_answers_at_every_view() {
         assert_eq!(ordered, scanned, "view {}", s.view());
     }
 }
+
+/// Commits reclaim history on their own: versions no live view can read go a
+/// bounded batch at a time, so the file holds the live data and at most
+/// about `AUTO_PRUNE_LAG` commits' worth of old versions; a live old view
+/// keeps what it reads until it moves.
+#[test]
+fn commits_prune_what_no_view_can_read() {
+    use gsmcp_store::session::AUTO_PRUNE_LAG;
+    let (_dir, repo) = fresh("auto-prune");
+    let mut w = login(&repo);
+    let oops: Vec<u64> = (0..10).map(|_| w.allocate_oop().unwrap()).collect();
+    let round = |w: &mut StoreSession, i: usize| {
+        let text = format!("v{i}");
+        let writes: Vec<(u64, &str)> = oops.iter().map(|&o| (o, text.as_str())).collect();
+        put(w, &writes);
+    };
+    round(&mut w, 0);
+    let old = login(&repo);
+    for i in 1..=100 {
+        round(&mut w, i);
+    }
+    // the old view pins everything above it
+    let pinned = repo.statistics().unwrap();
+    assert_eq!(pinned.versions, 10 * 101, "{pinned:?}");
+    assert_eq!(text(&old, oops[0]).as_deref(), Some("v0"));
+    drop(old);
+    for i in 101..=300 {
+        round(&mut w, i);
+    }
+    let after = repo.statistics().unwrap();
+    let bound = 10 * (AUTO_PRUNE_LAG + 1);
+    assert!(
+        after.versions <= bound,
+        "{after:?}: more than {bound} versions"
+    );
+    assert!(after.commit_rows <= AUTO_PRUNE_LAG + 1, "{after:?}");
+    assert_eq!(text(&w, oops[9]).as_deref(), Some("v300"));
+    let late = login(&repo);
+    assert_eq!(text(&late, oops[3]).as_deref(), Some("v300"));
+}
+
+/// A new repository gives pages freed by pruning back to the file system: a
+/// file whose objects are rewritten again and again stays near the size of
+/// its live data.
+#[test]
+fn the_file_shrinks_back_as_history_is_pruned() {
+    let (dir, repo) = fresh("auto-vacuum");
+    let mut w = login(&repo);
+    let oops: Vec<u64> = (0..8).map(|_| w.allocate_oop().unwrap()).collect();
+    let live = 8 * 256 * 1024;
+    for i in 0..200u8 {
+        let body = vec![b'a' + i % 26; 256 * 1024];
+        w.commit(oops.iter().map(|&o| (o, Some(body.as_slice()))))
+            .unwrap();
+    }
+    let file = std::fs::metadata(dir.path("repo.db")).unwrap().len() as usize;
+    let stats = repo.statistics().unwrap();
+    // the old versions of at most AUTO_PRUNE_LAG + 1 commits remain, and the
+    // pages they leave are reused or given back
+    let bound = live * (gsmcp_store::session::AUTO_PRUNE_LAG as usize + 4);
+    assert!(
+        file < bound,
+        "the file is {} MiB for {} MiB of live data ({stats:?})",
+        file >> 20,
+        live >> 20
+    );
+    eprintln!(
+        "after 200 rewrites of {} MiB: file {} MiB, {} versions",
+        live >> 20,
+        file >> 20,
+        stats.versions
+    );
+}
