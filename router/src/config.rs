@@ -137,9 +137,11 @@ pub struct Cli {
     /// MCP_HOST_PASSWORD, read from the environment only.
     #[arg(skip = Secret::from_env(HOST_PASSWORD_ENV))]
     pub host_password: Option<Secret>,
-    /// The repository user every worker logs in as (default: DataCurator). A
-    /// commit-disabled (read-only) user gives clients a view they can read,
-    /// evaluate in and search, but not change.
+    /// The repository user every worker logs in as (default: Developer on an
+    /// embedded repository, which may not change the kernel; DataCurator on
+    /// an in-memory image and on GemStone). A commit-disabled (read-only) user
+    /// gives clients a view they can read, evaluate in and search, but not
+    /// change.
     #[arg(long, env = "MCP_WORKER_USER")]
     pub worker_user: Option<String>,
     /// A file whose first line is the worker user's password (keeps it out of
@@ -212,9 +214,25 @@ pub struct GciConfig {
     pub host_password: Option<Secret>,
 }
 
-/// The default worker login: a new repository's DataCurator and its password.
+/// The default worker login on an in-memory image and on GemStone: a new
+/// stone's DataCurator and its password.
 pub const DEFAULT_WORKER_USER: &str = "DataCurator";
+/// The default worker login on an embedded repository: its developer user,
+/// who may not change the kernel (a new repository has it, with the same
+/// password).
+pub const DEVELOPER_WORKER_USER: &str = "Developer";
 const DEFAULT_WORKER_PASSWORD: &str = "swordfish";
+
+/// Where the workers log in, as far as their default user is concerned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LoginTarget {
+    /// an in-memory image: DataCurator only
+    Memory,
+    /// an embedded repository file: Developer by default
+    Repository,
+    /// a GemStone stone: DataCurator by default
+    Gemstone,
+}
 
 /// A password: never printed (`Debug` shows `<redacted>`), never in a message.
 #[derive(Clone, PartialEq, Eq)]
@@ -459,7 +477,14 @@ impl Config {
 
         let (worker_user, worker_password) = keep(
             p,
-            worker_login(&cli, repository.is_some() || gci.is_some()),
+            worker_login(
+                &cli,
+                match (&repository, &gci) {
+                    (_, Some(_)) => LoginTarget::Gemstone,
+                    (Some(_), None) => LoginTarget::Repository,
+                    (None, None) => LoginTarget::Memory,
+                },
+            ),
             (
                 DEFAULT_WORKER_USER.into(),
                 Secret::new(DEFAULT_WORKER_PASSWORD),
@@ -614,21 +639,27 @@ fn gci_config(cli: &Cli) -> Result<GciConfig, String> {
 
 /// The worker login: `MCP_WORKER_USER` and its password from
 /// `MCP_WORKER_PASSWORD_FILE` or `MCP_WORKER_PASSWORD` (not both). Without a
-/// user, DataCurator with the new repository's password, unless a password is
-/// given. Messages never contain the password.
-fn worker_login(cli: &Cli, repository: bool) -> Result<(String, Secret), String> {
-    let user =
-        match cli.worker_user.as_deref().map(str::trim) {
-            None => None,
-            Some("") => return Err(
-                "MCP_WORKER_USER is empty: name a repository user or leave it unset (DataCurator)"
-                    .into(),
-            ),
-            Some(u) if u.chars().any(char::is_control) => {
-                return Err("MCP_WORKER_USER contains control characters".into())
-            }
-            Some(u) => Some(u.to_string()),
-        };
+/// user, the target's default user (Developer on an embedded repository,
+/// else DataCurator); without a password, a new repository's password for
+/// either of them. Messages never contain the password.
+fn worker_login(cli: &Cli, target: LoginTarget) -> Result<(String, Secret), String> {
+    let default_user = match target {
+        LoginTarget::Repository => DEVELOPER_WORKER_USER,
+        LoginTarget::Memory | LoginTarget::Gemstone => DEFAULT_WORKER_USER,
+    };
+    let user = match cli.worker_user.as_deref().map(str::trim) {
+        None => None,
+        Some("") => {
+            return Err(format!(
+                "MCP_WORKER_USER is empty: name a repository user or leave it unset \
+                     ({default_user})"
+            ))
+        }
+        Some(u) if u.chars().any(char::is_control) => {
+            return Err("MCP_WORKER_USER contains control characters".into())
+        }
+        Some(u) => Some(u.to_string()),
+    };
     let password = match (&cli.worker_password_file, &cli.worker_password) {
         (Some(_), Some(_)) => {
             return Err(format!(
@@ -639,8 +670,8 @@ fn worker_login(cli: &Cli, repository: bool) -> Result<(String, Secret), String>
         (None, Some(secret)) => Some(secret.clone()),
         (None, None) => None,
     };
-    let user = user.unwrap_or_else(|| DEFAULT_WORKER_USER.into());
-    if !repository && user != DEFAULT_WORKER_USER {
+    let user = user.unwrap_or_else(|| default_user.into());
+    if target == LoginTarget::Memory && user != DEFAULT_WORKER_USER {
         return Err(format!(
             "MCP_WORKER_USER={user} needs a repository file: an in-memory image \
              (MCP_REPOSITORY=:memory:) has only {DEFAULT_WORKER_USER}"
@@ -648,7 +679,9 @@ fn worker_login(cli: &Cli, repository: bool) -> Result<(String, Secret), String>
     }
     let password = match password {
         Some(p) => p,
-        None if user == DEFAULT_WORKER_USER => Secret::new(DEFAULT_WORKER_PASSWORD),
+        None if user == DEFAULT_WORKER_USER || user == DEVELOPER_WORKER_USER => {
+            Secret::new(DEFAULT_WORKER_PASSWORD)
+        }
         None => {
             return Err(format!(
                 "MCP_WORKER_USER={user} needs its password: put it in a file named by \
@@ -1189,57 +1222,110 @@ mod tests {
         std::fs::write(&empty, "\n").unwrap();
         let missing = dir.join("missing");
         let p = |s: &str| Some(Secret::new(s));
-        // (user, password file, MCP_WORKER_PASSWORD, repository) -> Ok((user, password)) or Err(part of the message)
+        // (user, password file, MCP_WORKER_PASSWORD, target) -> Ok((user, password)) or Err(part of the message)
         type Case<'a> = (
             Option<&'a str>,
             Option<&'a Path>,
             Option<Secret>,
-            bool,
+            LoginTarget,
             Result<(&'a str, &'a str), &'a str>,
         );
+        use LoginTarget::{Gemstone, Memory, Repository};
         let table: Vec<Case> = vec![
-            (None, None, None, true, Ok(("DataCurator", "swordfish"))),
-            (None, None, None, false, Ok(("DataCurator", "swordfish"))),
+            (None, None, None, Repository, Ok(("Developer", "swordfish"))),
+            (None, None, None, Memory, Ok(("DataCurator", "swordfish"))),
+            (None, None, None, Gemstone, Ok(("DataCurator", "swordfish"))),
+            (
+                Some("DataCurator"),
+                None,
+                None,
+                Repository,
+                Ok(("DataCurator", "swordfish")),
+            ),
+            (
+                Some("Developer"),
+                None,
+                None,
+                Gemstone,
+                Ok(("Developer", "swordfish")),
+            ),
+            (
+                None,
+                None,
+                p("other"),
+                Gemstone,
+                Ok(("DataCurator", "other")),
+            ),
             (
                 Some("reader"),
                 Some(&file),
                 None,
-                true,
+                Repository,
                 Ok(("reader", "s3cret-word")),
             ),
-            (Some(" reader "), None, p("pw"), true, Ok(("reader", "pw"))),
-            (None, None, p("other"), true, Ok(("DataCurator", "other"))),
-            (Some("reader"), None, None, true, Err("needs its password")),
+            (
+                Some(" reader "),
+                None,
+                p("pw"),
+                Repository,
+                Ok(("reader", "pw")),
+            ),
+            (
+                None,
+                None,
+                p("other"),
+                Repository,
+                Ok(("Developer", "other")),
+            ),
+            (
+                Some("reader"),
+                None,
+                None,
+                Repository,
+                Err("needs its password"),
+            ),
             (
                 Some("reader"),
                 None,
                 p("pw"),
-                false,
+                Memory,
                 Err("needs a repository file"),
             ),
-            (Some(""), None, None, true, Err("MCP_WORKER_USER is empty")),
-            (Some("reader"), Some(&file), p("pw"), true, Err("keep one")),
+            (
+                Some(""),
+                None,
+                None,
+                Repository,
+                Err("MCP_WORKER_USER is empty"),
+            ),
+            (
+                Some("reader"),
+                Some(&file),
+                p("pw"),
+                Repository,
+                Err("keep one"),
+            ),
             (
                 Some("reader"),
                 Some(&missing),
                 None,
-                true,
+                Repository,
                 Err("cannot read it"),
             ),
             (
                 Some("reader"),
                 Some(&empty),
                 None,
-                true,
+                Repository,
                 Err("first line is empty"),
             ),
         ];
-        for (user, file, env, repository, expect) in table {
+        for (user, file, env, target, expect) in table {
             let mut cli = Cli::try_parse_from(["gsmcp"]).unwrap();
             cli.worker_user = user.map(String::from);
             cli.worker_password_file = file.map(Path::to_path_buf);
             cli.worker_password = env;
-            let got = worker_login(&cli, repository);
+            let got = worker_login(&cli, target);
             match (&got, expect) {
                 (Ok((u, pw)), Ok((eu, ep))) => {
                     assert_eq!((u.as_str(), pw.expose()), (eu, ep), "{user:?}")
@@ -1248,7 +1334,7 @@ mod tests {
                     assert!(e.contains(part), "{user:?}: {e}");
                     assert!(!e.contains("s3cret") && !e.contains("pw\""), "{e}");
                 }
-                _ => panic!("{user:?} {repository}: got {got:?}, expected {expect:?}"),
+                _ => panic!("{user:?} {target:?}: got {got:?}, expected {expect:?}"),
             }
         }
         assert_eq!(format!("{:?}", Secret::new("s3cret")), "<redacted>");

@@ -105,8 +105,11 @@ impl Vm {
         cd.this_class = cls;
         cd.history = vec![cls];
         if let Some(s) = def.superclass {
-            self.heap.class_data_mut(s).subclasses.push(cls);
-            self.heap.class_data_mut(meta_super).subclasses.push(meta);
+            // bookkeeping, permitted in a kernel superclass too
+            self.heap.past_kernel_guard(|h| {
+                h.class_data_mut(s).subclasses.push(cls);
+                h.class_data_mut(meta_super).subclasses.push(meta);
+            });
         }
         self.roots.all_classes.push(cls);
         cls
@@ -227,8 +230,9 @@ impl Vm {
             cd.comment = comment;
             cd.category = category;
             if let Some(s) = def.superclass {
-                let sd = self.heap.class_data_mut(s);
-                sd.subclasses.retain(|&c| c != old);
+                self.heap.past_kernel_guard(|h| {
+                    h.class_data_mut(s).subclasses.retain(|&c| c != old);
+                });
             }
             if let Some(d) = def.dictionary {
                 self.dict_at_put(d, Value::Obj(sym), Value::Obj(cls));
@@ -257,11 +261,23 @@ impl Vm {
         let mo = self.method_object(&m);
         let cat_sym = cat.oop().unwrap();
         self.ensure_methods(class);
-        let cd = self.heap.class_data_mut(class);
-        cd.methods.insert(m.selector, mo);
-        cd.categories.insert(m.selector, cat_sym);
+        self.change_method(class, m.selector, |cd| {
+            cd.methods.insert(m.selector, mo);
+            cd.categories.insert(m.selector, cat_sym);
+        });
         self.methods_changed();
         Ok(m)
+    }
+
+    /// Changes `class`'s entry for `selector` through the write barrier — past
+    /// the kernel guard when it is an extension method of a kernel class
+    /// (`persist::security`), so only the kernel's own methods are refused.
+    fn change_method(&mut self, class: Oop, selector: Oop, f: impl FnOnce(&mut ClassData)) {
+        if self.is_extension_of_kernel(class, selector) {
+            self.heap.past_kernel_guard(|h| f(h.class_data_mut(class)));
+        } else {
+            f(self.heap.class_data_mut(class));
+        }
     }
 
     /// Runs a compiled doit (receiver at `rp`). The collector finds a running
@@ -519,9 +535,10 @@ impl Vm {
                         )
                         .map(Some);
                 }
-                let cd = self.heap.class_data_mut(c);
-                cd.methods.remove(&s);
-                cd.categories.remove(&s);
+                self.change_method(c, s, |cd| {
+                    cd.methods.remove(&s);
+                    cd.categories.remove(&s);
+                });
                 self.methods_changed();
                 r
             }
@@ -644,12 +661,12 @@ impl Vm {
                     options,
                     format,
                 };
-                // a read-only session may not bind a class in, or under, a shared object
-                if let Some(o) = [def.dictionary, def.superclass]
-                    .into_iter()
-                    .flatten()
-                    .find(|&o| self.heap.refuses(o))
-                {
+                // a read-only session may not bind a class in, or under, a
+                // shared object; any user may subclass a kernel class
+                let under = def
+                    .superclass
+                    .filter(|&o| self.heap.refuses_for(o, crate::heap::F_PERSISTENT));
+                if let Some(o) = def.dictionary.filter(|&o| self.heap.refuses(o)).or(under) {
                     self.heap.refuse(o);
                     return Ok(None);
                 }
@@ -689,7 +706,9 @@ impl Vm {
                     return Ok(None);
                 }
                 let cs = self.intern(&cat);
-                self.heap.class_data_mut(c).categories.insert(s, cs);
+                self.change_method(c, s, |cd| {
+                    cd.categories.insert(s, cs);
+                });
                 r
             }
             70 | 71 => {

@@ -10,9 +10,10 @@
 //! stress mode (`GSMCP_GC_STRESS`) collects at every safe point (one in four
 //! major) and never reuses a freed slot, so a stale OOP or a store the barrier
 //! missed panics ("dangling OOP") instead of silently naming another object. The
-//! barrier also enforces a read-only session's rule: while
-//! `guard_persistent` is set, a store into a persistent object is refused and
-//! recorded in `refused` for the engine to signal. It must not interpret
+//! barrier also enforces who may write what: a store into an object whose
+//! flags meet `guard` (every persistent object for a read-only session, the
+//! kernel's objects for a user without the privilege to change them) is
+//! refused and recorded in `refused` for the engine to signal. It must not interpret
 //! Smalltalk: it knows shapes, not behaviour.
 
 use std::sync::Arc;
@@ -247,6 +248,13 @@ const F_OLD: u8 = 16;
 /// ([`barrier_free`]); any other object goes through `write`, which
 /// refuses, records in the write set, or records in the remembered set.
 const F_UNSEEN: u8 = 32;
+/// Set on the kernel's objects at login (`persist`): the kernel classes and
+/// metaclasses, Globals and its bindings, the user profiles, each
+/// UserGlobals' own binding. SystemUser's in GemStone: a user without the
+/// privilege to change the kernel has it in `Heap::guard`. Kernel objects
+/// are persistent, so the barrier already sees every store into them; it is
+/// in [`barrier_free`]'s mask as well, so that stays true of any object.
+pub const F_KERNEL: u8 = 64;
 
 /// Whether a store into an object with these flags may skip the write
 /// barrier, by the rule above: neither invariant nor persistent (nothing to
@@ -257,7 +265,7 @@ const F_UNSEEN: u8 = 32;
 /// in its mask.
 #[inline(always)]
 pub fn barrier_free(flags: u8) -> bool {
-    flags & (F_INVARIANT | F_PERSISTENT | F_UNSEEN) == 0
+    flags & (F_INVARIANT | F_PERSISTENT | F_UNSEEN | F_KERNEL) == 0
 }
 
 #[derive(Debug, Clone)]
@@ -350,10 +358,11 @@ pub struct Heap {
     /// persistent starts clean, so its next store records it.
     pub dirty: Vec<Oop>,
     symbols: FxHashMap<String, Oop>,
-    /// Set by the repository layer for a session that may not change shared
-    /// objects (a commit-disabled user): the barrier refuses every store into an
-    /// object marked F_PERSISTENT.
-    pub(crate) guard_persistent: bool,
+    /// Which objects this session may not change, as flag bits: set by the
+    /// repository layer, `F_PERSISTENT` for a commit-disabled user (no shared
+    /// object), `F_KERNEL` for a user without the privilege to change the
+    /// kernel. The barrier refuses a store into an object whose flags meet it.
+    pub(crate) guard: u8,
     /// The persistent object of the last refused store, until the engine turns
     /// it into a Smalltalk error (`Vm::signal_refused_write`).
     pub(crate) refused: Option<Oop>,
@@ -398,7 +407,7 @@ impl Heap {
             allocated_since_gc: 0,
             dirty: Vec::new(),
             symbols: FxHashMap::default(),
-            guard_persistent: false,
+            guard: 0,
             refused: None,
             closure_pool: Vec::new(),
             scratch: Box::new(Object {
@@ -689,14 +698,36 @@ impl Heap {
     }
 
     /// Whether the barrier refuses stores into `oop` (a persistent object in a
-    /// read-only session). Operations that change several objects ask first, so
-    /// a refusal leaves all of them untouched.
+    /// read-only session, a kernel object for an unprivileged user; see
+    /// `guard`). Operations that change several objects ask first, so a
+    /// refusal leaves all of them untouched.
     #[inline]
     pub fn refuses(&self, oop: Oop) -> bool {
-        self.guard_persistent
+        self.guard != 0 && self.refuses_for(oop, self.guard)
+    }
+
+    /// Whether `oop` carries one of the guard bits `mask` this session has.
+    pub fn refuses_for(&self, oop: Oop, mask: u8) -> bool {
+        self.guard & mask != 0
             && self
                 .try_get(oop)
-                .is_some_and(|o| o.flags & F_PERSISTENT != 0)
+                .is_some_and(|o| o.flags & self.guard & mask != 0)
+    }
+
+    /// Whether `oop` is one of the kernel's objects (`F_KERNEL`).
+    pub fn is_kernel_object(&self, oop: Oop) -> bool {
+        self.try_get(oop).is_some_and(|o| o.flags & F_KERNEL != 0)
+    }
+
+    /// Runs `f` with the kernel guard lifted: the VM's own bookkeeping in a
+    /// kernel object on behalf of a permitted change (a subclass joining its
+    /// superclass's list, an extension method added to a kernel class).
+    pub(crate) fn past_kernel_guard<T>(&mut self, f: impl FnOnce(&mut Heap) -> T) -> T {
+        let guard = self.guard;
+        self.guard &= !F_KERNEL;
+        let r = f(self);
+        self.guard = guard;
+        r
     }
 
     /// Records a refused store into `oop` (see [`Heap::refuses`]).
@@ -713,7 +744,7 @@ impl Heap {
     /// objects in a read-only session (recorded in `refused`).
     #[inline]
     pub fn write(&mut self, oop: Oop) -> Option<&mut Object> {
-        if self.guard_persistent && self.refuses(oop) {
+        if self.guard != 0 && self.refuses(oop) {
             self.refuse(oop);
             return None;
         }
@@ -732,7 +763,7 @@ impl Heap {
     /// read-only session a persistent object is refused: the caller gets a
     /// throw-away copy and `refused` is set for the engine to signal.
     pub fn write_meta(&mut self, oop: Oop) -> &mut Object {
-        if self.guard_persistent && self.refuses(oop) {
+        if self.guard != 0 && self.refuses(oop) {
             self.refuse(oop);
             *self.scratch = self.get(oop).clone();
             return &mut self.scratch;

@@ -2058,6 +2058,11 @@ impl Vm {
             323 => {
                 let Value::Obj(d) = r else { return Ok(None) };
                 let key = self.dict_key(a0);
+                // removing a binding the kernel owns changes the binding
+                if let Some(a) = self.dict_assoc(r, key).filter(|&a| self.heap.refuses(a)) {
+                    self.heap.refuse(a);
+                    return Ok(None);
+                }
                 let removed = match self.heap.write(d) {
                     Some(obj) => match &mut obj.body {
                         Body::Dict(t) => t.remove(key),

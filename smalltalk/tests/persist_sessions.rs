@@ -665,7 +665,7 @@ fn users_passwords_and_a_read_only_profile() {
     );
     assert_eq!(
         dc.evaluate_print_string("AllUsers userIds").unwrap(),
-        "anArray( 'DataCurator', 'SystemUser', 'alice', 'reader')"
+        "anArray( 'DataCurator', 'SystemUser', 'Developer', 'alice', 'reader')"
     );
     let dup = dc
         .evaluate_print_string("AllUsers addNewUserWithId: 'alice' password: 'x'")
@@ -974,6 +974,22 @@ fn continue_over_another_commit_leaves_nothing_to_commit() {
 /// shared persistent object fails with SecurityError, which the session can
 /// catch; the session stays usable and nothing changes, in its memory or in the
 /// repository.
+/// `code` fails with SecurityError 2108 whose description names every word.
+fn assert_security_error(session: &mut Session, code: &str, words: &[&str]) {
+    let err = session.evaluate_print_string(code).expect_err(code);
+    assert_eq!(
+        (err.class_name.as_str(), err.number),
+        ("SecurityError", 2108),
+        "{code}: {}",
+        err.description
+    );
+    assert!(
+        words.iter().all(|w| err.description.contains(w)),
+        "{code}: {}",
+        err.description
+    );
+}
+
 #[test]
 fn a_read_only_user_may_read_everything_and_change_only_its_own_objects() {
     let (_dir, path) = new_repository("readonly");
@@ -1040,19 +1056,7 @@ fn a_read_only_user_may_read_everything_and_change_only_its_own_objects() {
         "Object subclass: 'SharedThing' instVarNames: #('a' 'b') classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: Globals",
     ];
     for code in refused {
-        let err = reader.evaluate_print_string(code).expect_err(code);
-        assert_eq!(
-            (err.class_name.as_str(), err.number),
-            ("SecurityError", 2108),
-            "{code}: {}",
-            err.description
-        );
-        assert!(
-            err.description.contains("no write authorization")
-                && err.description.contains("reader"),
-            "{code}: {}",
-            err.description
-        );
+        assert_security_error(&mut reader, code, &["no write authorization", "reader"]);
         assert_eq!(
             reader.evaluate_print_string("3 + 4").unwrap(),
             "7",
@@ -1544,5 +1548,125 @@ fn abort_undoes_what_was_compiled_against_discarded_state() {
     assert_eq!(
         b.evaluate_print_string("Keeper new make").unwrap(),
         "anArray( nil, nil)"
+    );
+}
+
+/// The kernel is SystemUser's: the default developer login gets a
+/// SecurityError at each write that would damage it (the ten damages of a
+/// hostile trial among them), commits, and the repository still works for a
+/// new login; it may subclass kernel classes and add, change and remove its
+/// own extension methods in them. DataCurator keeps its powers.
+#[test]
+fn the_kernel_belongs_to_system_user() {
+    let (_dir, path) = new_repository("kernel");
+    let dev = || Session::login(&path, "Developer", "swordfish").expect("login as Developer");
+    let mut s = dev();
+    let compile = |class: &str, src: &str| {
+        format!(
+            "{class} compileMethod: '{}' dictionaries: System myUserProfile symbolList category: 'x'",
+            src.replace('\'', "''")
+        )
+    };
+    let refused = [
+        "Globals at: #Object put: nil".to_string(),
+        "Globals removeKey: #Array".into(),
+        "UserGlobals removeKey: #UserGlobals".into(),
+        "UserGlobals at: #UserGlobals put: nil".into(),
+        compile("Object", "printString [true] whileTrue"),
+        compile("Object", "printString ^ self error: 'no'"),
+        compile("String", ", aString ^ nil"),
+        compile("WriteStream", "nextPutAll: aCollection ^ self"),
+        compile("Symbol", "asString ^ 3"),
+        compile("Behavior", "name [true] whileTrue"),
+        compile("UserProfile", "symbolList ^ nil"),
+        compile("Object class", "new ^ nil"),
+        "Object removeSelector: #yourself".into(),
+        "Behavior removeSelector: #new".into(),
+        "Object comment: 'changed'".into(),
+        "Globals at: #NewGlobal put: 3".into(),
+        "(Globals associationAt: #Array) value: nil".into(),
+        "System myUserProfile instVarAt: 2 put: nil".into(),
+        "Globals become: SymbolDictionary new".into(),
+        "Object subclass: 'Array' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: Globals".into(),
+    ];
+    let probe = "{Object name. Array new size. 'a' , 'b'. #abc asString. \
+                 (WriteStream on: String new) nextPutAll: 'xy'; contents. 3 printString. \
+                 System myUserProfile symbolList size. (UserGlobals at: #UserGlobals) == UserGlobals. \
+                 Object comment size. (Globals includesKey: #NewGlobal)}";
+    let healthy = s.evaluate_print_string(probe).unwrap();
+    for code in &refused {
+        assert_security_error(&mut s, code, &["belongs to SystemUser", "Developer"]);
+        assert_eq!(
+            s.evaluate_print_string(probe).unwrap(),
+            healthy,
+            "after {code}"
+        );
+    }
+    // what a developer does: its own classes and globals, subclasses of kernel
+    // classes, and extension methods it may change and remove again
+    for code in [
+        "UserGlobals at: #Mine put: 1".to_string(),
+        "Published at: #Shared put: 2".into(),
+        "Object subclass: 'Gadget' instVarNames: #('a') classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals".into(),
+        "OrderedCollection subclass: 'Pile' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals".into(),
+        compile("Gadget", "size ^ 7"),
+        compile("Object", "gadgetProbe ^ 1"),
+        compile("Object class", "gadgetMaker ^ 2"),
+        compile("String", "shout ^ self asUppercase , '!'"),
+    ] {
+        s.evaluate_print_string(&code).unwrap_or_else(|e| panic!("{code}: {}", e.description));
+    }
+    assert!(
+        s.commit_transaction().unwrap(),
+        "the developer's work commits"
+    );
+    assert_eq!(s.evaluate_print_string(probe).unwrap(), healthy);
+    s.logout().unwrap();
+
+    // a new login: the kernel is whole, the developer's work is there, and
+    // its extension methods stay its own to change and remove
+    let mut s = dev();
+    assert_eq!(s.evaluate_print_string(probe).unwrap(), healthy);
+    assert_eq!(
+        s.evaluate_print_string("{Mine. Shared. Gadget new size. 3 gadgetProbe. Object gadgetMaker. 'hi' shout. Pile new size}")
+            .unwrap(),
+        "anArray( 1, 2, 7, 1, 2, 'HI!', 0)"
+    );
+    for code in [
+        compile("Object", "gadgetProbe ^ 10"),
+        "String removeSelector: #shout".into(),
+        "Object class removeSelector: #gadgetMaker".into(),
+    ] {
+        s.evaluate_print_string(&code)
+            .unwrap_or_else(|e| panic!("{code}: {}", e.description));
+    }
+    assert!(s.commit_transaction().unwrap());
+    s.logout().unwrap();
+    let mut s = dev();
+    assert_eq!(
+        s.evaluate_print_string(
+            "{3 gadgetProbe. ('hi' respondsTo: #shout). (Object respondsTo: #gadgetMaker)}"
+        )
+        .unwrap(),
+        "anArray( 10, false, false)"
+    );
+    let err = s.evaluate_print_string(&refused[4]).unwrap_err();
+    assert_eq!(err.number, 2108, "still refused in a later login");
+    s.logout().unwrap();
+
+    // DataCurator administers: it may change the kernel (and the change is
+    // then an ordinary method, no longer the shipped kernel's)
+    let mut dc = login(&path);
+    dc.evaluate_print_string(&compile("Object", "adminProbe ^ #admin"))
+        .unwrap();
+    dc.evaluate_print_string("Object comment: 'kept by the administrator'")
+        .unwrap();
+    assert!(dc.commit_transaction().unwrap());
+    dc.logout().unwrap();
+    let mut s = dev();
+    assert_eq!(
+        s.evaluate_print_string("{3 adminProbe. Object comment}")
+            .unwrap(),
+        "anArray( #admin, 'kept by the administrator')"
     );
 }

@@ -288,7 +288,7 @@ async fn another_clients_overrides_never_run_in_tools() {
 }
 
 /// Abort undoes everything a client did to its own session: after it removed
-/// a kernel global, a stored method first compiled meanwhile works again;
+/// a global, a stored method first compiled meanwhile works again;
 /// after it emptied its own symbol list, the transaction tools still work
 /// (they send to System itself) and abort brings the list back.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -303,17 +303,18 @@ async fn abort_restores_a_session_its_client_broke() {
         json!({"className": "Keeper"}),
     )
     .await;
+    eval(&mut a, "UserGlobals at: #KeptClass put: Array. true").await;
     ok(
         &mut a,
         "compile_method",
-        json!({"className": "Keeper", "source": "make ^ Array new: 2", "category": "making"}),
+        json!({"className": "Keeper", "source": "make ^ KeptClass new: 2", "category": "making"}),
     )
     .await;
     ok(&mut a, "commit", json!({})).await;
 
     // a new login compiles the stored method on first use
     let mut b = http.open().await;
-    eval(&mut b, "Globals removeKey: #Array. true").await;
+    eval(&mut b, "UserGlobals removeKey: #KeptClass. true").await;
     let broken = b.execute("Keeper new make").await;
     assert_eq!(broken["isError"], true, "{broken}");
     ok(&mut b, "abort", json!({})).await;
@@ -397,4 +398,101 @@ async fn a_worker_stays_under_its_memory_ceiling() {
         peak >> 20,
         CEILING >> 20
     );
+}
+
+/// The kernel is SystemUser's: each damage a hostile trial once committed
+/// (and bricked the repository with, for everyone and across restarts) is a
+/// SecurityError for the developer login, from `execute_code` itself; a
+/// commit after each writes none of it, and a second session and a restarted
+/// server find the kernel whole. The developer still adds extension methods
+/// to kernel classes and subclasses them. On both backends: the GCI library
+/// logs in to the same embedded stone as the same user.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_kernel_survives_a_hostile_developer() {
+    let repo = gsmcp_tests::harness::scratch_path("kernel-damage.db");
+    let start = || {
+        Server::builder()
+            .env("MCP_REPOSITORY", &repo)
+            .env("MCP_WORKER_USER", "Developer")
+            .start()
+    };
+    let compile = |class: &str, src: &str| {
+        format!(
+            "{class} compileMethod: '{}' dictionaries: System myUserProfile symbolList \
+             category: 'damage'",
+            src.replace('\'', "''")
+        )
+    };
+    let damage = [
+        "Globals at: #Object put: nil".to_string(),
+        "Globals removeKey: #Array".into(),
+        "UserGlobals removeKey: #UserGlobals".into(),
+        compile("Object", "printString [true] whileTrue"),
+        compile("Object", "printString ^ self error: 'raised'"),
+        compile("String", ", aString ^ nil"),
+        compile("WriteStream", "nextPutAll: aCollection ^ nil"),
+        compile("Symbol", "asString ^ nil"),
+        compile("Behavior", "name [true] whileTrue"),
+        compile("UserProfile", "symbolList ^ nil"),
+    ];
+    {
+        let server = start();
+        let http = Http::new(&server.url);
+        let mut a = http.open().await;
+        let status = ok(&mut a, "status", json!({})).await;
+        assert_eq!(status["structuredContent"]["user"], "Developer");
+        for code in &damage {
+            let r = a.execute(code).await;
+            let e = &r["structuredContent"]["error"];
+            assert_eq!(r["isError"], true, "{code}: {r}");
+            assert_eq!(
+                (e["class"].as_str(), e["number"].as_i64()),
+                (Some("SecurityError"), Some(2108)),
+                "{code}: {r}"
+            );
+            assert!(text(&r).contains("belongs to SystemUser"), "{code}: {r}");
+            ok(&mut a, "commit", json!({})).await;
+            let mut b = http.open().await;
+            kernel_is_whole(&mut b).await;
+            b.delete().await;
+        }
+        // what a developer does to the kernel: extend it and subclass it
+        eval(&mut a, &compile("Object", "kernelExtensionProbe ^ 42")).await;
+        eval(
+            &mut a,
+            "OrderedCollection subclass: 'Stack' instVarNames: #() classVars: #() \
+             classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals. true",
+        )
+        .await;
+        ok(&mut a, "commit", json!({})).await;
+        kernel_is_whole(&mut a).await;
+    }
+    // a restart: every login still works, and the extension is there
+    let server = start();
+    let mut c = Http::new(&server.url).open().await;
+    kernel_is_whole(&mut c).await;
+    assert_eq!(
+        eval(&mut c, "{3 kernelExtensionProbe. Stack new size}").await,
+        "anArray( 42, 0)"
+    );
+}
+
+/// What the kernel damage broke answers as a fresh kernel's does: printing,
+/// concatenation, streams, names, lookup through the symbol list, browsing.
+async fn kernel_is_whole(s: &mut util::mcp::Session) {
+    let probe = "{Object name. (Array new: 2) size. 'a' , 'b'. #abc asString. \
+                 (WriteStream on: String new) nextPutAll: 'xy'; contents. 3 printString. \
+                 System myUserProfile symbolList size. \
+                 (UserGlobals at: #UserGlobals) == UserGlobals} printString";
+    assert_eq!(
+        eval(s, probe).await,
+        "'anArray( #Object, 2, ''ab'', ''abc'', ''xy'', ''3'', 3, true)'"
+    );
+    let r = ok(
+        s,
+        "describe_class",
+        json!({"className": "OrderedCollection"}),
+    )
+    .await;
+    assert!(text(&r).contains("SequenceableCollection"), "{r}");
 }

@@ -13,6 +13,7 @@
 mod codec;
 mod image;
 mod prims;
+mod security;
 mod users;
 
 use std::path::Path;
@@ -28,6 +29,8 @@ use crate::value::{FxHashMap, Oop, Value};
 use codec::{CodecError, Reader, Writer};
 use image::{clear_dirty, collect_writes, Loader, OopMap, PendingMethod, Prefetched};
 use users::{UserRecord, Users, SECURITY_OOP};
+
+pub use security::{may_change_kernel, DEVELOPER_USER};
 
 /// The reserved OOP of the kernel record: which stored objects are the
 /// bootstrap classes and the shared dictionaries.
@@ -132,6 +135,12 @@ pub struct RepoState {
     warnings: Vec<String>,
     /// How many times this session has aborted (see [`Session::transaction_mark`]).
     aborts: u64,
+    /// Repository OOPs below this were allocated when the repository was
+    /// created: the kernel's (`security`). `u64::MAX` in a repository made
+    /// before the kernel record kept the bound.
+    kernel_bound: u64,
+    /// Whether this login may change the kernel (`security::may_change_kernel`).
+    privileged: bool,
 }
 
 /// A session's view and abort count at one moment ([`Session::transaction_mark`]).
@@ -139,6 +148,28 @@ pub struct RepoState {
 pub struct TransactionMark {
     pub view: u64,
     pub aborts: u64,
+}
+
+/// Why [`Session::open`] failed: no such user (which a login reports as a
+/// denial, as it does a wrong password), or any other error.
+enum Missing {
+    User,
+    Error(StError),
+}
+
+impl Missing {
+    fn into_error(self) -> StError {
+        match self {
+            Missing::User => PersistError::LoginDenied.into(),
+            Missing::Error(e) => e,
+        }
+    }
+}
+
+impl<E: Into<StError>> From<E> for Missing {
+    fn from(e: E) -> Missing {
+        Missing::Error(e.into())
+    }
 }
 
 /// The bootstrap classes and shared objects by name, as repository OOPs.
@@ -187,6 +218,8 @@ const KERNEL_CLASS: &str = "&";
 const GLOBALS: &str = "@Globals";
 const PUBLISHED: &str = "@Published";
 const TRANSCRIPT: &str = "@Transcript";
+/// The first repository OOP the creation did not allocate (`security`).
+const KERNEL_BOUND: &str = "#bound";
 
 /// Makes the login's kernel classes (`Roots::kernel`) the ones the repository
 /// was created with, as its kernel record names them. A repository created
@@ -295,7 +328,8 @@ fn make_user_objects(vm: &mut Vm, user_id: &str) -> (Oop, Oop) {
 
 impl Session {
     /// Creates a repository file at `path` holding the bootstrapped kernel and
-    /// the users DataCurator and SystemUser (password `swordfish`), as commit 1.
+    /// the users DataCurator, SystemUser and Developer (password `swordfish`), as
+    /// commit 1.
     /// Fails if a file exists there.
     pub fn create_repository(path: &Path) -> Result<(), StError> {
         if path.exists() {
@@ -341,6 +375,7 @@ impl Session {
                 vm.collect_garbage();
                 let mut map = OopMap::default();
                 let (su_profile, su_globals) = make_user_objects(vm, SYSTEM_USER);
+                let (dev_profile, dev_globals) = make_user_objects(vm, DEVELOPER_USER);
                 let dc_profile = vm.roots.user_profile;
                 let dc_globals = vm.roots.user_globals;
                 let mut roots: Vec<(String, Oop)> = vec![];
@@ -360,7 +395,14 @@ impl Session {
                 roots.push((GLOBALS.into(), vm.roots.globals));
                 roots.push((PUBLISHED.into(), vm.roots.published));
                 roots.push((TRANSCRIPT.into(), vm.roots.transcript));
-                let mut extra: Vec<Oop> = vec![dc_profile, dc_globals, su_profile, su_globals];
+                let mut extra: Vec<Oop> = vec![
+                    dc_profile,
+                    dc_globals,
+                    su_profile,
+                    su_globals,
+                    dev_profile,
+                    dev_globals,
+                ];
                 extra.extend(vm.roots.all_classes.iter().copied());
                 let mut kernel = KernelRecord { entries: vec![] };
                 let mut bound: FxHashMap<Oop, u64> = FxHashMap::default();
@@ -387,23 +429,24 @@ impl Session {
                     kernel.entries.push((KERNEL_CLASS.into(), bound[c]));
                 }
                 let set = collect_writes(vm, &map, &mut store, &[])?;
+                // everything the creation made lies below this
+                kernel
+                    .entries
+                    .push((KERNEL_BOUND.into(), store.allocate_oop()?));
+                let user = |id: &str, profile: Oop, globals: Oop| {
+                    UserRecord::new(
+                        id,
+                        DEFAULT_PASSWORD,
+                        false,
+                        bound[&profile],
+                        bound[&globals],
+                    )
+                    .map_err(|e| PersistError::Create(format!("no random salt: {e}")))
+                };
                 let users = Users(vec![
-                    UserRecord::new(
-                        DEFAULT_USER,
-                        DEFAULT_PASSWORD,
-                        false,
-                        bound[&dc_profile],
-                        bound[&dc_globals],
-                    )
-                    .map_err(|e| PersistError::Create(format!("no random salt: {e}")))?,
-                    UserRecord::new(
-                        SYSTEM_USER,
-                        DEFAULT_PASSWORD,
-                        false,
-                        bound[&su_profile],
-                        bound[&su_globals],
-                    )
-                    .map_err(|e| PersistError::Create(format!("no random salt: {e}")))?,
+                    user(DEFAULT_USER, dc_profile, dc_globals)?,
+                    user(SYSTEM_USER, su_profile, su_globals)?,
+                    user(DEVELOPER_USER, dev_profile, dev_globals)?,
                 ]);
                 let mut writes = set.writes;
                 writes.push((KERNEL_OOP, kernel.encode()));
@@ -434,6 +477,24 @@ impl Session {
     /// Logs in to the repository at `path` as `user`, checking the password,
     /// with a view of the latest commit.
     pub fn login(path: &Path, user: &str, password: &str) -> Result<Session, StError> {
+        match Self::open(path, user, Some(password)) {
+            Err(Missing::User) if security::adds_developer(user, password) => {
+                // a repository made before the developer user existed gets it
+                // once, as the repository's creation would have made it
+                let mut admin = Self::open(path, SYSTEM_USER, None).map_err(Missing::into_error)?;
+                admin.create_user(DEVELOPER_USER, DEFAULT_PASSWORD, false)?;
+                // a conflict: another login added it at the same moment
+                let _ = admin.commit_transaction()?;
+                admin.logout()?;
+                Self::open(path, user, Some(password)).map_err(Missing::into_error)
+            }
+            r => r.map_err(Missing::into_error),
+        }
+    }
+
+    /// Logs in as `user`, checking `password` unless it is `None` (the
+    /// repository's own upgrade, above).
+    fn open(path: &Path, user: &str, password: Option<&str>) -> Result<Session, Missing> {
         // a repository is put in place whole (`create_repository`): one with
         // no kernel was left by a crash or another program, and waiting will
         // not fill it
@@ -450,14 +511,14 @@ impl Session {
             return Err(half_made().into());
         }
         let users = read_users(&store)?;
-        let Some(record) = users
-            .find(user)
-            .filter(|u| u.check_password(password))
-            .cloned()
-        else {
+        let Some(record) = users.find(user).cloned() else {
+            let _ = store.logout();
+            return Err(Missing::User);
+        };
+        if password.is_some_and(|p| !record.check_password(p)) {
             let _ = store.logout();
             return Err(PersistError::LoginDenied.into());
-        };
+        }
         let users = if record.read_only {
             store.logout().map_err(store_err)?;
             store = repo
@@ -475,6 +536,12 @@ impl Session {
                 );
             }
         };
+        let kernel_bound = kernel
+            .entries
+            .iter()
+            .find(|(n, _)| n == KERNEL_BOUND)
+            .map_or(u64::MAX, |&(_, o)| o);
+        let privileged = may_change_kernel(user);
         let mut prefetched = Prefetched::default();
         store
             .scan(|oop, data| {
@@ -566,7 +633,11 @@ impl Session {
             vm.session_id = store.id() as i64;
             clear_dirty(vm);
             // A read-only user may change what it creates, never a shared object.
-            vm.heap.guard_persistent = store.is_read_only();
+            vm.heap.guard = if store.is_read_only() {
+                crate::heap::F_PERSISTENT
+            } else {
+                0
+            };
             vm.repo = Some(Box::new(RepoState {
                 store,
                 map,
@@ -580,7 +651,10 @@ impl Session {
                 stand_ins: vec![],
                 warnings,
                 aborts: 0,
+                kernel_bound,
+                privileged,
             }));
+            vm.protect_kernel(privileged);
             Ok(())
         });
         session.run_on_caller_thread(false);
@@ -894,9 +968,9 @@ impl Vm {
     /// record, compiling stored code) past a read-only session's write guard:
     /// they bring the heap to the view, they are not the user's writes.
     fn unguarded<T>(&mut self, f: impl FnOnce(&mut Vm) -> T) -> T {
-        let guard = std::mem::replace(&mut self.heap.guard_persistent, false);
+        let guard = std::mem::replace(&mut self.heap.guard, 0);
         let r = f(self);
-        self.heap.guard_persistent = guard;
+        self.heap.guard = guard;
         r
     }
 
@@ -993,6 +1067,9 @@ impl Vm {
                 }
             }
         }
+        let privileged = repo.privileged;
+        // `repo` is out of `self` here, and `protect_kernel` reads no repository state
+        self.protect_kernel(privileged);
         self.methods_changed();
         Ok(())
     }
@@ -1116,7 +1193,7 @@ impl Vm {
     /// The UserProfile of `user`, faulted in if need be.
     pub(crate) fn repo_user_profile(&mut self, user: &str) -> Result<Option<Oop>, PersistError> {
         let mut repo = self.repo.take().expect("repository session");
-        let guard = std::mem::replace(&mut self.heap.guard_persistent, false);
+        let guard = std::mem::replace(&mut self.heap.guard, 0);
         let r = (|| {
             let Some(rec) = repo.users.find(user).cloned() else {
                 return Ok(None);
@@ -1134,7 +1211,11 @@ impl Vm {
             loader.compile_methods();
             Ok(Some(o))
         })();
-        self.heap.guard_persistent = guard;
+        if let Ok(Some(o)) = &r {
+            // a user profile is the kernel's (`security`)
+            self.heap.set_flags_quiet(*o, crate::heap::F_KERNEL, 0);
+        }
+        self.heap.guard = guard;
         self.repo = Some(repo);
         r
     }

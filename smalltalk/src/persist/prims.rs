@@ -4,10 +4,11 @@
 //! transactionConflicts, transactionMode, AllUsers). Failures are signalled as
 //! Smalltalk exceptions (TransactionError 2409/2407), never panics. It also
 //! turns a store the write barrier refused (a read-only session writing a
-//! shared object) into the SecurityError the engine signals.
+//! shared object, an unprivileged user writing the kernel) into the
+//! SecurityError the engine signals.
 
 use super::PersistError;
-use crate::heap::Body;
+use crate::heap::{Body, F_KERNEL};
 use crate::interp::{Unwind, Vm, R};
 use crate::known::exc;
 use crate::prims::P;
@@ -44,11 +45,21 @@ impl Vm {
             None => (self.k.error, String::from("this user")),
         };
         let what = self.describe_refused(o);
-        let text = format!(
-            "no write authorization: {user} is a read-only user and may not modify {what}, a \
-             persistent object shared through the repository; only objects this session created \
-             may be changed"
-        );
+        let text = if self.heap.is_kernel_object(o) && self.heap.refuses_for(o, F_KERNEL) {
+            format!(
+                "no write authorization: {what} belongs to SystemUser (the kernel), and {user} \
+                 may not change or remove the kernel's classes, methods, globals or user \
+                 profiles; it may subclass kernel classes, add extension methods to them under \
+                 new selectors, and define its own classes and globals in UserGlobals or another \
+                 dictionary of its own"
+            )
+        } else {
+            format!(
+                "no write authorization: {user} is a read-only user and may not modify {what}, a \
+                 persistent object shared through the repository; only objects this session \
+                 created may be changed"
+            )
+        };
         let ex = self.new_exception(class, Some(&text), None);
         if let Value::Obj(e) = ex {
             self.heap

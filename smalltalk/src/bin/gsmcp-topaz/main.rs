@@ -35,8 +35,9 @@ FILE is given, or for -) against the embedded stone.
   --repo PATH     work in the repository file PATH: what a script commits is
                   there for the next login, in this process or another
   --create        with --repo: create PATH (holding the kernel, and the users
-                  DataCurator and SystemUser, password swordfish) when it does
-                  not exist; without --create a missing PATH is an error
+                  DataCurator, SystemUser and Developer, password swordfish)
+                  when it does not exist; without --create a missing PATH is
+                  an error
   -h, --help      show this text
 
 Without --repo every login is a new in-memory image and nothing outlives the
