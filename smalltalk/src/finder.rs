@@ -299,18 +299,28 @@ impl Vm {
                 {
                     return Some(Ok(Some(Value::Obj(self.heap.alloc(class, body)))));
                 }
-                self.ensure_method(mo);
-                match &self.heap.get(mo).body {
-                    Body::Method(m) => {
-                        let m = m.clone();
-                        self.new_string(&m.source)
-                    }
-                    _ => Value::Nil,
+                match self.method_source(mo) {
+                    Some(src) => self.new_string(&src),
+                    None => Value::Nil,
                 }
             }
             _ => return None,
         };
         Some(Ok(Some(v)))
+    }
+
+    /// The source of method object `mo`, stored or compiled; None for
+    /// anything else.
+    pub(crate) fn method_source(&mut self, mo: Oop) -> Option<String> {
+        self.read_stored_code(mo);
+        if let Some(src) = self.stored_source(mo) {
+            return Some(src.to_string());
+        }
+        self.ensure_method(mo);
+        match &self.heap.get(mo).body {
+            Body::Method(m) => Some(m.source.clone()),
+            _ => None,
+        }
     }
 
     /// `includesString:` (229) when both strings are ASCII bytes: the same

@@ -1670,3 +1670,112 @@ fn the_kernel_belongs_to_system_user() {
         "anArray( #admin, 'kept by the administrator')"
     );
 }
+
+/// A kernel a privileged user damaged and committed is restored by a kernel
+/// repair from the shipped kernel; the user's classes, data and extension
+/// methods stay; a dry run changes nothing; a second repair finds it whole;
+/// and the developer may not replace a method the repair restored.
+#[test]
+fn a_kernel_repair_restores_what_a_privileged_user_damaged() {
+    let (_dir, path) = new_repository("repair");
+    let mut dc = login(&path);
+    let compile = |class: &str, src: &str| {
+        format!(
+            "{class} compileMethod: '{}' dictionaries: System myUserProfile symbolList \
+             category: 'damage'.\n",
+            src.replace('\'', "''")
+        )
+    };
+    // the user's own work, to be kept
+    dc.evaluate_print_string(
+        "Object subclass: 'Keeper' instVarNames: #() classVars: #() classInstVars: #() \
+         poolDictionaries: #() inDictionary: UserGlobals. \
+         UserGlobals at: #Kept put: (Array with: 1 with: 2). \
+         Published at: #Shared put: 'shared'",
+    )
+    .unwrap();
+    let mut work = compile("Keeper", "answer ^ 7");
+    work.push_str(&compile("Object", "keeperExtension ^ 42"));
+    dc.evaluate_print_string(&work).unwrap();
+    assert!(dc.commit_transaction().unwrap());
+    let probe = "{Keeper new answer. 3 keeperExtension. Kept. Shared. 'a' , 'b'. #abc asString. \
+                 3 printString. #(1) isNil. Array new size. 3 isNil. \
+                 (UserGlobals at: #UserGlobals) == UserGlobals. Object name}";
+    let healthy = dc.evaluate_print_string(probe).unwrap();
+    // the developer sees the shared and kernel parts (not DataCurator's UserGlobals)
+    let dev_probe = "{Shared. 'a' , 'b'. #abc asString. 3 printString. #(1) isNil. 3 isNil. \
+                     (UserGlobals at: #UserGlobals) == UserGlobals. Object name}";
+    let dev_healthy = Session::login(&path, "Developer", "swordfish")
+        .unwrap()
+        .evaluate_print_string(dev_probe)
+        .unwrap();
+    // damage, all in one evaluation (its names are bound when it compiles)
+    let mut damage = String::new();
+    damage.push_str(&compile("String", ", aString ^ nil"));
+    damage.push_str(&compile("Symbol", "asString ^ 3"));
+    damage.push_str(&compile("Array", "isNil ^ true"));
+    damage.push_str(&compile("Object", "printString ^ self error: 'no'"));
+    damage.push_str(
+        "Object removeSelector: #isNil. UserGlobals removeKey: #UserGlobals. \
+         Globals removeKey: #Array. Globals at: #Object put: nil. \
+         System myUserProfile instVarAt: 2 put: nil. nil",
+    );
+    let _ = dc.evaluate_print_string(&damage);
+    assert!(dc.commit_transaction().unwrap());
+    dc.logout().unwrap();
+    let broken = Session::login(&path, "DataCurator", "swordfish").map(|_| ());
+    assert!(broken.is_err(), "the damage did not take: {broken:?}");
+
+    let dry = Session::repair_kernel(&path, true).unwrap();
+    assert!(!dry.committed && !dry.is_clean(), "{dry:?}");
+    assert_eq!(
+        Session::repair_kernel(&path, true).unwrap(),
+        dry,
+        "a dry run changed something"
+    );
+    let done = Session::repair_kernel(&path, false).unwrap();
+    assert!(done.committed, "{done:?}");
+    assert_eq!(done.not_restored, Vec::<String>::new());
+    for line in ["Globals at: #Object", "Globals at: #Array"] {
+        assert!(done.bindings.iter().any(|b| b == line), "{line}: {done:?}");
+    }
+    assert!(
+        done.bindings
+            .iter()
+            .any(|b| b == "UserGlobals at: #UserGlobals of DataCurator"),
+        "{done:?}"
+    );
+    // a kernel method changed or removed is compiled again; one added over
+    // an inherited kernel method (`,` and `asString` are inherited there) goes
+    let sorted = |v: &[String]| {
+        let mut v = v.to_vec();
+        v.sort();
+        v
+    };
+    assert_eq!(
+        sorted(&done.methods),
+        ["Object>>isNil", "Object>>printString"]
+    );
+    assert_eq!(
+        sorted(&done.removed),
+        ["Array>>isNil", "String>>,", "Symbol>>asString"]
+    );
+    assert_eq!(done.symbol_lists, vec!["DataCurator".to_string()]);
+    assert!(Session::repair_kernel(&path, false).unwrap().is_clean());
+
+    let mut dc = login(&path);
+    assert_eq!(dc.evaluate_print_string(probe).unwrap(), healthy);
+    let mut dev = Session::login(&path, "Developer", "swordfish").unwrap();
+    assert_eq!(dev.evaluate_print_string(dev_probe).unwrap(), dev_healthy);
+    // a restored method is the kernel's: the developer may not replace it
+    assert_security_error(
+        &mut dev,
+        &compile("Object", "printString ^ nil"),
+        &["belongs to SystemUser"],
+    );
+    assert_security_error(
+        &mut dev,
+        &compile("String", ", aString ^ nil"),
+        &["belongs to SystemUser"],
+    );
+}

@@ -555,3 +555,55 @@ fn transcript_output_is_shown_once_across_commit_abort_and_login() {
     let run = topaz(&["-q"], &repo, &show("six"));
     assert_eq!(run.lines(), ["six"], "{run:?}");
 }
+
+/// `--repair-kernel`: a kernel DataCurator damaged and committed is reported
+/// by a dry run, restored and committed by a repair, found whole by the next
+/// one, and the script's own class is still there.
+#[test]
+fn repair_kernel_restores_a_damaged_kernel() {
+    let dir = TempDir::new("repair");
+    let repo = loaded_repository(&dir);
+    let damage = "printit\nGlobals removeKey: #Array. \
+                  Object compileMethod: 'yourself ^ nil' \
+                  dictionaries: System myUserProfile symbolList category: 'damage'. 0\n%\ncommit\n";
+    let run = topaz(&["-q"], &repo, damage);
+    assert_eq!(run.status, Some(0), "{run:?}");
+    let run = topaz(&["-q"], &repo, &printit("Array"));
+    assert_eq!(run.status, Some(1), "the damage did not take: {run:?}");
+
+    let dry = topaz(&["--repair-kernel", "--dry-run"], &repo, "");
+    assert_eq!(dry.status, Some(0), "{dry:?}");
+    assert!(
+        dry.lines()
+            .contains(&"would restore binding Globals at: #Array")
+            && dry
+                .lines()
+                .contains(&"would restore method Object>>yourself"),
+        "{dry:?}"
+    );
+    let run = topaz(&["--repair-kernel"], &repo, "");
+    assert_eq!(run.status, Some(0), "{run:?}");
+    assert_eq!(
+        run.lines()
+            .into_iter()
+            .filter(|l| l.starts_with("restored "))
+            .count(),
+        2,
+        "{run:?}"
+    );
+    assert!(run.stdout.contains("committed the repair"), "{run:?}");
+    let again = topaz(&["--repair-kernel"], &repo, "");
+    assert!(again.stdout.contains("is whole"), "{again:?}");
+    let run = topaz(
+        &["-q"],
+        &repo,
+        &printit("{Array new size. 3 yourself. Account name size}"),
+    );
+    assert_eq!(
+        (run.stdout.as_str(), run.status),
+        ("anArray( 0, 3, 7)\n", Some(0)),
+        "{run:?}"
+    );
+    let refused = topaz(&["--repair-kernel", "--create"], &repo, "");
+    assert_eq!(refused.status, Some(255), "{refused:?}");
+}

@@ -13,6 +13,7 @@
 mod codec;
 mod image;
 mod prims;
+mod repair;
 mod security;
 mod users;
 
@@ -25,11 +26,12 @@ use crate::bootstrap;
 use crate::heap::Body;
 use crate::interp::Vm;
 use crate::known::CLASSES;
-use crate::value::{FxHashMap, Oop, Value};
+use crate::value::{FxHashMap, FxHashSet, Oop, Value};
 use codec::{CodecError, Reader, Writer};
 use image::{clear_dirty, collect_writes, Loader, OopMap, PendingMethod, Prefetched};
 use users::{UserRecord, Users, SECURITY_OOP};
 
+pub use repair::KernelRepair;
 pub use security::{may_change_kernel, DEVELOPER_USER};
 
 /// The reserved OOP of the kernel record: which stored objects are the
@@ -141,6 +143,12 @@ pub struct RepoState {
     kernel_bound: u64,
     /// Whether this login may change the kernel (`security::may_change_kernel`).
     privileged: bool,
+    /// Repository OOPs of kernel methods a kernel repair compiled (above
+    /// `kernel_bound`, the kernel's all the same), from the kernel record.
+    kernel_methods: FxHashSet<u64>,
+    /// Method objects this session's kernel repair compiled, recorded in the
+    /// kernel record at commit (`repair`).
+    restored: Vec<Oop>,
 }
 
 /// A session's view and abort count at one moment ([`Session::transaction_mark`]).
@@ -201,6 +209,14 @@ impl KernelRecord {
         }
         Ok(KernelRecord { entries })
     }
+    /// The kernel methods a kernel repair recorded.
+    fn methods(&self) -> FxHashSet<u64> {
+        self.entries
+            .iter()
+            .filter(|(n, _)| n == KERNEL_METHOD)
+            .map(|&(_, o)| o)
+            .collect()
+    }
     fn get(&self, name: &str) -> Result<u64, PersistError> {
         self.entries
             .iter()
@@ -220,6 +236,9 @@ const PUBLISHED: &str = "@Published";
 const TRANSCRIPT: &str = "@Transcript";
 /// The first repository OOP the creation did not allocate (`security`).
 const KERNEL_BOUND: &str = "#bound";
+/// The name of the kernel record's entries for kernel methods a kernel
+/// repair compiled (`repair`).
+const KERNEL_METHOD: &str = "%";
 
 /// Makes the login's kernel classes (`Roots::kernel`) the ones the repository
 /// was created with, as its kernel record names them. A repository created
@@ -362,11 +381,17 @@ impl Session {
         published
     }
 
-    fn populate(repo: &Repository) -> Result<(), StError> {
+    /// The kernel a new repository is made with: the bootstrap and the
+    /// repository's additions, which are the kernel's too.
+    fn shipped() -> Result<Session, StError> {
         let mut s = Session::bootstrap()?;
         s.file_in(REPOSITORY_GS)?;
-        // the repository's additions are the kernel's too
         s.vm_mut().mark_kernel_classes();
+        Ok(s)
+    }
+
+    fn populate(repo: &Repository) -> Result<(), StError> {
+        let mut s = Session::shipped()?;
         let mut store = repo
             .login(LoginOptions::new().label("create"))
             .map_err(store_err)?;
@@ -542,6 +567,7 @@ impl Session {
             .find(|(n, _)| n == KERNEL_BOUND)
             .map_or(u64::MAX, |&(_, o)| o);
         let privileged = may_change_kernel(user);
+        let kernel_methods = kernel.methods();
         let mut prefetched = Prefetched::default();
         store
             .scan(|oop, data| {
@@ -653,6 +679,8 @@ impl Session {
                 aborts: 0,
                 kernel_bound,
                 privileged,
+                kernel_methods,
+                restored: vec![],
             }));
             vm.protect_kernel(privileged);
             Ok(())
@@ -1027,6 +1055,13 @@ impl Vm {
         }
         if discard {
             repo.users_dirty = false;
+            repo.restored.clear();
+        }
+        if todo.contains(&KERNEL_OOP) {
+            // a kernel repair committed
+            if let Some(data) = repo.store.read(KERNEL_OOP)? {
+                repo.kernel_methods = KernelRecord::decode(&data)?.methods();
+            }
         }
         for p in std::mem::take(&mut repo.stand_ins) {
             if p.undo_stand_in(self, &repo.map) {
@@ -1112,6 +1147,26 @@ impl Vm {
         if repo.users_dirty {
             writes.push((SECURITY_OOP, repo.users.encode()));
         }
+        let mut restored = vec![];
+        if !repo.restored.is_empty() {
+            let Some(data) = repo.store.read(KERNEL_OOP)? else {
+                return Err(PersistError::Corrupt("the kernel record vanished".into()));
+            };
+            let mut kernel = KernelRecord::decode(&data)?;
+            for &m in &repo.restored {
+                let s = set
+                    .new
+                    .iter()
+                    .find(|(o, _)| *o == m)
+                    .map(|&(_, s)| s)
+                    .or_else(|| repo.map.store_of(self, m));
+                restored.extend(s);
+            }
+            kernel
+                .entries
+                .extend(restored.iter().map(|&s| (KERNEL_METHOD.to_string(), s)));
+            writes.push((KERNEL_OOP, kernel.encode()));
+        }
         match repo
             .store
             .commit(writes.into_iter().map(|(o, b)| (o, Some(b))))
@@ -1122,6 +1177,8 @@ impl Vm {
                 }
                 clear_dirty(self);
                 repo.users_dirty = false;
+                repo.kernel_methods.extend(restored);
+                repo.restored.clear();
                 repo.conflicts = Some(vec![]);
                 Ok(Some(done.changed.into_oops()))
             }
@@ -1192,29 +1249,35 @@ impl Vm {
 
     /// The UserProfile of `user`, faulted in if need be.
     pub(crate) fn repo_user_profile(&mut self, user: &str) -> Result<Option<Oop>, PersistError> {
-        let mut repo = self.repo.take().expect("repository session");
-        let guard = std::mem::replace(&mut self.heap.guard, 0);
-        let r = (|| {
-            let Some(rec) = repo.users.find(user).cloned() else {
-                return Ok(None);
-            };
-            if let Some(o) = repo.map.heap_of(self, rec.profile) {
-                return Ok(Some(o));
-            }
-            if repo.store.read(rec.profile)?.is_none() {
-                // created in this transaction and not in memory any more
-                return Ok(None);
-            }
-            let mut loader = Loader::new(self, &mut repo.map, &repo.store, Prefetched::default());
-            let o = loader.resolve(rec.profile)?;
-            loader.drain()?;
-            loader.compile_methods();
-            Ok(Some(o))
-        })();
+        let Some(profile) = self.repo_state().users.find(user).map(|r| r.profile) else {
+            return Ok(None);
+        };
+        let r = self.repo_object(profile);
         if let Ok(Some(o)) = &r {
             // a user profile is the kernel's (`security`)
             self.heap.set_flags_quiet(*o, crate::heap::F_KERNEL, 0);
         }
+        r
+    }
+
+    /// The object stored at repository OOP `s`, faulted in if need be; None
+    /// when it is not stored (made in this transaction and gone from memory).
+    pub(crate) fn repo_object(&mut self, s: u64) -> Result<Option<Oop>, PersistError> {
+        let mut repo = self.repo.take().expect("repository session");
+        let guard = std::mem::replace(&mut self.heap.guard, 0);
+        let r = (|| {
+            if let Some(o) = repo.map.heap_of(self, s) {
+                return Ok(Some(o));
+            }
+            if repo.store.read(s)?.is_none() {
+                return Ok(None);
+            }
+            let mut loader = Loader::new(self, &mut repo.map, &repo.store, Prefetched::default());
+            let o = loader.resolve(s)?;
+            loader.drain()?;
+            loader.compile_methods();
+            Ok(Some(o))
+        })();
         self.heap.guard = guard;
         self.repo = Some(repo);
         r

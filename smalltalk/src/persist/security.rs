@@ -17,7 +17,8 @@
 //! reaches the same end by other means — a developer login with write
 //! authorization, or methods kept outside the class — none of which the
 //! embedded stone has.) A kernel method is one whose repository OOP comes
-//! from the repository's creation (below the kernel record's bound); in a
+//! from the repository's creation (below the kernel record's bound) or that
+//! a kernel repair compiled (`repair`, the record's `%` entries); in a
 //! repository made before the record kept a bound, every stored method of a
 //! kernel class counts as the kernel's.
 //!
@@ -108,7 +109,7 @@ impl Vm {
             return false;
         };
         match repo.map.store_of(self, m) {
-            Some(s) => s < repo.kernel_bound,
+            Some(s) => s < repo.kernel_bound || repo.kernel_methods.contains(&s),
             // made in this session: not yet stored, so not the kernel's
             None => false,
         }

@@ -2,7 +2,9 @@
 //!
 //! `gsmcp-topaz [-q] [--repo PATH [--create]] [FILE…]` runs topaz scripts (or
 //! standard input) against a fresh in-memory image or a persistent repository
-//! and exits with the number of errors (capped at 255). Ctrl-C breaks the
+//! and exits with the number of errors (capped at 255);
+//! `--repo PATH --repair-kernel [--dry-run]` restores the shipped kernel into
+//! a damaged repository instead (`Session::repair_kernel`). Ctrl-C breaks the
 //! running evaluation (`sigint`) and never ends the run. This file only reads
 //! the arguments and prepares the repository file; `script` parses topaz input,
 //! `runner` executes it and `smalltalk` builds the Smalltalk it sends.
@@ -27,6 +29,7 @@ use runner::{Backend, Flow, Runner};
 
 const USAGE: &str = "\
 usage: gsmcp-topaz [-q] [--repo PATH [--create]] [FILE...]
+       gsmcp-topaz --repo PATH --repair-kernel [--dry-run]
 
 Runs topaz commands from each FILE in turn (or from standard input when no
 FILE is given, or for -) against the embedded stone.
@@ -38,6 +41,16 @@ FILE is given, or for -) against the embedded stone.
                   DataCurator, SystemUser and Developer, password swordfish)
                   when it does not exist; without --create a missing PATH is
                   an error
+  --repair-kernel with --repo: restore the shipped kernel into PATH (Globals'
+                  kernel bindings, kernel methods whose source differs or that
+                  are missing, overrides of kernel methods added to kernel
+                  classes, each user's UserGlobals binding and symbol list),
+                  keeping user classes, globals, extension methods and data;
+                  prints each change and commits them as SystemUser. For a
+                  kernel a privileged user (SystemUser, DataCurator) damaged.
+                  Exits 0 when the kernel is whole, 1 when something could not
+                  be restored, 255 on an error
+  --dry-run       with --repair-kernel: print the changes, commit nothing
   -h, --help      show this text
 
 Without --repo every login is a new in-memory image and nothing outlives the
@@ -75,6 +88,8 @@ struct Args {
     quiet: bool,
     repo: Option<PathBuf>,
     create: bool,
+    /// `--repair-kernel`, and whether `--dry-run`.
+    repair: Option<bool>,
     /// `None` stands for standard input.
     inputs: Vec<Option<PathBuf>>,
 }
@@ -83,6 +98,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Args>, String
     let mut quiet = false;
     let mut repo = None;
     let mut create = false;
+    let (mut repair, mut dry_run) = (false, false);
     let mut inputs = Vec::new();
     let mut options_done = false;
     let mut args = args.into_iter();
@@ -91,6 +107,8 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Args>, String
             "--" if !options_done => options_done = true,
             "-q" | "--quiet" if !options_done => quiet = true,
             "--create" if !options_done => create = true,
+            "--repair-kernel" if !options_done => repair = true,
+            "--dry-run" if !options_done => dry_run = true,
             "--repo" if !options_done => match args.next() {
                 Some(path) if !path.is_empty() => repo = Some(PathBuf::from(path)),
                 _ => return Err("--repo needs a repository file path".into()),
@@ -113,6 +131,14 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Args>, String
     if create && repo.is_none() {
         return Err("--create needs --repo PATH".into());
     }
+    if repair && (repo.is_none() || create || !inputs.is_empty()) {
+        return Err(
+            "--repair-kernel needs --repo PATH of an existing repository and no FILE".into(),
+        );
+    }
+    if dry_run && !repair {
+        return Err("--dry-run needs --repair-kernel".into());
+    }
     if inputs.is_empty() {
         inputs.push(None);
     }
@@ -120,6 +146,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Args>, String
         quiet,
         repo,
         create,
+        repair: repair.then_some(dry_run),
         inputs,
     }))
 }
@@ -169,6 +196,9 @@ fn main() -> ExitCode {
             return ExitCode::from(255);
         }
     };
+    if let (Some(dry_run), Some(path)) = (args.repair, &args.repo) {
+        return repair_kernel(path, dry_run);
+    }
     let mut created_now = false;
     let backend = match &args.repo {
         None => Backend::Memory,
@@ -201,6 +231,48 @@ fn main() -> ExitCode {
     }
     runner.flush_transcript();
     ExitCode::from(runner.status())
+}
+
+/// `--repair-kernel`: one line per change, then what could not be restored.
+fn repair_kernel(path: &std::path::Path, dry_run: bool) -> ExitCode {
+    if let Err(message) = prepare_repository(path, false) {
+        eprintln!("gsmcp-topaz: {message}");
+        return ExitCode::from(255);
+    }
+    let report = match Session::repair_kernel(path, dry_run) {
+        Ok(r) => r,
+        Err(error) => {
+            eprintln!(
+                "gsmcp-topaz: cannot repair {}: {}",
+                path.display(),
+                runner::error_text(&error)
+            );
+            return ExitCode::from(255);
+        }
+    };
+    let verb = if dry_run { "would restore" } else { "restored" };
+    for line in &report.bindings {
+        println!("{verb} binding {line}");
+    }
+    for line in &report.methods {
+        println!("{verb} method {line}");
+    }
+    for line in &report.removed {
+        let verb = if dry_run { "would remove" } else { "removed" };
+        println!("{verb} override {line}");
+    }
+    for user in &report.symbol_lists {
+        println!("{verb} the symbol list of {user}");
+    }
+    for line in &report.not_restored {
+        println!("not restored: {line}");
+    }
+    if report.is_clean() {
+        println!("the kernel of {} is whole", path.display());
+    } else if report.committed {
+        println!("committed the repair of {}", path.display());
+    }
+    ExitCode::from(u8::from(!report.not_restored.is_empty()))
 }
 
 #[cfg(test)]
@@ -245,6 +317,12 @@ mod tests {
             (&["--repo="][..], "--repo needs"),
             (&["--create"][..], "--create needs --repo"),
             (&["--bogus"][..], "unknown option --bogus"),
+            (&["--repair-kernel"][..], "--repair-kernel needs"),
+            (
+                &["--repo", "r", "--repair-kernel", "a.tpz"][..],
+                "--repair-kernel needs",
+            ),
+            (&["--repo", "r", "--dry-run"][..], "--dry-run needs"),
         ];
         for (args, message) in refused {
             let error = parse(args).unwrap_err();
