@@ -687,7 +687,8 @@ impl Vm {
         Some(v)
     }
 
-    fn dict_entries(&self, d: Value) -> Option<Vec<(Value, Oop)>> {
+    /// A dictionary's (key, association) entries; None for anything else.
+    pub(crate) fn dict_entries(&self, d: Value) -> Option<Vec<(Value, Oop)>> {
         match &self.heap.get(d.oop()?).body {
             Body::Dict(t) => Some(t.iter().collect()),
             _ => None,

@@ -107,7 +107,11 @@ impl Vm {
             sides.insert((name, is_meta), side);
         }
         let mut globals = vec![];
-        for (key, value) in self.bindings_of(self.roots.globals) {
+        let entries = self
+            .dict_entries(Value::Obj(self.roots.globals))
+            .unwrap_or_default();
+        for (key, a) in entries {
+            let value = self.heap.slot(a, 1);
             let Some(name) = self.string_of(key) else {
                 continue;
             };
@@ -136,17 +140,6 @@ impl Vm {
             .and_then(|d| d.categories.get(&sel).copied())
             .and_then(|c| self.string_of(Value::Obj(c)))
             .unwrap_or_default()
-    }
-
-    /// A dictionary's (key, value) pairs.
-    fn bindings_of(&self, d: Oop) -> Vec<(Value, Value)> {
-        match &self.heap.get(d).body {
-            Body::Dict(t) => t
-                .iter()
-                .map(|(_, a)| (self.heap.slot(a, 0), self.heap.slot(a, 1)))
-                .collect(),
-            _ => vec![],
-        }
     }
 
     /// Binds `name` to `value` in dictionary `d` unless it is bound so;

@@ -59,8 +59,8 @@ impl Vm {
         let mut flagged: Vec<Oop> = self.roots.kernel.iter().copied().collect();
         flagged.push(self.roots.globals);
         flagged.push(self.roots.user_profile);
-        if let Some(es) = self.dict_bindings(self.roots.globals) {
-            flagged.extend(es);
+        if let Some(es) = self.dict_entries(Value::Obj(self.roots.globals)) {
+            flagged.extend(es.into_iter().map(|(_, a)| a));
         }
         if let Some(own) = self
             .heap
@@ -112,14 +112,6 @@ impl Vm {
             Some(s) => s < repo.kernel_bound || repo.kernel_methods.contains(&s),
             // made in this session: not yet stored, so not the kernel's
             None => false,
-        }
-    }
-
-    /// The associations of a SymbolDictionary.
-    fn dict_bindings(&self, d: Oop) -> Option<Vec<Oop>> {
-        match &self.heap.try_get(d)?.body {
-            crate::heap::Body::Dict(t) => Some(t.iter().map(|(_, a)| a).collect()),
-            _ => None,
         }
     }
 }
