@@ -141,12 +141,22 @@ pub(crate) fn prune_batches(
     if report.versions > 0 {
         // give back what the deleted versions freed, a bounded amount per pass
         // (a no-op in a file made before repositories chose incremental vacuum)
-        conn.execute_batch(&format!("PRAGMA incremental_vacuum({VACUUM_PAGES})"))
-            .ctx("returning freed pages", busy_ms)?;
+        give_back_pages(conn, busy_ms)?;
     }
     // Bookkeeping connections never checkpoint on their own; prune may have
     // written a lot, so move it into the database file now.
     conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
         .ctx("checkpointing after prune", busy_ms)?;
     Ok(report)
+}
+
+/// Returns up to [`VACUUM_PAGES`] free pages to the file system. SQLite frees
+/// one page per step of the statement, so it is stepped to its end.
+fn give_back_pages(conn: &Connection, busy_ms: u64) -> Result<()> {
+    let mut stmt = conn
+        .prepare(&format!("PRAGMA incremental_vacuum({VACUUM_PAGES})"))
+        .ctx("returning freed pages", busy_ms)?;
+    let mut rows = stmt.query([]).ctx("returning freed pages", busy_ms)?;
+    while rows.next().ctx("returning freed pages", busy_ms)?.is_some() {}
+    Ok(())
 }
