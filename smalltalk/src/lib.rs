@@ -38,5 +38,5 @@ mod value;
 pub use api::{ErrorKind, EvalPolicy, Interrupter, Session, StError};
 pub use compiler::MAX_PRIMITIVE;
 pub use objects::{ExecError, Object, Shape};
-pub use persist::{KernelRepair, TransactionMark};
+pub use persist::{collect_garbage, GarbageReport, KernelRepair, TransactionMark};
 pub use prims::is_known_primitive;

@@ -1779,3 +1779,101 @@ fn a_kernel_repair_restores_what_a_privileged_user_damaged() {
         &["belongs to SystemUser"],
     );
 }
+
+/// Evaluates `code` in `s`, answering its printString (panics on an error).
+fn ev(s: &mut Session, code: &str) -> String {
+    s.evaluate_print_string(code)
+        .unwrap_or_else(|e| panic!("{code}: {}", e.description))
+}
+
+#[test]
+fn a_session_holding_collected_objects_stores_them_afresh_when_it_refers_to_them() {
+    let (_dir, path) = new_repository("collect-held");
+    let mut a = login(&path);
+    ev(
+        &mut a,
+        "UserGlobals at: #Holder put: (Array new: 1); at: #Other put: (Array new: 1)",
+    );
+    ev(
+        &mut a,
+        "Holder at: 1 put: (Array with: 1 with: 'two' copy with: #aSymbolOnlyThisHolds). \
+         System commitTransaction",
+    );
+    let mut b = login(&path);
+    assert_eq!(
+        ev(&mut b, "Holder at: 1 put: nil. System commitTransaction"),
+        "true"
+    );
+    let report = b.collect_repository_garbage().expect("collect");
+    // the array, its string and the symbol only it named
+    assert_eq!(report.collected, 3, "{report}");
+    // A's view predates both: it still holds the array, changes it and names it
+    // from another object; the commit stores the array, its string and the
+    // symbol afresh instead of a reference to collected objects
+    assert_eq!(
+        ev(
+            &mut a,
+            "| x | x := Holder at: 1. x at: 1 put: 99. Other at: 1 put: x. \
+             System commitTransaction"
+        ),
+        "true"
+    );
+    let mut c = login(&path);
+    assert_eq!(
+        ev(&mut c, "Other at: 1"),
+        "anArray( 99, 'two', #aSymbolOnlyThisHolds)"
+    );
+    assert_eq!(ev(&mut c, "Holder at: 1"), "nil");
+    assert_eq!(
+        ev(&mut c, "(Other at: 1) last == #aSymbolOnlyThisHolds"),
+        "true"
+    );
+    // B, whose view is after the collection, refreshes onto A's commit
+    ev(&mut b, "System abortTransaction");
+    assert_eq!(
+        ev(&mut b, "Other at: 1"),
+        "anArray( 99, 'two', #aSymbolOnlyThisHolds)"
+    );
+    for s in [a, b, c] {
+        s.logout().unwrap();
+    }
+    let mut d = login(&path);
+    assert_eq!(ev(&mut d, "(Other at: 1) at: 2"), "'two'");
+}
+
+#[test]
+fn commits_start_collections_that_keep_the_repository_near_its_live_data() {
+    let (_dir, path) = new_repository("collect-auto");
+    let store = gsmcp_store::Repository::open(&path).unwrap();
+    let base = store.statistics().unwrap().live_objects;
+    // each round's commit makes the previous round's 20,000 strings garbage;
+    // a logout waits for the collection its commit started
+    let rounds = 5 + base / 20_000;
+    for i in 0..rounds {
+        let mut a = login(&path);
+        ev(
+            &mut a,
+            &format!(
+                "UserGlobals at: #Data put: ((1 to: 20000) collect: [:i | i printString , '{i}']). \
+                 System commitTransaction"
+            ),
+        );
+        a.logout().unwrap();
+    }
+    let stats = store.statistics().unwrap();
+    eprintln!("{rounds} rounds of 20,000 objects over {base}: {stats:?}");
+    // live: the kernel, the Array and its strings, what commits added (symbols,
+    // an association), and at most the garbage written since the last
+    // collection was due (less than the live objects then); without
+    // collections, every round's strings
+    assert!(
+        stats.live_objects <= base + 2 * 20_001 + 100,
+        "{rounds} rounds of 20,000 objects over {base}: {stats:?}"
+    );
+    assert!(
+        stats.versions <= stats.live_objects + 100,
+        "old versions and tombstones of collected objects pruned: {stats:?}"
+    );
+    let mut b = login(&path);
+    assert_eq!(ev(&mut b, "(UserGlobals at: #Data) size"), "20000");
+}

@@ -607,3 +607,38 @@ fn repair_kernel_restores_a_damaged_kernel() {
     let refused = topaz(&["--repair-kernel", "--create"], &repo, "");
     assert_eq!(refused.status, Some(255), "{refused:?}");
 }
+
+#[test]
+fn collect_garbage_deletes_what_no_root_reaches() {
+    let dir = TempDir::new("collect");
+    let repo = loaded_repository(&dir);
+    let garbage = "printit\nUserGlobals at: #Scratch put: ((1 to: 500) collect: [:i | i printString]). 0\n%\ncommit\n\
+                   printit\nUserGlobals removeKey: #Scratch. 0\n%\ncommit\n";
+    let run = topaz(&["-q"], &repo, garbage);
+    assert_eq!(run.status, Some(0), "{run:?}");
+    let collected = |run: &Run| -> u64 {
+        let line = run
+            .lines()
+            .into_iter()
+            .find(|l| l.starts_with("collected "))
+            .unwrap_or_else(|| panic!("no report: {run:?}"))
+            .to_string();
+        let (_, after) = line.split_once("live, ").expect("live count");
+        after.split(' ').next().unwrap().parse().expect("a number")
+    };
+    let run = topaz(&["--collect-garbage"], &repo, "");
+    assert_eq!(run.status, Some(0), "{run:?}");
+    // the Array, its 500 strings, the association and the symbol #Scratch
+    assert_eq!(collected(&run), 503, "{run:?}");
+    let again = topaz(&["--collect-garbage"], &repo, "");
+    assert_eq!(collected(&again), 0, "{again:?}");
+    // what the script filed in is still there
+    let run = topaz(&["-q"], &repo, &printit("Account name size"));
+    assert_eq!(
+        (run.stdout.as_str(), run.status),
+        ("7\n", Some(0)),
+        "{run:?}"
+    );
+    let refused = topaz(&["--collect-garbage", "--create"], &repo, "");
+    assert_eq!(refused.status, Some(255), "{refused:?}");
+}

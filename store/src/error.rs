@@ -65,6 +65,20 @@ pub enum StoreError {
         oops: Vec<u64>,
     },
 
+    /// A garbage collection committed since this session's view deleted
+    /// objects the session may still hold; nothing was written and the
+    /// session may commit again. The caller makes the objects named here that
+    /// it holds into new objects (anything it commits referring to them then
+    /// stores them afresh), calls `acknowledge_collections(through)`, and
+    /// retries.
+    #[error("commit not made: a garbage collection since this view deleted {} object(s) the session may still hold", oops.len())]
+    Collected {
+        /// The collected OOPs, ascending.
+        oops: Vec<u64>,
+        /// The latest commit when the commit was tried.
+        through: u64,
+    },
+
     /// A previous commit failed with a conflict; commits and continue are refused
     /// until the session aborts (GemStone's TransactionError 2409).
     #[error("commit refused: a previous commit failed, abort the transaction first")]

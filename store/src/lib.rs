@@ -47,12 +47,14 @@
 //! Code map: [`repository`] opens/creates the file and answers repository-wide
 //! questions; [`session`] is a login's view, reads, OOP allocation and the
 //! transaction state machine; `prune` drops versions no live view can read
-//! (a bounded batch after commits, and whole on demand);
+//! (a bounded batch after commits, and whole on demand); `collect` is the
+//! garbage collection's store half (the caller marks);
 //! `registry` is the table of live views; `schema` is the file layout;
 //! `changes` encodes write lists and builds changed sets; `liveness` tells
 //! whether a registered process still exists.
 
 mod changes;
+mod collect;
 mod error;
 mod liveness;
 mod prune;
@@ -62,10 +64,11 @@ mod schema;
 pub mod session;
 
 pub use changes::ChangedSet;
+pub use collect::{Collection, References, COLLECT_AFTER};
 pub use error::{Result, StoreError};
 pub use prune::PruneReport;
 pub use registry::SessionRecord;
-pub use repository::{Repository, RepositoryOptions, Statistics};
+pub use repository::{Compaction, Repository, RepositoryOptions, Statistics};
 pub use schema::FORMAT_VERSION;
 pub use session::{Committed, LoginOptions, StoreSession, ViewWatch};
 

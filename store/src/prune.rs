@@ -12,7 +12,10 @@
 //! `AUTO_PRUNE_LAG` commits unpruned prunes one batch), and whole on demand
 //! (`gsmcp-store prune`).
 //!
-//! This module owns that procedure and its report. It must not touch rows above
+//! It also compacts on demand (`gsmcp-store compact`): every free page back to
+//! the file system, converting a file older than incremental vacuum.
+//!
+//! This module owns those procedures and their reports. It must not touch rows above
 //! the bound, and must compute the bound under the write lock (login registers
 //! its view under the same lock, so a new view is never missed).
 
@@ -139,9 +142,16 @@ pub(crate) fn prune_batches(
         return Ok(report);
     }
     if report.versions > 0 {
-        // give back what the deleted versions freed, a bounded amount per pass
-        // (a no-op in a file made before repositories chose incremental vacuum)
-        give_back_pages(conn, busy_ms)?;
+        // give back what the deleted versions freed: a bounded amount after a
+        // commit's batch, all of it in a whole prune (on demand, after a
+        // collection); a no-op in a file made before repositories chose
+        // incremental vacuum
+        let pages = if batches == usize::MAX {
+            0
+        } else {
+            VACUUM_PAGES
+        };
+        give_back_pages(conn, pages, busy_ms)?;
     }
     // Bookkeeping connections never checkpoint on their own; prune may have
     // written a lot, so move it into the database file now.
@@ -150,13 +160,35 @@ pub(crate) fn prune_batches(
     Ok(report)
 }
 
-/// Returns up to [`VACUUM_PAGES`] free pages to the file system. SQLite frees
+/// Returns up to `pages` free pages (0: all) to the file system. SQLite frees
 /// one page per step of the statement, so it is stepped to its end.
-fn give_back_pages(conn: &Connection, busy_ms: u64) -> Result<()> {
+fn give_back_pages(conn: &Connection, pages: u32, busy_ms: u64) -> Result<()> {
     let mut stmt = conn
-        .prepare(&format!("PRAGMA incremental_vacuum({VACUUM_PAGES})"))
+        .prepare(&format!("PRAGMA incremental_vacuum({pages})"))
         .ctx("returning freed pages", busy_ms)?;
     let mut rows = stmt.query([]).ctx("returning freed pages", busy_ms)?;
     while rows.next().ctx("returning freed pages", busy_ms)?.is_some() {}
     Ok(())
+}
+
+/// Gives every free page back to the file system, converting a file made
+/// before repositories chose incremental vacuum (its pages were only ever
+/// reused) with one `VACUUM`, which rewrites the file (it waits for other
+/// writers like any write, and needs free disk for a second copy). Answers
+/// whether the file was converted.
+pub(crate) fn compact(conn: &Connection, busy_ms: u64) -> Result<bool> {
+    let mode: i64 = conn
+        .query_row("PRAGMA auto_vacuum", [], |r| r.get(0))
+        .ctx("reading the vacuum mode", busy_ms)?;
+    // 2 = INCREMENTAL
+    let converted = mode != 2;
+    if converted {
+        conn.execute_batch("PRAGMA auto_vacuum = INCREMENTAL; VACUUM;")
+            .ctx("rewriting the file (VACUUM)", busy_ms)?;
+    } else {
+        give_back_pages(conn, 0, busy_ms)?;
+    }
+    conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+        .ctx("checkpointing after compacting", busy_ms)?;
+    Ok(converted)
 }

@@ -101,6 +101,17 @@ pub struct Statistics {
     pub file_bytes: u64,
 }
 
+/// What [`Repository::compact`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Compaction {
+    pub pruned: crate::PruneReport,
+    /// The file was rewritten to give pages back on its own from now on.
+    pub converted: bool,
+    /// The database file plus its WAL, before and after.
+    pub bytes_before: u64,
+    pub bytes_after: u64,
+}
+
 impl Repository {
     /// Create a new, empty repository at `path`. Fails if anything exists there.
     pub fn create(path: impl AsRef<Path>) -> Result<Repository> {
@@ -334,14 +345,38 @@ impl Repository {
                 file_bytes: 0,
             })
         })?;
-        for suffix in ["", "-wal"] {
-            let mut p = self.shared.path.as_os_str().to_owned();
-            p.push(suffix);
-            stats.file_bytes += std::fs::metadata(PathBuf::from(p))
-                .map(|m| m.len())
-                .unwrap_or(0);
-        }
+        stats.file_bytes = self.file_bytes();
         Ok(stats)
+    }
+
+    /// Size of the database file plus its WAL.
+    fn file_bytes(&self) -> u64 {
+        ["", "-wal"]
+            .iter()
+            .map(|suffix| {
+                let mut p = self.shared.path.as_os_str().to_owned();
+                p.push(suffix);
+                std::fs::metadata(PathBuf::from(p)).map_or(0, |m| m.len())
+            })
+            .sum()
+    }
+
+    /// Prunes whole, then gives every free page back to the file system (a
+    /// file made before repositories chose incremental vacuum is rewritten
+    /// once, and shrinks on its own afterwards). Safe while others work; the
+    /// rewrite holds the write lock while it runs.
+    pub fn compact(&self) -> Result<Compaction> {
+        let bytes_before = self.file_bytes();
+        let pruned = self.prune()?;
+        let conn = self.shared.connect()?;
+        let converted = crate::prune::compact(&conn, self.shared.busy_ms)?;
+        drop(conn);
+        Ok(Compaction {
+            pruned,
+            converted,
+            bytes_before,
+            bytes_after: self.file_bytes(),
+        })
     }
 
     /// SQLite's own structural check of the file; answers the problems found.

@@ -23,6 +23,12 @@ pub(crate) const APPLICATION_ID: i32 = 0x4753_4D53;
 pub(crate) const LAST_COMMIT: &str = "last_commit";
 pub(crate) const NEXT_OOP: &str = "next_oop";
 pub(crate) const PRUNED_THROUGH: &str = "pruned_through";
+/// Counters of the garbage collection (`collect`). A file made before they
+/// existed has none of these rows; a missing one reads as 0 ([`counter_or_zero`]).
+pub(crate) const LAST_COLLECTION: &str = "last_collection";
+pub(crate) const WRITTEN_SINCE_COLLECTION: &str = "written_since_collection";
+pub(crate) const LIVE_AT_COLLECTION: &str = "live_at_collection";
+pub(crate) const COLLECTING_SINCE_MS: &str = "collecting_since_ms";
 
 /// The schema of format 1.
 ///
@@ -119,6 +125,9 @@ pub(crate) fn choose_incremental_vacuum(conn: &Connection, busy_ms: u64) -> Resu
         .ctx("choosing incremental vacuum", busy_ms)
 }
 
+/// What a checkpoint leaves of a WAL that grew beyond it (16 MiB).
+const WAL_SIZE_LIMIT: &str = "PRAGMA journal_size_limit = 16777216";
+
 /// Put a connection to a verified repository in WAL mode with bookkeeping-level
 /// durability (commits raise it to `Full` for their own transaction).
 pub(crate) fn configure(conn: &Connection, path: &Path, busy_ms: u64) -> Result<()> {
@@ -132,6 +141,11 @@ pub(crate) fn configure(conn: &Connection, path: &Path, busy_ms: u64) -> Result<
         });
     }
     keep_wal_file(conn);
+    // A checkpoint that empties the WAL cuts it back to this size: a WAL
+    // grown by large commits (while a long scan held a reader, say) would
+    // otherwise stay that size on disk for good.
+    conn.execute_batch(WAL_SIZE_LIMIT)
+        .ctx("limiting the WAL size", busy_ms)?;
     set_sync(conn, Sync::Normal, busy_ms)
 }
 
@@ -241,22 +255,46 @@ pub(crate) fn initialise(conn: &mut Connection, busy_ms: u64, first_oop: u64) ->
 
 /// Read one counter.
 pub(crate) fn counter(conn: &Connection, name: &str, busy_ms: u64) -> Result<u64> {
-    let value: i64 = conn
+    optional_counter(conn, name, busy_ms)?.ok_or_else(|| StoreError::Corrupt {
+        detail: format!("counter {name} is missing"),
+    })
+}
+
+/// Read one counter a file may lack (one added after format 1 was fixed):
+/// a missing row is 0.
+pub(crate) fn counter_or_zero(conn: &Connection, name: &str, busy_ms: u64) -> Result<u64> {
+    Ok(optional_counter(conn, name, busy_ms)?.unwrap_or(0))
+}
+
+pub(crate) fn optional_counter(conn: &Connection, name: &str, busy_ms: u64) -> Result<Option<u64>> {
+    let value: Option<i64> = conn
         .prepare_cached("SELECT value FROM counters WHERE name = ?1")
-        .and_then(|mut s| s.query_row([name], |r| r.get(0)))
+        .and_then(|mut s| s.query_row([name], |r| r.get(0)).optional())
         .map_err(|e| match e {
-            rusqlite::Error::QueryReturnedNoRows => StoreError::Corrupt {
-                detail: format!("counter {name} is missing"),
-            },
             rusqlite::Error::InvalidColumnType(..)
             | rusqlite::Error::FromSqlConversionFailure(..) => StoreError::Corrupt {
                 detail: format!("counter {name} is not an integer"),
             },
             other => sqlite("reading a counter", busy_ms, other),
         })?;
-    u64::try_from(value).map_err(|_| StoreError::Corrupt {
-        detail: format!("counter {name} is negative"),
-    })
+    value
+        .map(|v| {
+            u64::try_from(v).map_err(|_| StoreError::Corrupt {
+                detail: format!("counter {name} is negative"),
+            })
+        })
+        .transpose()
+}
+
+/// Set one counter, adding its row when the file lacks it.
+pub(crate) fn put_counter(conn: &Connection, name: &str, value: u64, busy_ms: u64) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO counters (name, value) VALUES (?1, ?2) \
+         ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+    )
+    .and_then(|mut s| s.execute(rusqlite::params![name, value as i64]))
+    .ctx("updating a counter", busy_ms)?;
+    Ok(())
 }
 
 /// Set one counter.

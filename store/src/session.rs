@@ -9,14 +9,15 @@
 //! until it aborts. It must not keep object contents: pending changes belong to
 //! the caller, which hands them to `commit`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use rusqlite::{Connection, TransactionBehavior};
+use rusqlite::{Connection, Transaction, TransactionBehavior};
 
 use crate::changes::{self, ChangedSet};
+use crate::collect::{self, Collection};
 use crate::error::{Result, SqlContext, StoreError};
 use crate::registry::{self, Registration};
 use crate::repository::Shared;
@@ -81,6 +82,9 @@ pub struct Committed {
     /// What *other* sessions changed between the old view and this commit: the
     /// caller refreshes these objects (its own writes it already holds).
     pub changed: ChangedSet,
+    /// A garbage collection is due, and this commit claimed it: the caller
+    /// should mark and call [`StoreSession::collect`] (see `collect`).
+    pub collect_due: bool,
 }
 
 /// Where a session stands, GemStone-style.
@@ -98,6 +102,9 @@ pub struct StoreSession {
     conn: Connection,
     reg: Registration,
     view: u64,
+    /// Collections committed at or below this the caller has been told of:
+    /// its view, or beyond after [`StoreSession::acknowledge_collections`].
+    collections_seen: u64,
     watch: Arc<AtomicU64>,
     state: TxState,
     read_only: bool,
@@ -162,6 +169,7 @@ impl StoreSession {
             conn,
             reg,
             view,
+            collections_seen: view,
             watch: Arc::new(AtomicU64::new(view)),
             state: TxState::Open,
             read_only: options.read_only,
@@ -416,6 +424,7 @@ impl StoreSession {
             return Ok(Committed {
                 commit: changed.to_view(),
                 changed,
+                collect_due: false,
             });
         }
         let busy_ms = self.busy_ms();
@@ -423,11 +432,15 @@ impl StoreSession {
         let outcome = self.write_commit(&sorted);
         let restored = schema::set_sync(&self.conn, Sync::Normal, busy_ms);
         match outcome {
-            Ok((commit, changed)) => {
+            Ok((commit, changed, collect_due)) => {
                 self.set_view(commit);
                 restored?;
                 self.prune_step(commit);
-                Ok(Committed { commit, changed })
+                Ok(Committed {
+                    commit,
+                    changed,
+                    collect_due,
+                })
             }
             Err(e) => {
                 if e.is_conflict() {
@@ -460,14 +473,16 @@ impl StoreSession {
         }
     }
 
-    /// The commit transaction proper. Answers the new commit number and what others
-    /// changed since the view; changes nothing in `self` (the caller does).
+    /// The commit transaction proper. Answers the new commit number, what others
+    /// changed since the view and whether a collection is due; changes nothing
+    /// in `self` (the caller does).
     fn write_commit<B: AsRef<[u8]>>(
         &mut self,
         sorted: &BTreeMap<u64, Option<B>>,
-    ) -> Result<(u64, ChangedSet)> {
+    ) -> Result<(u64, ChangedSet, bool)> {
         let busy_ms = self.shared.busy_ms;
         let view = self.view;
+        let seen = self.collections_seen.max(view);
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -480,48 +495,109 @@ impl StoreSession {
                 reason: "it was never allocated",
             });
         }
-        let number = latest
-            .checked_add(1)
-            .filter(|&n| n <= i64::MAX as u64)
-            .ok_or_else(|| StoreError::Corrupt {
-                detail: format!("the commit counter ({latest}) cannot advance"),
-            })?;
+        let number = next_commit(latest)?;
+        // Dropping `tx` on any early return rolls back; nothing was written.
+        match collect::collected_since(&tx, seen, latest, busy_ms)? {
+            Some(oops) if !oops.is_empty() => {
+                return Err(StoreError::Collected {
+                    oops,
+                    through: latest,
+                })
+            }
+            _ => {}
+        }
         let changed = changes_between(&tx, view, latest, busy_ms)?;
         let conflicts = intersect(sorted.keys().copied(), changed.oops());
         if !conflicts.is_empty() {
-            // Dropping `tx` rolls back; nothing was written.
             return Err(StoreError::Conflict { oops: conflicts });
         }
-        {
-            let mut insert = tx
-                .prepare_cached("INSERT INTO objects (oop, version, data) VALUES (?1, ?2, ?3)")
-                .ctx("preparing version inserts", busy_ms)?;
-            for (&oop, data) in sorted {
-                insert
-                    .execute(rusqlite::params![
-                        oop as i64,
-                        number as i64,
-                        data.as_ref().map(|d| d.as_ref())
-                    ])
-                    .ctx("writing object versions", busy_ms)?;
-            }
-        }
         let oops: Vec<u64> = sorted.keys().copied().collect();
-        tx.prepare_cached("INSERT INTO commits (number, time_ms, session, count, writes) VALUES (?1, ?2, ?3, ?4, ?5)")
-            .and_then(|mut s| {
-                s.execute(rusqlite::params![
-                    number as i64,
-                    crate::now_ms(),
-                    self.reg.id as i64,
-                    oops.len() as i64,
-                    changes::encode_oops(&oops)
-                ])
-            })
-            .ctx("recording the commit", busy_ms)?;
-        schema::set_counter(&tx, LAST_COMMIT, number, busy_ms)?;
-        registry::move_view(&tx, &self.reg, number, busy_ms)?;
+        let versions = sorted
+            .iter()
+            .map(|(&oop, data)| (oop, data.as_ref().map(|d| d.as_ref())));
+        record_commit(&tx, &self.reg, number, &oops, versions, busy_ms)?;
+        let due = collect::count_writes(&tx, oops.len() as u64, busy_ms)?;
         tx.commit().ctx("committing", busy_ms)?;
-        Ok((number, ChangedSet::new(view, number, changed.into_oops())))
+        Ok((
+            number,
+            ChangedSet::new(view, number, changed.into_oops()),
+            due,
+        ))
+    }
+
+    /// Collects garbage: deletes the objects of `dead` — those the caller's
+    /// mark at this session's view found no root reaching, `live` objects
+    /// being reached — as one commit, after giving back every one a commit
+    /// since the view wrote or refers to (through `references`, which answers
+    /// the objects one object's bytes name) and what those reach. The view
+    /// moves to the collection's commit. See the `collect` module.
+    pub fn collect(
+        &mut self,
+        mut dead: HashSet<u64>,
+        live: u64,
+        references: &mut collect::References<'_>,
+    ) -> Result<Collection> {
+        if self.read_only {
+            return Err(StoreError::ReadOnly);
+        }
+        if self.state == TxState::MustAbort {
+            return Err(StoreError::CommitRefused);
+        }
+        let busy_ms = self.busy_ms();
+        let view = self.view;
+        schema::set_sync(&self.conn, Sync::Full, busy_ms)?;
+        let outcome = (|| -> Result<(Collection, u64)> {
+            let tx = self
+                .conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .ctx("starting a collection", busy_ms)?;
+            let latest = schema::counter(&tx, LAST_COMMIT, busy_ms)?;
+            if matches!(collect::collected_since(&tx, view, latest, busy_ms)?, Some(o) if !o.is_empty())
+            {
+                tx.commit().ctx("ending a collection", busy_ms)?;
+                let report = Collection {
+                    superseded: true,
+                    ..Collection::default()
+                };
+                return Ok((report, view));
+            }
+            let changed = changes_between(&tx, view, latest, busy_ms)?;
+            let rescued =
+                collect::rescue(&tx, &mut dead, changed.oops(), latest, references, busy_ms)?;
+            let mut report = Collection {
+                rescued,
+                ..Collection::default()
+            };
+            if dead.is_empty() {
+                report.again = collect::finish(&tx, None, live + rescued, busy_ms)?;
+                tx.commit().ctx("ending a collection", busy_ms)?;
+                return Ok((report, view));
+            }
+            let number = next_commit(latest)?;
+            let mut oops: Vec<u64> = dead.into_iter().collect();
+            oops.sort_unstable();
+            let tombstones = oops.iter().map(|&oop| (oop, None));
+            record_commit(&tx, &self.reg, number, &oops, tombstones, busy_ms)?;
+            report.again = collect::finish(&tx, Some(number), live + rescued, busy_ms)?;
+            tx.commit().ctx("committing a collection", busy_ms)?;
+            report.commit = Some(number);
+            report.collected = oops.len() as u64;
+            Ok((report, number))
+        })();
+        let restored = schema::set_sync(&self.conn, Sync::Normal, busy_ms);
+        let (report, to) = outcome?;
+        restored?;
+        if to != view {
+            self.set_view(to);
+        }
+        Ok(report)
+    }
+
+    /// The caller has turned every object collected by commits up to
+    /// `through` (as a [`StoreError::Collected`] named them) into new objects
+    /// of its own: the next commit is not refused for those collections.
+    pub fn acknowledge_collections(&mut self, through: u64) {
+        self.collections_seen = self.collections_seen.max(through);
     }
 
     /// Discard the transaction: clear the failed-commit state and move the view to
@@ -563,6 +639,7 @@ impl StoreSession {
 
     fn set_view(&mut self, view: u64) {
         self.view = view;
+        self.collections_seen = self.collections_seen.max(view);
         self.watch.store(view, Ordering::Release);
     }
 
@@ -614,7 +691,60 @@ impl std::hash::Hasher for OopHasher {
     }
 }
 
-fn read_at(conn: &Connection, oop: u64, view: u64, busy_ms: u64) -> Result<Option<Vec<u8>>> {
+/// The number of the commit after `latest`.
+fn next_commit(latest: u64) -> Result<u64> {
+    latest
+        .checked_add(1)
+        .filter(|&n| n <= i64::MAX as u64)
+        .ok_or_else(|| StoreError::Corrupt {
+            detail: format!("the commit counter ({latest}) cannot advance"),
+        })
+}
+
+/// Writes commit `number`: one version per OOP (`None`: a tombstone), the
+/// commit row with its write list `oops` (ascending), the counter, and the
+/// committing session's registry view.
+fn record_commit<'d>(
+    tx: &Transaction<'_>,
+    reg: &Registration,
+    number: u64,
+    oops: &[u64],
+    versions: impl Iterator<Item = (u64, Option<&'d [u8]>)>,
+    busy_ms: u64,
+) -> Result<()> {
+    {
+        let mut insert = tx
+            .prepare_cached("INSERT INTO objects (oop, version, data) VALUES (?1, ?2, ?3)")
+            .ctx("preparing version inserts", busy_ms)?;
+        for (oop, data) in versions {
+            insert
+                .execute(rusqlite::params![oop as i64, number as i64, data])
+                .ctx("writing object versions", busy_ms)?;
+        }
+    }
+    tx.prepare_cached(
+        "INSERT INTO commits (number, time_ms, session, count, writes) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )
+    .and_then(|mut s| {
+        s.execute(rusqlite::params![
+            number as i64,
+            crate::now_ms(),
+            reg.id as i64,
+            oops.len() as i64,
+            changes::encode_oops(oops)
+        ])
+    })
+    .ctx("recording the commit", busy_ms)?;
+    schema::set_counter(tx, LAST_COMMIT, number, busy_ms)?;
+    registry::move_view(tx, reg, number, busy_ms)
+}
+
+pub(crate) fn read_at(
+    conn: &Connection,
+    oop: u64,
+    view: u64,
+    busy_ms: u64,
+) -> Result<Option<Vec<u8>>> {
     let mut stmt = conn
         .prepare_cached(
             "SELECT data FROM objects WHERE oop = ?1 AND version <= ?2 ORDER BY version DESC LIMIT 1",

@@ -73,6 +73,13 @@ fn operator_commands_report_on_a_repository() {
         "pruned through view 3: 3 commit rows, 4 versions, 0 dead sessions"
     );
 
+    let (code, out, _) = run(&["compact", repo]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.starts_with(&format!("compacted {repo}: ")) && !out.contains("rewritten"),
+        "a file made by this build gives pages back already: {out}"
+    );
+
     assert_eq!(held.ask("behind"), "behind 0");
     let (code, out, _) = run(&["forget", repo, &id]);
     assert_eq!(

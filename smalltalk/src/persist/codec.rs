@@ -299,6 +299,76 @@ impl<'a> Reader<'a> {
 }
 
 impl Record {
+    /// Every repository OOP this record names, in no particular order and
+    /// possibly repeated: what the repository's garbage collection follows.
+    /// Written so that a new field of a stored class breaks the build here.
+    pub fn references(&self) -> Vec<u64> {
+        let mut out = vec![self.class];
+        let val = |out: &mut Vec<u64>, v: &SVal| {
+            if let SVal::Ref(o) = v {
+                out.push(*o);
+            }
+        };
+        match &self.body {
+            SBody::Ptr(vs) => vs.iter().for_each(|v| val(&mut out, v)),
+            SBody::Bytes(_) | SBody::Wide(_) | SBody::Big(_) | SBody::Symbol(_) => {}
+            SBody::Dict(es) => {
+                for (k, a) in es {
+                    val(&mut out, k);
+                    out.push(*a);
+                }
+            }
+            SBody::Class(c) => {
+                let SClass {
+                    name,
+                    superclass,
+                    is_meta: _,
+                    this_class,
+                    format: _,
+                    ivar_names,
+                    inst_size: _,
+                    methods,
+                    categories,
+                    class_vars,
+                    pools,
+                    comment,
+                    category,
+                    subclasses,
+                    slots,
+                    history,
+                    options,
+                    dictionary,
+                } = &**c;
+                out.push(*name);
+                out.extend(*superclass);
+                out.push(*this_class);
+                out.extend(ivar_names);
+                for pairs in [methods, categories, class_vars] {
+                    out.extend(pairs.iter().flat_map(|&(a, b)| [a, b]));
+                }
+                for v in pools
+                    .iter()
+                    .chain(slots)
+                    .chain([comment, category, dictionary])
+                {
+                    val(&mut out, v);
+                }
+                out.extend(subclasses.iter().chain(history).chain(options));
+            }
+            SBody::Method {
+                class,
+                selector,
+                category,
+                source: _,
+            } => {
+                out.extend([*class, *selector]);
+                val(&mut out, category);
+            }
+        }
+        out.retain(|&o| o != 0);
+        out
+    }
+
     pub fn encode(&self) -> Vec<u8> {
         let mut w = Writer::default();
         w.u8(RECORD_FORMAT);
@@ -473,8 +543,8 @@ mod tests {
         }
     }
 
-    #[test]
-    fn records_round_trip_and_prefixes_fail() {
+    /// One record of every kind, with every field set.
+    fn samples() -> Vec<Record> {
         let vals = vec![
             SVal::Nil,
             SVal::True,
@@ -485,7 +555,7 @@ mod tests {
             SVal::Float(-0.5),
             SVal::Ref(1 << 40),
         ];
-        let cases = vec![
+        vec![
             Record {
                 class: 5,
                 invariant: false,
@@ -550,7 +620,12 @@ mod tests {
                     dictionary: SVal::Ref(13),
                 })),
             },
-        ];
+        ]
+    }
+
+    #[test]
+    fn records_round_trip_and_prefixes_fail() {
+        let cases = samples();
         for r in cases {
             roundtrip(r);
         }
@@ -558,6 +633,26 @@ mod tests {
             big_from_bytes(&big_to_bytes(&(BigInt::from(-7) << 100))),
             BigInt::from(-7) << 100
         );
+    }
+
+    #[test]
+    fn references_name_every_oop_a_record_holds() {
+        let big = 1u64 << 40;
+        let want: [&[u64]; 8] = [
+            &[5, big],
+            &[6],
+            &[7],
+            &[8],
+            &[9, 11, 12, 13],
+            &[10],
+            &[11, 3, 4, 5],
+            &[12, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, big, 11, 13],
+        ];
+        for (r, want) in samples().iter().zip(want) {
+            let got: std::collections::BTreeSet<u64> = r.references().into_iter().collect();
+            let want: std::collections::BTreeSet<u64> = want.iter().copied().collect();
+            assert_eq!(got, want, "{r:?}");
+        }
     }
 
     #[test]

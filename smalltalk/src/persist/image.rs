@@ -64,6 +64,21 @@ impl OopMap {
         vm.heap.set_flags_quiet(o, F_PERSISTENT, 0);
     }
 
+    /// Repository OOP `s` was collected (it was garbage at a collection's
+    /// mark): the heap object this session holds for it, if any, becomes a
+    /// temporary object, so a commit that refers to it stores it afresh.
+    pub fn forget(&mut self, vm: &mut Vm, s: u64) {
+        for o in [self.to_heap.remove(&s), self.symbols.remove(&s)]
+            .into_iter()
+            .flatten()
+        {
+            if self.store_of(vm, o) == Some(s) {
+                self.to_store.remove(&o);
+                vm.heap.set_flags_quiet(o, 0, F_PERSISTENT);
+            }
+        }
+    }
+
     fn bind_symbol(&mut self, vm: &mut Vm, o: Oop, s: u64) {
         self.symbols.insert(s, o);
         if self.store_of(vm, o).is_none() {
@@ -416,6 +431,10 @@ impl<'a> Loader<'a> {
             return Ok(());
         };
         if self.map.symbols.contains_key(&s) {
+            // a symbol never changes; one in a changed set was collected
+            if self.store.read(s)?.is_none() {
+                self.map.forget(self.vm, s);
+            }
             return Ok(());
         }
         match self.read(s)? {

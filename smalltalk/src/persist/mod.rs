@@ -11,13 +11,14 @@
 //! the repository's own file-in, and must never log or keep a plain password.
 
 mod codec;
+mod collect;
 mod image;
 mod prims;
 mod repair;
 mod security;
 mod users;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use gsmcp_store::{LoginOptions, Repository, StoreError, StoreSession};
 
@@ -31,6 +32,7 @@ use codec::{CodecError, Reader, Writer};
 use image::{clear_dirty, collect_writes, Loader, OopMap, PendingMethod, Prefetched};
 use users::{UserRecord, Users, SECURITY_OOP};
 
+pub use collect::{collect_garbage, GarbageReport};
 pub use repair::KernelRepair;
 pub use security::{may_change_kernel, DEVELOPER_USER};
 
@@ -149,6 +151,56 @@ pub struct RepoState {
     /// Method objects this session's kernel repair compiled, recorded in the
     /// kernel record at commit (`repair`).
     restored: Vec<Oop>,
+    /// The repository file, for the garbage collections this session starts.
+    path: PathBuf,
+    /// The garbage collection a commit of this session started (`collect`).
+    collector: Option<std::thread::JoinHandle<Result<GarbageReport, PersistError>>>,
+}
+
+/// How many times a commit is tried again after learning of collections
+/// (each time the collected objects it holds become new objects).
+const COLLECTED_RETRIES: usize = 8;
+
+impl RepoState {
+    /// Starts a garbage collection on a thread of its own, unless one this
+    /// session started still runs.
+    fn start_collection(&mut self) {
+        self.finish_collection(false);
+        if self.collector.is_some() {
+            return;
+        }
+        let path = self.path.clone();
+        match std::thread::Builder::new()
+            .name("gsmcp-collect".into())
+            .spawn(move || collect::collect_repository(&path))
+        {
+            Ok(handle) => self.collector = Some(handle),
+            Err(e) => self
+                .warnings
+                .push(format!("garbage collection not started: {e}")),
+        }
+    }
+
+    /// Reaps the collection this session started once it has ended (or
+    /// waits for it, with `wait`); a failure becomes a load warning.
+    fn finish_collection(&mut self, wait: bool) {
+        let Some(handle) = self.collector.take() else {
+            return;
+        };
+        if !wait && !handle.is_finished() {
+            self.collector = Some(handle);
+            return;
+        }
+        match handle.join() {
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => self
+                .warnings
+                .push(format!("garbage collection failed: {e}")),
+            Err(_) => self
+                .warnings
+                .push("garbage collection failed: its thread panicked".into()),
+        }
+    }
 }
 
 /// A session's view and abort count at one moment ([`Session::transaction_mark`]).
@@ -681,6 +733,8 @@ impl Session {
                 privileged,
                 kernel_methods,
                 restored: vec![],
+                path: path.to_path_buf(),
+                collector: None,
             }));
             vm.protect_kernel(privileged);
             Ok(())
@@ -730,9 +784,23 @@ impl Session {
     }
 
     /// Logs out: the session's view is released (uncommitted changes are lost).
+    /// A garbage collection this session started is waited for, and then what
+    /// it deleted is pruned (this session's view pinned it).
     pub fn logout(mut self) -> Result<(), StError> {
         match self.vm_mut().repo.take() {
-            Some(r) => r.store.logout().map_err(store_err),
+            Some(mut r) => {
+                let collected = r.collector.is_some();
+                r.finish_collection(true);
+                r.store.logout().map_err(store_err)?;
+                if collected {
+                    // This session's view no longer pins the collection's
+                    // tombstones and the versions below them. The logout is
+                    // done whatever the prune answers: one that fails (the
+                    // write lock busy) leaves them to the next commit's prune.
+                    let _ = Repository::open(&r.path).and_then(|repo| repo.prune());
+                }
+                Ok(())
+            }
             None => Ok(()),
         }
     }
@@ -1142,6 +1210,34 @@ impl Vm {
         if repo.store.is_read_only() {
             return Err(PersistError::ReadOnlyUser(repo.user_id.clone()));
         }
+        let mut tries = 0;
+        loop {
+            match self.repo_try_commit(repo)? {
+                Err(StoreError::Collected { oops, through }) if tries < COLLECTED_RETRIES => {
+                    // A collection deleted objects this session may hold: any it
+                    // commits a reference to is stored afresh by the next try.
+                    for s in oops {
+                        repo.map.forget(self, s);
+                    }
+                    repo.store.acknowledge_collections(through);
+                    tries += 1;
+                }
+                Err(StoreError::Conflict { oops }) => {
+                    repo.conflicts = Some(oops);
+                    return Ok(None);
+                }
+                Err(e) => return Err(e.into()),
+                Ok(changed) => return Ok(Some(changed)),
+            }
+        }
+    }
+
+    /// One try of a commit: the store's refusal (a conflict, collections to
+    /// learn of) as the inner error, the OOPs others changed otherwise.
+    fn repo_try_commit(
+        &mut self,
+        repo: &mut RepoState,
+    ) -> Result<Result<Vec<u64>, StoreError>, PersistError> {
         let set = collect_writes(self, &repo.map, &mut repo.store, &[])?;
         let mut writes = set.writes;
         if repo.users_dirty {
@@ -1180,12 +1276,14 @@ impl Vm {
                 repo.kernel_methods.extend(restored);
                 repo.restored.clear();
                 repo.conflicts = Some(vec![]);
-                Ok(Some(done.changed.into_oops()))
+                if done.collect_due {
+                    repo.start_collection();
+                } else {
+                    repo.finish_collection(false);
+                }
+                Ok(Ok(done.changed.into_oops()))
             }
-            Err(StoreError::Conflict { oops }) => {
-                repo.conflicts = Some(oops);
-                Ok(None)
-            }
+            Err(e @ (StoreError::Conflict { .. } | StoreError::Collected { .. })) => Ok(Err(e)),
             Err(e) => Err(e.into()),
         }
     }

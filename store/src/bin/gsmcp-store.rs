@@ -1,6 +1,6 @@
 //! `gsmcp-store`: inspect and exercise a repository file from the command line.
 //!
-//! Subcommands: `create`, `info`, `check`, `prune` for operators; `shell`, a line
+//! Subcommands: `create`, `info`, `check`, `prune`, `compact` for operators; `shell`, a line
 //! protocol on stdin/stdout driving one login (what the multi-process tests use to
 //! interleave two processes deterministically); `exercise` and `counter`, load
 //! generators that commit in a loop and report each answered commit (what the
@@ -17,6 +17,7 @@ const USAGE: &str = "usage:
   gsmcp-store info PATH
   gsmcp-store check PATH
   gsmcp-store prune PATH
+  gsmcp-store compact PATH
   gsmcp-store forget PATH SESSION-ID
   gsmcp-store shell PATH [--read-only] [--label TEXT]
   gsmcp-store exercise PATH --objects K --tag-base T [--commits N]
@@ -44,6 +45,7 @@ fn main() -> ExitCode {
         "info" => info(path),
         "check" => check(path),
         "prune" => prune(path),
+        "compact" => compact(path),
         "forget" => forget(path, flags),
         "shell" => shell(path, flags),
         "exercise" => exercise(path, flags),
@@ -152,6 +154,23 @@ fn prune(path: &str) -> Result<(), Failure> {
     println!(
         "pruned through view {}: {} commit rows, {} versions, {} dead sessions",
         r.bound, r.commits, r.versions, r.sessions_reaped
+    );
+    Ok(())
+}
+
+fn compact(path: &str) -> Result<(), Failure> {
+    let c = Repository::open(path)?.compact()?;
+    println!(
+        "compacted {path}: {} -> {} bytes{} (pruned {} commit rows, {} versions)",
+        c.bytes_before,
+        c.bytes_after,
+        if c.converted {
+            "; rewritten to give free pages back from now on"
+        } else {
+            ""
+        },
+        c.pruned.commits,
+        c.pruned.versions
     );
     Ok(())
 }

@@ -4,7 +4,9 @@
 //! standard input) against a fresh in-memory image or a persistent repository
 //! and exits with the number of errors (capped at 255);
 //! `--repo PATH --repair-kernel [--dry-run]` restores the shipped kernel into
-//! a damaged repository instead (`Session::repair_kernel`). Ctrl-C breaks the
+//! a damaged repository instead (`Session::repair_kernel`), and
+//! `--repo PATH --collect-garbage` collects its unreachable objects now
+//! (`collect_garbage`). Ctrl-C breaks the
 //! running evaluation (`sigint`) and never ends the run. This file only reads
 //! the arguments and prepares the repository file; `script` parses topaz input,
 //! `runner` executes it and `smalltalk` builds the Smalltalk it sends.
@@ -30,6 +32,7 @@ use runner::{Backend, Flow, Runner};
 const USAGE: &str = "\
 usage: gsmcp-topaz [-q] [--repo PATH [--create]] [FILE...]
        gsmcp-topaz --repo PATH --repair-kernel [--dry-run]
+       gsmcp-topaz --repo PATH --collect-garbage
 
 Runs topaz commands from each FILE in turn (or from standard input when no
 FILE is given, or for -) against the embedded stone.
@@ -51,6 +54,13 @@ FILE is given, or for -) against the embedded stone.
                   Exits 0 when the kernel is whole, 1 when something could not
                   be restored, 255 on an error
   --dry-run       with --repair-kernel: print the changes, commit nothing
+  --collect-garbage
+                  with --repo: delete the objects of PATH that no root (the
+                  kernel, the users' profiles and UserGlobals) reaches, now,
+                  while other sessions work, and prune what no view reads.
+                  Commits collect on their own as objects accrue; this is for
+                  an operator who wants it at once. Prints what it did; exits
+                  0, or 255 on an error (nothing is deleted then)
   -h, --help      show this text
 
 Without --repo every login is a new in-memory image and nothing outlives the
@@ -90,6 +100,8 @@ struct Args {
     create: bool,
     /// `--repair-kernel`, and whether `--dry-run`.
     repair: Option<bool>,
+    /// `--collect-garbage`.
+    collect: bool,
     /// `None` stands for standard input.
     inputs: Vec<Option<PathBuf>>,
 }
@@ -98,7 +110,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Args>, String
     let mut quiet = false;
     let mut repo = None;
     let mut create = false;
-    let (mut repair, mut dry_run) = (false, false);
+    let (mut repair, mut dry_run, mut collect) = (false, false, false);
     let mut inputs = Vec::new();
     let mut options_done = false;
     let mut args = args.into_iter();
@@ -109,6 +121,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Args>, String
             "--create" if !options_done => create = true,
             "--repair-kernel" if !options_done => repair = true,
             "--dry-run" if !options_done => dry_run = true,
+            "--collect-garbage" if !options_done => collect = true,
             "--repo" if !options_done => match args.next() {
                 Some(path) if !path.is_empty() => repo = Some(PathBuf::from(path)),
                 _ => return Err("--repo needs a repository file path".into()),
@@ -136,6 +149,13 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Args>, String
             "--repair-kernel needs --repo PATH of an existing repository and no FILE".into(),
         );
     }
+    if collect && (repo.is_none() || create || repair || !inputs.is_empty()) {
+        return Err(
+            "--collect-garbage needs --repo PATH of an existing repository, no FILE and no \
+             --repair-kernel"
+                .into(),
+        );
+    }
     if dry_run && !repair {
         return Err("--dry-run needs --repair-kernel".into());
     }
@@ -147,6 +167,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Args>, String
         repo,
         create,
         repair: repair.then_some(dry_run),
+        collect,
         inputs,
     }))
 }
@@ -199,6 +220,9 @@ fn main() -> ExitCode {
     if let (Some(dry_run), Some(path)) = (args.repair, &args.repo) {
         return repair_kernel(path, dry_run);
     }
+    if let (true, Some(path)) = (args.collect, &args.repo) {
+        return collect(path);
+    }
     let mut created_now = false;
     let backend = match &args.repo {
         None => Backend::Memory,
@@ -231,6 +255,28 @@ fn main() -> ExitCode {
     }
     runner.flush_transcript();
     ExitCode::from(runner.status())
+}
+
+/// `--collect-garbage`: one line saying what the collection did.
+fn collect(path: &std::path::Path) -> ExitCode {
+    if let Err(message) = prepare_repository(path, false) {
+        eprintln!("gsmcp-topaz: {message}");
+        return ExitCode::from(255);
+    }
+    match gsmcp_smalltalk::collect_garbage(path) {
+        Ok(report) => {
+            println!("collected {}: {report}", path.display());
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!(
+                "gsmcp-topaz: cannot collect {}: {}",
+                path.display(),
+                runner::error_text(&error)
+            );
+            ExitCode::from(255)
+        }
+    }
 }
 
 /// `--repair-kernel`: one line per change, then what could not be restored.
@@ -323,6 +369,15 @@ mod tests {
                 "--repair-kernel needs",
             ),
             (&["--repo", "r", "--dry-run"][..], "--dry-run needs"),
+            (&["--collect-garbage"][..], "--collect-garbage needs"),
+            (
+                &["--repo", "r", "--collect-garbage", "--repair-kernel"][..],
+                "--collect-garbage needs",
+            ),
+            (
+                &["--repo", "r", "--create", "--collect-garbage"][..],
+                "--collect-garbage needs",
+            ),
         ];
         for (args, message) in refused {
             let error = parse(args).unwrap_err();
