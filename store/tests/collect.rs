@@ -7,18 +7,8 @@ mod common;
 
 use std::collections::HashSet;
 
-use common::Scratch;
-use gsmcp_store::{LoginOptions, Repository, StoreError, StoreSession, COLLECT_AFTER};
-
-fn fresh(name: &str) -> (Scratch, Repository) {
-    let dir = Scratch::new(name);
-    let repo = Repository::create(dir.path("repo.db")).expect("create repository");
-    (dir, repo)
-}
-
-fn login(repo: &Repository) -> StoreSession {
-    repo.login(LoginOptions::new()).expect("login")
-}
+use common::{fresh, login};
+use gsmcp_store::{StoreError, StoreSession, COLLECT_AFTER};
 
 fn object(name: &str, refs: &[u64]) -> Vec<u8> {
     let refs: Vec<String> = refs.iter().map(u64::to_string).collect();

@@ -6,21 +6,11 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
-use common::{Rng, Scratch};
+use common::{fresh, login, Rng, Scratch};
 use gsmcp_store::{
     LoginOptions, Repository, RepositoryOptions, StoreError, StoreSession, FIRST_ALLOCATED_OOP,
     FORMAT_VERSION,
 };
-
-fn fresh(name: &str) -> (Scratch, Repository) {
-    let dir = Scratch::new(name);
-    let repo = Repository::create(dir.path("repo.db")).expect("create repository");
-    (dir, repo)
-}
-
-fn login(repo: &Repository) -> StoreSession {
-    repo.login(LoginOptions::new()).expect("login")
-}
 
 fn put(s: &mut StoreSession, writes: &[(u64, &str)]) -> u64 {
     s.commit(writes.iter().map(|&(o, t)| (o, Some(t.as_bytes()))))

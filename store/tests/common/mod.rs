@@ -1,5 +1,6 @@
-//! Shared pieces of the store's integration tests: scratch directories, a small
-//! deterministic random source, and a driver for the `gsmcp-store` binary.
+//! Shared pieces of the store's integration tests: scratch directories, a fresh
+//! repository and a login to it, a small deterministic random source, and a
+//! driver for the `gsmcp-store` binary.
 //!
 //! Nothing here asserts; the test files do.
 
@@ -152,4 +153,16 @@ pub fn payload(tag: u64, j: u64) -> Vec<u8> {
     let len = 16 + (tag * 7 + j * 13) % 700;
     bytes.extend((0..len).map(|i| ((tag * 31 + j * 17 + i) % 251) as u8));
     bytes
+}
+
+/// A new repository in a scratch directory of its own.
+pub fn fresh(name: &str) -> (Scratch, gsmcp_store::Repository) {
+    let dir = Scratch::new(name);
+    let repo = gsmcp_store::Repository::create(dir.path("repo.db")).expect("create repository");
+    (dir, repo)
+}
+
+/// A read-write login with the default options.
+pub fn login(repo: &gsmcp_store::Repository) -> gsmcp_store::StoreSession {
+    repo.login(gsmcp_store::LoginOptions::new()).expect("login")
 }
