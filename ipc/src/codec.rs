@@ -15,16 +15,23 @@ pub const MAX_FRAME_LEN: u32 = 16 * 1024 * 1024;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum IpcError {
+    /// The stream ended cleanly between frames.
     #[error("peer closed the connection")]
     Closed,
+    /// A frame longer than [`MAX_FRAME_LEN`] (refused before any of it is read,
+    /// or before it is written).
     #[error("frame of {0} bytes exceeds the limit of {MAX_FRAME_LEN}")]
     TooLarge(u64),
+    /// A body that is not one of the frames.
     #[error("undecodable frame: {0}")]
     Decode(String),
+    /// A body that decoded to a frame with bytes left over.
     #[error("frame has {0} trailing bytes")]
     Trailing(usize),
+    /// A frame that could not be encoded.
     #[error("encoding failed: {0}")]
     Encode(String),
+    /// The stream failed (or ended inside a frame).
     #[error(transparent)]
     Io(#[from] io::Error),
 }

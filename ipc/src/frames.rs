@@ -1,11 +1,15 @@
 //! The closed set of frames: what the router says to a worker ([`ToWorker`]) and
 //! what a worker says to the router ([`ToRouter`]).
 //!
-//! JSON-RPC messages travel as text inside [`ToWorker::Call`] and
-//! [`ToRouter::Reply`]; the frames themselves carry only what the two processes
-//! need to coordinate. Secrets (passwords) are inside [`Hello`] and never appear in
+//! A client's message reaches the worker as data the router has already read
+//! ([`ToWorker::Call`] carries a [`Request`], [`ToWorker::ClientResponse`] a
+//! [`Json`] tree), so the worker never parses it again; what the worker writes
+//! for the client ([`ToRouter::Reply`], [`ToRouter::Outbound`]) is the finished
+//! JSON-RPC text. Everything else is what the two processes need to coordinate. Secrets (passwords) are inside [`Hello`] and never appear in
 //! a `Debug` rendering.
 
+use crate::json::Json;
+use crate::jsonrpc::Request;
 use bincode::{Decode, Encode};
 use std::fmt;
 
@@ -17,18 +21,35 @@ use std::fmt;
 pub enum ToWorker {
     /// First frame on a new socket: the worker's whole configuration.
     Hello(Hello),
-    /// One JSON-RPC request (or notification) of the client, as text.
-    Call { call_id: u64, message: String },
+    /// One JSON-RPC request (or notification) of the client, as the router read it.
+    Call {
+        /// The router's number for this call, unique within the session; every
+        /// frame about the call names it.
+        call_id: u64,
+        /// The request itself.
+        request: Request,
+    },
     /// The client cancelled this call (`notifications/cancelled`).
-    Cancel { call_id: u64 },
+    Cancel {
+        /// The call to cancel.
+        call_id: u64,
+    },
     /// Interrupt the evaluation in progress: soft (a catchable error, 6003) or
     /// hard (unconditional unwind, 6004).
-    Break { hard: bool },
+    Break {
+        /// Hard rather than soft.
+        hard: bool,
+    },
     /// Between calls: move the session's view forward keeping uncommitted work.
     Refresh,
-    /// A JSON-RPC response from the client to a request the worker sent through
-    /// [`ToRouter::Outbound`] (sampling, elicitation, ping).
-    ClientResponse { message: String },
+    /// A JSON-RPC response from the client (its id restored to the worker's) to a
+    /// request the worker sent through [`ToRouter::Outbound`] (sampling,
+    /// elicitation, ping), or the router's error response when the client could
+    /// not be asked or did not answer in time.
+    ClientResponse {
+        /// The whole response message.
+        response: Json,
+    },
     /// Finish the current call if any, log out and exit.
     Shutdown,
 }
@@ -39,34 +60,55 @@ pub enum ToRouter {
     /// Answer to [`Hello`]: the worker is logged in and ready for calls.
     Ready(Ready),
     /// Login or start-up failed; the worker exits after sending this.
-    Failed { kind: String, message: String },
+    Failed {
+        /// What failed, for `data.kind` (`login`, `config`, `protocol`, ...).
+        kind: String,
+        /// What happened and the fix, for the client and the log.
+        message: String,
+    },
     /// The JSON-RPC response to a call, as text. Exactly one per call.
-    Reply { call_id: u64, message: String },
+    Reply {
+        /// The call answered.
+        call_id: u64,
+        /// The complete response, forwarded to the client untouched.
+        message: String,
+    },
     /// Progress of a running call (`notifications/progress`).
     Progress {
+        /// The call reporting.
         call_id: u64,
+        /// How far it is.
         progress: f64,
+        /// Out of how much, when known.
         total: Option<f64>,
+        /// A line saying what it is doing.
         message: Option<String>,
     },
     /// A log line for the client (`notifications/message`) or, with no call, for
     /// the router's own log.
     Log {
+        /// The call it belongs to, if any.
         call_id: Option<u64>,
+        /// A syslog level name (`debug` ... `emergency`).
         level: String,
+        /// The line.
         text: String,
     },
     /// A JSON-RPC message the worker sends to the client while a call runs
     /// (a server request such as `sampling/createMessage`, or a notification).
     /// With no call it goes to the session's standalone stream.
     Outbound {
+        /// The call it belongs to, if any.
         call_id: Option<u64>,
+        /// The message, as JSON-RPC text.
         message: String,
     },
     /// How far the session's view is behind the newest commit, and whether it
     /// holds uncommitted changes.
     ViewStatus {
+        /// Commits made by others since the view.
         commits_behind: u64,
+        /// The session holds changes not yet committed.
         needs_commit: bool,
     },
 }
@@ -74,20 +116,26 @@ pub enum ToRouter {
 /// The worker's configuration, sent once.
 #[derive(Clone, PartialEq, Encode, Decode)]
 pub struct Hello {
+    /// The router's [`crate::PROTOCOL_VERSION`].
     pub protocol: u32,
     /// The full MCP session id (the worker logs only its first 8 characters).
     pub session_id: String,
     /// The router's port, for the process title.
     pub port: u16,
+    /// What to log in to, and as whom.
     pub backend: Backend,
     /// Toolset names the deployment serves.
     pub toolsets: Vec<String>,
     /// Toolset options as (`Toolset.option`, value) pairs, already validated by
     /// the router against [`crate::toolsets`].
     pub options: Vec<(String, String)>,
+    /// `serverInfo.name` for `initialize`.
     pub server_name: String,
+    /// `serverInfo.version`.
     pub server_version: String,
+    /// `serverInfo.title` (`MCP_TITLE`).
     pub title: Option<String>,
+    /// The deployment's `instructions` (`MCP_INSTRUCTIONS_FILE`); none: the default text.
     pub instructions: Option<String>,
     /// The `tracing` filter the worker logs to stderr with.
     pub log_filter: String,
@@ -112,8 +160,11 @@ pub enum Backend {
     /// The embedded stone. `repository` is the repository path; `None` means a
     /// fresh in-memory image (tests and the language-only mode).
     Embedded {
+        /// The repository file.
         repository: Option<String>,
+        /// The GemStone user to log in as.
         user: String,
+        /// Its password.
         password: String,
     },
     /// A GemStone/S 64 stone through libgcits, loaded at run time.
@@ -130,8 +181,11 @@ pub enum Backend {
         netldi: Option<String>,
         /// The host account the gem runs as (none: the NetLDI's, guest mode).
         host_user: Option<String>,
+        /// That account's password.
         host_password: Option<String>,
+        /// The GemStone user to log in as.
         user: String,
+        /// Its password.
         password: String,
     },
 }
@@ -139,7 +193,9 @@ pub enum Backend {
 /// What a worker reports once it is logged in.
 #[derive(Debug, Clone, PartialEq, Encode, Decode)]
 pub struct Ready {
+    /// The worker's [`crate::PROTOCOL_VERSION`].
     pub protocol: u32,
+    /// The worker's process id.
     pub pid: u32,
     /// The user the login belongs to.
     pub user: String,

@@ -7,24 +7,35 @@
 //! peer cannot make the other side reserve gigabytes. The set of frames is closed:
 //! a body that does not decode to one of them is an error, never a silent skip.
 //!
-//! [`toolsets`] is the other half of the contract: the toolsets and the options
-//! each declares, which the router validates and the worker obeys.
+//! The rest of the contract lives here too, once: [`jsonrpc`] is the JSON-RPC
+//! envelope, its error codes and the one classification of a client message
+//! (the router parses a message once and a worker receives it as a
+//! [`jsonrpc::Request`], never as text to parse again; [`json`] is the tree
+//! form a frame carries it in); [`toolsets`] the toolsets and the options each
+//! declares, which the router validates and the worker obeys; [`startup`] how
+//! a worker is started (its argv, its environment, the socket's descriptor).
 //!
-//! This crate knows nothing about HTTP or Smalltalk. MCP messages cross it as JSON
-//! text, untouched; only the router and the worker interpret them.
+//! This crate knows nothing about HTTP, sessions or Smalltalk.
+
+#![warn(missing_docs)]
 
 pub mod codec;
 pub mod frames;
+pub mod json;
+pub mod jsonrpc;
+pub mod startup;
 pub mod toolsets;
 
 pub use codec::{decode_body, encode_frame, read_frame, write_frame, IpcError, MAX_FRAME_LEN};
 #[cfg(feature = "tokio")]
 pub use codec::{read_frame_async, write_frame_async};
 pub use frames::*;
+pub use json::Json;
+pub use jsonrpc::Request;
 
 /// Version of the frame set. The router sends it in [`Hello`]; a worker that speaks
 /// another version answers nothing and exits, and the router reports the mismatch.
-pub const PROTOCOL_VERSION: u32 = 2;
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// The Smalltalk `gsmcp --check` asks a worker to evaluate (with
 /// `execute_code`) to learn whether its user may change the repository: a

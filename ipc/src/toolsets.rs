@@ -17,9 +17,19 @@ use std::fmt;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OptionType {
     /// A whole number in `min..=max`.
-    Count { min: u64, max: u64 },
+    Count {
+        /// The least value.
+        min: u64,
+        /// The greatest value.
+        max: u64,
+    },
     /// A whole number in `min..=max`, or `none` for no limit.
-    CountOrNone { min: u64, max: u64 },
+    CountOrNone {
+        /// The least value.
+        min: u64,
+        /// The greatest value.
+        max: u64,
+    },
     /// `true`/`false` (also `on`/`off`, `yes`/`no`, `1`/`0`).
     Flag,
 }
@@ -27,9 +37,11 @@ pub enum OptionType {
 /// One option's value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OptionValue {
+    /// A number.
     Count(u64),
     /// `none`: no limit.
     Unlimited,
+    /// On or off.
     Flag(bool),
 }
 
@@ -46,9 +58,13 @@ impl fmt::Display for OptionValue {
 /// An option a toolset accepts.
 #[derive(Debug, Clone, Copy)]
 pub struct OptionDecl {
+    /// The option's name within its toolset (`defaultLimit`).
     pub name: &'static str,
+    /// What values it takes.
     pub ty: OptionType,
+    /// Its value when the deployment sets none.
     pub default: OptionValue,
+    /// What it does, in a sentence.
     pub description: &'static str,
 }
 
@@ -91,16 +107,92 @@ impl OptionDecl {
     }
 }
 
+/// A built-in family of tools; a deployment serves a subset (`MCP_TOOLSETS`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Toolset {
+    /// Reading classes and methods.
+    Browsing,
+    /// `execute_code`.
+    Execution,
+    /// Listing classes, methods and dictionaries.
+    Listing,
+    /// Compiling and changing classes and methods.
+    Mutation,
+    /// Implementors, senders, references and source search.
+    Search,
+    /// The transaction: status, commit, abort, refresh.
+    Session,
+    /// Running SUnit tests.
+    Testing,
+    /// The fixtures of the official MCP conformance suite (opt-in).
+    Conformance,
+}
+
+impl Toolset {
+    /// Every toolset, in the order `tools/list` answers them.
+    pub const ALL: [Toolset; 8] = [
+        Toolset::Browsing,
+        Toolset::Execution,
+        Toolset::Listing,
+        Toolset::Mutation,
+        Toolset::Search,
+        Toolset::Session,
+        Toolset::Testing,
+        Toolset::Conformance,
+    ];
+
+    /// The toolset's name as `MCP_TOOLSETS` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Toolset::Browsing => "Browsing",
+            Toolset::Execution => "Execution",
+            Toolset::Listing => "Listing",
+            Toolset::Mutation => "Mutation",
+            Toolset::Search => "Search",
+            Toolset::Session => "Session",
+            Toolset::Testing => "Testing",
+            Toolset::Conformance => "Conformance",
+        }
+    }
+
+    /// Parses a toolset name, ignoring case.
+    pub fn parse(name: &str) -> Option<Toolset> {
+        Toolset::ALL
+            .into_iter()
+            .find(|t| t.name().eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// What this toolset declares.
+    pub fn decl(self) -> &'static ToolsetDecl {
+        // TOOLSETS lists every variant in ALL's order (pinned by a test).
+        &TOOLSETS[self as usize]
+    }
+}
+
+impl fmt::Display for Toolset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// A toolset and the options it declares.
 #[derive(Debug, Clone, Copy)]
 pub struct ToolsetDecl {
-    pub name: &'static str,
+    /// The toolset declared.
+    pub toolset: Toolset,
     /// Served only when a deployment names it (never part of the default "all").
     pub opt_in: bool,
+    /// The options it accepts.
     pub options: &'static [OptionDecl],
 }
 
 impl ToolsetDecl {
+    /// The toolset's name.
+    pub fn name(&self) -> &'static str {
+        self.toolset.name()
+    }
+
+    /// The option `name` (ignoring case), if the toolset declares it.
     pub fn option(&self, name: &str) -> Option<&'static OptionDecl> {
         self.options
             .iter()
@@ -145,12 +237,12 @@ const MAX_LIMIT_OPTION: OptionDecl = OptionDecl {
 /// Every toolset this build has, in the order `tools/list` answers them.
 pub const TOOLSETS: &[ToolsetDecl] = &[
     ToolsetDecl {
-        name: "Browsing",
+        toolset: Toolset::Browsing,
         opt_in: false,
         options: &[],
     },
     ToolsetDecl {
-        name: "Execution",
+        toolset: Toolset::Execution,
         opt_in: false,
         options: &[OptionDecl {
             name: "maxResultChars",
@@ -164,12 +256,12 @@ pub const TOOLSETS: &[ToolsetDecl] = &[
         }],
     },
     ToolsetDecl {
-        name: "Listing",
+        toolset: Toolset::Listing,
         opt_in: false,
         options: &[DEFAULT_LIMIT_OPTION, MAX_LIMIT_OPTION],
     },
     ToolsetDecl {
-        name: "Mutation",
+        toolset: Toolset::Mutation,
         opt_in: false,
         options: &[
             OptionDecl {
@@ -189,17 +281,17 @@ pub const TOOLSETS: &[ToolsetDecl] = &[
         ],
     },
     ToolsetDecl {
-        name: "Search",
+        toolset: Toolset::Search,
         opt_in: false,
         options: &[DEFAULT_LIMIT_OPTION, MAX_LIMIT_OPTION],
     },
     ToolsetDecl {
-        name: "Session",
+        toolset: Toolset::Session,
         opt_in: false,
         options: &[],
     },
     ToolsetDecl {
-        name: "Testing",
+        toolset: Toolset::Testing,
         opt_in: false,
         options: &[
             DEFAULT_LIMIT_OPTION,
@@ -216,7 +308,7 @@ pub const TOOLSETS: &[ToolsetDecl] = &[
         ],
     },
     ToolsetDecl {
-        name: "Conformance",
+        toolset: Toolset::Conformance,
         opt_in: true,
         options: &[],
     },
@@ -224,22 +316,61 @@ pub const TOOLSETS: &[ToolsetDecl] = &[
 
 /// The declaration of toolset `name` (ignoring case).
 pub fn toolset(name: &str) -> Option<&'static ToolsetDecl> {
-    TOOLSETS
-        .iter()
-        .find(|t| t.name.eq_ignore_ascii_case(name.trim()))
+    Toolset::parse(name).map(Toolset::decl)
 }
 
 /// The names of the toolsets served by default (every one but the opt-in ones).
 pub fn default_toolsets() -> impl Iterator<Item = &'static str> {
-    TOOLSETS.iter().filter(|t| !t.opt_in).map(|t| t.name)
+    TOOLSETS.iter().filter(|t| !t.opt_in).map(|t| t.name())
+}
+
+fn names(opt_in: bool) -> String {
+    TOOLSETS
+        .iter()
+        .filter(|t| t.opt_in == opt_in)
+        .map(|t| t.name())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn known_toolsets() -> String {
     TOOLSETS
         .iter()
-        .map(|t| t.name)
+        .map(|t| t.name())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// Parses `MCP_TOOLSETS` (names separated by commas or white space, any case)
+/// into canonical names, each once, in the order given; or says what is wrong.
+pub fn parse_toolsets(text: &str) -> Result<Vec<String>, String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut unknown = Vec::new();
+    for name in text
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|s| !s.is_empty())
+    {
+        match Toolset::parse(name) {
+            Some(t) if !out.iter().any(|o| o == t.name()) => out.push(t.name().to_string()),
+            Some(_) => {}
+            None => unknown.push(name.to_string()),
+        }
+    }
+    if !unknown.is_empty() {
+        return Err(format!(
+            "MCP_TOOLSETS names unknown toolset(s) {}: choose from {} (or the opt-in {})",
+            unknown.join(", "),
+            names(false),
+            names(true)
+        ));
+    }
+    if out.is_empty() {
+        return Err(format!(
+            "MCP_TOOLSETS is empty: name at least one of {}",
+            names(false)
+        ));
+    }
+    Ok(out)
 }
 
 /// Parses `MCP_TOOLSET_OPTIONS` (`Toolset.option=value` items separated by
@@ -276,21 +407,21 @@ pub fn parse_options(text: &str, served: &[String]) -> Result<Vec<(String, Strin
             problems.push(if set.options.is_empty() {
                 format!(
                     "MCP_TOOLSET_OPTIONS item {item:?}: toolset {} declares no options",
-                    set.name
+                    set.name()
                 )
             } else {
                 format!(
                     "MCP_TOOLSET_OPTIONS item {item:?}: toolset {} has no option {option_name:?}; its options are {}",
-                    set.name,
+                    set.name(),
                     set.option_list()
                 )
             });
             continue;
         };
-        if !served.iter().any(|s| s.eq_ignore_ascii_case(set.name)) {
+        if !served.iter().any(|s| s.eq_ignore_ascii_case(set.name())) {
             problems.push(format!(
                 "MCP_TOOLSET_OPTIONS item {item:?} is for toolset {}, which this server does not serve: add {} to MCP_TOOLSETS or drop the option",
-                set.name, set.name
+                set.name(), set.name()
             ));
             continue;
         }
@@ -299,12 +430,13 @@ pub fn parse_options(text: &str, served: &[String]) -> Result<Vec<(String, Strin
             Err(e) => {
                 problems.push(format!(
                     "MCP_TOOLSET_OPTIONS {}.{}: {e}",
-                    set.name, option.name
+                    set.name(),
+                    option.name
                 ));
                 continue;
             }
         };
-        let canonical = format!("{}.{}", set.name, option.name);
+        let canonical = format!("{}.{}", set.name(), option.name);
         if out.iter().any(|(k, _)| *k == canonical) {
             problems.push(format!(
                 "MCP_TOOLSET_OPTIONS sets {canonical} more than once: keep one"
@@ -342,7 +474,7 @@ impl Default for Options {
         let mut values = BTreeMap::new();
         for set in TOOLSETS {
             for o in set.options {
-                values.insert((set.name, o.name), o.default);
+                values.insert((set.name(), o.name), o.default);
             }
         }
         Options { values }
@@ -367,17 +499,17 @@ impl Options {
             let v = option
                 .parse(value)
                 .map_err(|e| OptionsError(format!("option {key}: {e}")))?;
-            options.values.insert((set.name, option.name), v);
+            options.values.insert((set.name(), option.name), v);
         }
         for set in TOOLSETS {
             if let (Some(OptionValue::Count(default)), Some(OptionValue::Count(max))) = (
-                options.values.get(&(set.name, "defaultLimit")),
-                options.values.get(&(set.name, "maxLimit")),
+                options.values.get(&(set.name(), "defaultLimit")),
+                options.values.get(&(set.name(), "maxLimit")),
             ) {
                 if default > max {
                     return Err(OptionsError(format!(
                         "{0}.defaultLimit {default} is above {0}.maxLimit {max}: lower the default or raise the maximum",
-                        set.name
+                        set.name()
                     )));
                 }
             }
@@ -419,6 +551,50 @@ mod tests {
     }
 
     #[test]
+    fn the_table_declares_every_toolset_once_in_order() {
+        let declared: Vec<Toolset> = TOOLSETS.iter().map(|t| t.toolset).collect();
+        assert_eq!(declared, Toolset::ALL);
+        for t in Toolset::ALL {
+            assert_eq!(t.decl().toolset, t);
+            assert_eq!(Toolset::parse(&t.name().to_uppercase()), Some(t));
+        }
+        assert_eq!(
+            default_toolsets().collect::<Vec<_>>(),
+            [
+                "Browsing",
+                "Execution",
+                "Listing",
+                "Mutation",
+                "Search",
+                "Session",
+                "Testing"
+            ]
+        );
+        assert!(Toolset::Conformance.decl().opt_in);
+    }
+
+    #[test]
+    fn toolset_lists_are_parsed_case_insensitively() {
+        let table: &[(&str, Result<&[&str], &str>)] = &[
+            (
+                "Search Testing,  execution",
+                Ok(&["Search", "Testing", "Execution"]),
+            ),
+            ("execution, SESSION, Session", Ok(&["Execution", "Session"])),
+            ("execution, conformance", Ok(&["Execution", "Conformance"])),
+            ("Execution,Nope", Err("unknown toolset(s) Nope")),
+            (" , ", Err("MCP_TOOLSETS is empty")),
+        ];
+        for (text, expected) in table {
+            match (parse_toolsets(text), expected) {
+                (Ok(got), Ok(want)) => assert_eq!(&got, want, "{text:?}"),
+                (Err(got), Err(want)) => assert!(got.contains(want), "{text:?}: {got}"),
+                (got, _) => panic!("{text:?}: {got:?}"),
+            }
+        }
+    }
+
+    #[test]
     fn defaults_are_within_their_own_ranges() {
         for set in TOOLSETS {
             for o in set.options {
@@ -426,7 +602,7 @@ mod tests {
                     o.parse(&o.default.to_string()),
                     Ok(o.default),
                     "{}.{}",
-                    set.name,
+                    set.name(),
                     o.name
                 );
                 assert!(!o.description.is_empty());

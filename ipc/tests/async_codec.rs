@@ -13,7 +13,12 @@ async fn frames_cross_a_duplex_pipe() {
     let frames = vec![
         ToWorker::Call {
             call_id: 1,
-            message: "x".repeat(1000),
+            request: Request {
+                id: Some(Json::String("x".repeat(1000))),
+                method: "ping".into(),
+                params: None,
+                progress_token: None,
+            },
         },
         ToWorker::Break { hard: false },
         ToWorker::Shutdown,

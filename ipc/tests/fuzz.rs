@@ -25,7 +25,15 @@ fn sample_frames() -> Vec<Vec<u8>> {
     let frames: Vec<ToWorker> = vec![
         ToWorker::Call {
             call_id: 1,
-            message: r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#.into(),
+            request: Request {
+                id: Some(Json::Int(1)),
+                method: "tools/call".into(),
+                params: Some(Json::Object(vec![(
+                    "arguments".into(),
+                    Json::Array(vec![Json::Null, Json::Float(0.5), Json::String("x".into())]),
+                )])),
+                progress_token: Some(Json::String("p".into())),
+            },
         },
         ToWorker::Cancel { call_id: u64::MAX },
         ToWorker::Shutdown,
@@ -155,9 +163,10 @@ proptest! {
 
     #[test]
     fn claimed_string_lengths_do_not_allocate_past_the_limit(claim in (MAX_FRAME_LEN as u64)..u64::MAX) {
-        // Call { call_id: 1, message: <claimed length, no bytes> } hand-built with
-        // bincode's varint: variant 1, call_id 1, then a u64 length marker (253).
-        let mut body = vec![1u8, 1, 253];
+        // Call { call_id: 1, request: { id: None, method: <claimed length, no
+        // bytes> } } hand-built with bincode's varint: variant 1, call_id 1, no
+        // id (0), then a u64 length marker (253).
+        let mut body = vec![1u8, 1, 0, 253];
         body.extend_from_slice(&claim.to_le_bytes());
         prop_assert!(decode_body::<ToWorker>(&body).is_err());
     }

@@ -63,7 +63,42 @@ fn to_worker_frames() -> Vec<(&'static str, ToWorker)> {
             "to_worker_call",
             ToWorker::Call {
                 call_id: 7,
-                message: r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.into(),
+                request: Request {
+                    id: Some(Json::Int(1)),
+                    method: "tools/call".into(),
+                    params: Some(Json::Object(vec![
+                        (
+                            "_meta".into(),
+                            Json::Object(vec![("progressToken".into(), Json::UInt(u64::MAX))]),
+                        ),
+                        (
+                            "arguments".into(),
+                            Json::Object(vec![
+                                ("code".into(), Json::String("3 + 4".into())),
+                                (
+                                    "flags".into(),
+                                    Json::Array(vec![Json::Bool(true), Json::Null]),
+                                ),
+                                ("limit".into(), Json::Int(-2)),
+                                ("ratio".into(), Json::Float(0.25)),
+                            ]),
+                        ),
+                        ("name".into(), Json::String("execute_code".into())),
+                    ])),
+                    progress_token: Some(Json::UInt(u64::MAX)),
+                },
+            },
+        ),
+        (
+            "to_worker_call_notification",
+            ToWorker::Call {
+                call_id: 8,
+                request: Request {
+                    id: None,
+                    method: "notifications/initialized".into(),
+                    params: None,
+                    progress_token: None,
+                },
             },
         ),
         ("to_worker_cancel", ToWorker::Cancel { call_id: 300 }),
@@ -72,7 +107,11 @@ fn to_worker_frames() -> Vec<(&'static str, ToWorker)> {
         (
             "to_worker_client_response",
             ToWorker::ClientResponse {
-                message: r#"{"jsonrpc":"2.0","id":"s1","result":{}}"#.into(),
+                response: Json::Object(vec![
+                    ("id".into(), Json::String("s1".into())),
+                    ("jsonrpc".into(), Json::String("2.0".into())),
+                    ("result".into(), Json::Object(vec![])),
+                ]),
             },
         ),
         ("to_worker_shutdown", ToWorker::Shutdown),
@@ -305,14 +344,45 @@ fn text() -> impl Strategy<Value = String> {
     prop_oneof![".{0,40}", Just(String::new()), "[\\x00-\\x7f]{0,200}"]
 }
 
+fn json() -> impl Strategy<Value = Json> {
+    let leaf = prop_oneof![
+        Just(Json::Null),
+        any::<bool>().prop_map(Json::Bool),
+        any::<i64>().prop_map(Json::Int),
+        any::<u64>().prop_map(Json::UInt),
+        (-1e9f64..1e9).prop_map(Json::Float),
+        text().prop_map(Json::String),
+    ];
+    leaf.prop_recursive(4, 32, 4, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..4).prop_map(Json::Array),
+            proptest::collection::vec((text(), inner), 0..4).prop_map(Json::Object),
+        ]
+    })
+}
+
 fn to_worker() -> impl Strategy<Value = ToWorker> {
     prop_oneof![
-        (any::<u64>(), text()).prop_map(|(call_id, message)| ToWorker::Call { call_id, message }),
+        (
+            any::<u64>(),
+            proptest::option::of(json()),
+            text(),
+            proptest::option::of(json())
+        )
+            .prop_map(|(call_id, id, method, params)| ToWorker::Call {
+                call_id,
+                request: Request {
+                    id,
+                    method,
+                    params,
+                    progress_token: None,
+                },
+            }),
         any::<u64>().prop_map(|call_id| ToWorker::Cancel { call_id }),
         any::<bool>().prop_map(|hard| ToWorker::Break { hard }),
         Just(ToWorker::Refresh),
         Just(ToWorker::Shutdown),
-        text().prop_map(|message| ToWorker::ClientResponse { message }),
+        json().prop_map(|response| ToWorker::ClientResponse { response }),
         (
             any::<u32>(),
             text(),

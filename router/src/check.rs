@@ -8,7 +8,7 @@
 use crate::config::Config;
 use crate::session::hello_for;
 use crate::supervisor::{self, describe_exit};
-use gsmcp_ipc::{ToRouter, ToWorker};
+use gsmcp_ipc::{Request, ToRouter, ToWorker};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
@@ -96,16 +96,16 @@ pub async fn run(config: &Config) -> Result<String, Vec<String>> {
 
 /// Runs `code` with `execute_code` and answers its result text.
 async fn evaluate(worker: &mut supervisor::Worker, id: u64, code: &str) -> Result<String, String> {
-    let message = json!({
-        "jsonrpc": "2.0", "id": id, "method": "tools/call",
-        "params": {"name": "execute_code", "arguments": {"code": code}}
-    })
-    .to_string();
+    let request = Request::new(
+        Some(json!(id)),
+        "tools/call".into(),
+        Some(json!({"name": "execute_code", "arguments": {"code": code}})),
+    );
     worker
         .to_worker
         .send(ToWorker::Call {
             call_id: id,
-            message,
+            request,
         })
         .map_err(|_| "the worker is gone".to_string())?;
     let deadline = Instant::now() + CALL_BOUND;

@@ -8,26 +8,11 @@
 //! worker binary and opening the log file.
 
 use clap::Parser;
+use gsmcp_ipc::toolsets::{default_toolsets, parse_toolsets};
 use std::fs::File;
 use std::net::{IpAddr, Ipv4Addr};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-/// The toolsets a deployment may serve.
-pub const TOOLSETS: &[&str] = &[
-    "Browsing",
-    "Execution",
-    "Listing",
-    "Mutation",
-    "Search",
-    "Session",
-    "Testing",
-];
-
-/// Toolsets served only when a deployment names them in `MCP_TOOLSETS`
-/// (never part of the default "all"): the fixtures of the official MCP
-/// conformance suite.
-pub const OPT_IN_TOOLSETS: &[&str] = &["Conformance"];
 
 /// Largest instructions file accepted.
 pub const MAX_INSTRUCTIONS: u64 = 32 * 1024;
@@ -334,7 +319,7 @@ impl Config {
             shutdown_grace: Duration::from_secs(3),
             request_read_timeout: Duration::from_secs(30),
             worker_bin,
-            toolsets: TOOLSETS.iter().map(|s| s.to_string()).collect(),
+            toolsets: default_toolsets().map(String::from).collect(),
             toolset_options: Vec::new(),
             title: None,
             instructions: None,
@@ -428,7 +413,7 @@ impl Config {
             (),
         );
 
-        let all_toolsets = || TOOLSETS.iter().map(|s| s.to_string()).collect();
+        let all_toolsets = || default_toolsets().map(String::from).collect();
         let toolsets = match &cli.toolsets {
             Some(text) => keep(p, parse_toolsets(text), all_toolsets()),
             None => all_toolsets(),
@@ -913,40 +898,6 @@ fn check_executable(path: &Path, explicit: bool) -> Result<(), String> {
     }
 }
 
-fn parse_toolsets(text: &str) -> Result<Vec<String>, String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut unknown = Vec::new();
-    for name in text
-        .split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|s| !s.is_empty())
-    {
-        match TOOLSETS
-            .iter()
-            .chain(OPT_IN_TOOLSETS)
-            .find(|t| t.eq_ignore_ascii_case(name))
-        {
-            Some(t) if !out.iter().any(|o| o == t) => out.push(t.to_string()),
-            Some(_) => {}
-            None => unknown.push(name.to_string()),
-        }
-    }
-    if !unknown.is_empty() {
-        return Err(format!(
-            "MCP_TOOLSETS names unknown toolset(s) {}: choose from {} (or the opt-in {})",
-            unknown.join(", "),
-            TOOLSETS.join(", "),
-            OPT_IN_TOOLSETS.join(", ")
-        ));
-    }
-    if out.is_empty() {
-        return Err(format!(
-            "MCP_TOOLSETS is empty: name at least one of {}",
-            TOOLSETS.join(", ")
-        ));
-    }
-    Ok(out)
-}
-
 /// The `MCP_REPOSITORY` value that asks for an in-memory image per session.
 pub const IN_MEMORY: &str = ":memory:";
 
@@ -1096,17 +1047,6 @@ mod tests {
     }
 
     #[test]
-    fn toolsets_are_matched_case_insensitively() {
-        assert_eq!(
-            parse_toolsets("execution, SESSION").unwrap(),
-            vec!["Execution", "Session"]
-        );
-        let err = parse_toolsets("Execution,Nope").unwrap_err();
-        assert!(err.contains("Nope") && err.contains("Browsing"), "{err}");
-        assert!(parse_toolsets(" , ").is_err());
-    }
-
-    #[test]
     fn bind_refuses_remote_without_consent() {
         assert!(parse_bind("127.0.0.1", false).unwrap().is_loopback());
         assert!(parse_bind("::1", false).unwrap().is_loopback());
@@ -1131,22 +1071,6 @@ mod tests {
     }
 
     #[test]
-    fn toolset_names_agree_with_the_shared_declarations() {
-        let declared: Vec<&str> = gsmcp_ipc::toolsets::default_toolsets().collect();
-        assert_eq!(declared, TOOLSETS);
-        let opt_in: Vec<&str> = gsmcp_ipc::toolsets::TOOLSETS
-            .iter()
-            .filter(|t| t.opt_in)
-            .map(|t| t.name)
-            .collect();
-        assert_eq!(opt_in, OPT_IN_TOOLSETS);
-        assert_eq!(
-            parse_toolsets("Search Testing,  execution").unwrap(),
-            vec!["Search", "Testing", "Execution"]
-        );
-    }
-
-    #[test]
     fn toolset_options_are_checked_against_the_served_toolsets() {
         let config = |toolsets: Option<&str>, options: &str| {
             let mut cli = Cli::try_parse_from(["gsmcp"]).unwrap();
@@ -1166,18 +1090,6 @@ mod tests {
         assert!(e.to_string().contains("does not serve"), "{e}");
         let e = config(Some("Nope"), "Execution.maxResultChars=x").unwrap_err();
         assert!(e.to_string().contains("MCP_TOOLSETS"), "{e}");
-    }
-
-    #[test]
-    fn conformance_toolset_is_opt_in() {
-        assert_eq!(
-            parse_toolsets("execution, conformance").unwrap(),
-            vec!["Execution".to_string(), "Conformance".to_string()]
-        );
-        assert!(!TOOLSETS.contains(&"Conformance"));
-        assert!(parse_toolsets("Gardening")
-            .unwrap_err()
-            .contains("Conformance"));
     }
 
     #[test]

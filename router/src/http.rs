@@ -27,10 +27,10 @@
 //! session's standalone stream.
 
 use crate::config::Config;
-use crate::jsonrpc::{self, Message};
 use crate::session::{CallEvent, Command, OpenOutcome, Registry, SessionHandle};
 use crate::sse;
 use bytes::Bytes;
+use gsmcp_ipc::jsonrpc::{self, Message};
 use http_body_util::{combinators::BoxBody, BodyExt, Full, Limited};
 use hyper::body::Incoming;
 use hyper::header::{
@@ -271,18 +271,16 @@ async fn post(state: &AppState, req: Request<Incoming>) -> Response<Body> {
     if let Some(method) = message.method() {
         span.record("method", method);
     }
-    if let Message::Request { id, .. } | Message::Response { id } = &message {
+    if let Message::Request { id, .. } | Message::Response { id, .. } = &message {
         span.record("id", tracing::field::display(id));
     }
-    // Safe: classification succeeded, so the body is UTF-8.
-    let text = String::from_utf8_lossy(&body).into_owned();
     let session = match session_header(&parts.headers) {
         Ok(s) => s,
         Err(r) => return r.into_response(),
     };
 
     if message.method() == Some("initialize") {
-        let Message::Request { id, .. } = message else {
+        let Message::Request { id, params, .. } = message else {
             return invalid_request(None, "initialize must be a request (with an id)");
         };
         if session.is_some() {
@@ -291,7 +289,7 @@ async fn post(state: &AppState, req: Request<Incoming>) -> Response<Body> {
                 "Invalid Request: initialize must not carry Mcp-Session-Id; the session is already initialized",
             );
         }
-        return match state.registry.open(id, text).await {
+        return match state.registry.open(id, params).await {
             OpenOutcome::Opened { sid, reply } => {
                 span.record("session", &sid[..8]);
                 let mut r = json_response(StatusCode::OK, reply);
@@ -321,13 +319,13 @@ async fn post(state: &AppState, req: Request<Incoming>) -> Response<Body> {
     span.record("session", handle.sid8.as_str());
 
     match message {
-        Message::Request { id, method } => {
+        Message::Request { id, method, params } => {
             let (events, answers) = mpsc::unbounded_channel();
             if handle
                 .send(Command::Request {
                     id: id.clone(),
                     method,
-                    message: text,
+                    params,
                     events,
                 })
                 .is_err()
@@ -338,21 +336,18 @@ async fn post(state: &AppState, req: Request<Incoming>) -> Response<Body> {
             let only_sse = sse && !accepts_json(&parts.headers);
             answer_call(state, &handle, id, answers, sse, only_sse).await
         }
-        Message::Notification { method } => {
+        Message::Notification { method, params } => {
             if handle
-                .send(Command::Notification {
-                    method,
-                    message: text,
-                })
+                .send(Command::Notification { method, params })
                 .is_err()
             {
                 return session_not_found();
             }
             accepted()
         }
-        Message::Response { id } => {
+        Message::Response { id, message } => {
             if handle
-                .send(Command::ClientResponse { id, message: text })
+                .send(Command::ClientResponse { id, message })
                 .is_err()
             {
                 return session_not_found();

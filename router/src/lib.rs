@@ -4,12 +4,12 @@
 //!
 //! It never evaluates Smalltalk and never blocks on a worker: each session has an
 //! actor task that owns its worker, and the HTTP side only exchanges messages
-//! with those actors. Frames to and from workers are `gsmcp-ipc`'s; MCP messages
-//! pass through as JSON text, read only for their envelope.
+//! with those actors. Frames to and from workers, and the JSON-RPC envelope,
+//! are `gsmcp-ipc`'s: the router parses each client message once and hands a
+//! worker the request as data; the worker's response text goes back untouched.
 //!
 //! Code map: [`config`] (flags, `MCP_*` variables, validation), [`http`] (accept
-//! loop, gates, limits, routing), [`jsonrpc`] (message classification, error
-//! bodies), [`session`] (session map, slots, per-session actor: queue, server
+//! loop, gates, limits, routing, one classification per message), [`session`] (session map, slots, per-session actor: queue, server
 //! requests, streams, deadlines, cancellation, view hygiene), [`lifetime`]
 //! (the pure probe/release policy), [`sse`] (event-stream bodies and their
 //! writers), [`supervisor`] (spawn, handshake, kill and reap, stderr tail).
@@ -17,7 +17,6 @@
 pub mod check;
 pub mod config;
 pub mod http;
-pub mod jsonrpc;
 pub mod lifetime;
 pub mod session;
 pub mod sse;

@@ -24,10 +24,10 @@
 //! JSON-RPC envelopes but not HTTP.
 
 use crate::config::Config;
-use crate::jsonrpc;
 use crate::lifetime::{self, Lifetime};
 use crate::sse;
 use crate::supervisor::{self, describe_exit, frame_name, Worker};
+use gsmcp_ipc::jsonrpc::{self, Request};
 use gsmcp_ipc::{Backend, Hello, ToRouter, ToWorker, PROTOCOL_VERSION};
 use serde_json::{json, Value};
 use std::collections::{HashMap, VecDeque};
@@ -67,13 +67,16 @@ pub enum Command {
     Request {
         id: Value,
         method: String,
-        message: String,
+        params: Option<Value>,
         events: CallSink,
     },
     /// A notification: forwarded in order, never answered.
-    Notification { method: String, message: String },
+    Notification {
+        method: String,
+        params: Option<Value>,
+    },
     /// The client's answer to a server request: mapped back and forwarded at once.
-    ClientResponse { id: Value, message: String },
+    ClientResponse { id: Value, message: Value },
     /// A standalone (GET) stream opened; it supersedes the previous one.
     OpenStream {
         stream: u64,
@@ -193,7 +196,7 @@ impl Registry {
 
     /// Opens a session for an `initialize` request: takes a slot, starts a
     /// worker, forwards the request and waits for its answer.
-    pub async fn open(self: &Arc<Self>, id: Value, message: String) -> OpenOutcome {
+    pub async fn open(self: &Arc<Self>, id: Value, params: Option<Value>) -> OpenOutcome {
         if self.shutdown.is_cancelled() {
             return OpenOutcome::Refused {
                 reply: jsonrpc::error_body(
@@ -239,8 +242,8 @@ impl Registry {
         let span = tracing::info_span!(parent: None, "session", session.id = %sid8, worker.pid = tracing::field::Empty);
         let registry = self.clone();
         let init = Init {
+            request: Request::new(Some(id.clone()), "initialize".into(), params),
             id: id.clone(),
-            message,
             reply: init_tx,
         };
         self.tracker.spawn(
@@ -294,7 +297,7 @@ pub fn new_session_id() -> Result<String, getrandom::Error> {
 
 struct Init {
     id: Value,
-    message: String,
+    request: Request,
     reply: oneshot::Sender<OpenOutcome>,
 }
 
@@ -351,7 +354,7 @@ async fn run_session(
     }
 
     // The worker answers `initialize` itself (it negotiates the revision).
-    let Init { id, message, reply } = init;
+    let Init { id, request, reply } = init;
     let mut actor = Actor {
         registry: registry.clone(),
         sid: sid.clone(),
@@ -367,7 +370,7 @@ async fn run_session(
         log_level: DEFAULT_LOG_LEVEL,
         commits_behind: 0,
     };
-    let answer = actor.initialize(message, config.handshake_timeout).await;
+    let answer = actor.initialize(request, config.handshake_timeout).await;
     let answer = match answer {
         Ok(text) if !jsonrpc::is_error_response(&text) => text,
         Ok(text) => {
@@ -463,7 +466,7 @@ fn log_level_index(level: &str) -> Option<usize> {
 struct Queued {
     /// The JSON-RPC id; `None` for a notification.
     id: Option<Value>,
-    message: String,
+    request: Request,
     events: Option<CallSink>,
     progress_token: Option<Value>,
 }
@@ -600,12 +603,12 @@ enum Next {
 
 impl Actor {
     /// Forwards the `initialize` request and waits for its reply.
-    async fn initialize(&mut self, message: String, timeout: Duration) -> Result<String, String> {
+    async fn initialize(&mut self, request: Request, timeout: Duration) -> Result<String, String> {
         let call_id = self.take_call_id();
         if self
             .worker
             .to_worker
-            .send(ToWorker::Call { call_id, message })
+            .send(ToWorker::Call { call_id, request })
             .is_err()
         {
             return Err("worker socket closed".into());
@@ -749,33 +752,35 @@ impl Actor {
             Command::Request {
                 id,
                 method,
-                message,
+                params,
                 events,
             } => {
                 self.lifetime.activity(now.into_std());
                 if method == "logging/setLevel" {
-                    let reply = self.set_log_level(&id, &message);
+                    let reply = self.set_log_level(&id, params.as_ref());
                     let _ = events.send(CallEvent::Reply(reply));
                     return;
                 }
                 debug!(%method, queued = self.queue.len(), "request queued");
-                let progress_token = jsonrpc::progress_token(&message);
+                let request = Request::new(Some(id.clone()), method, params);
+                let progress_token = request.progress_token.clone().map(Value::from);
                 self.queue.push_back(Queued {
                     id: Some(id),
-                    message,
+                    request,
                     events: Some(events),
                     progress_token,
                 });
                 self.pump();
             }
-            Command::Notification { method, message } => {
+            Command::Notification { method, params } => {
                 self.lifetime.activity(now.into_std());
                 if method == "notifications/cancelled" {
-                    self.cancel(message);
+                    self.cancel(params.as_ref());
                 } else {
+                    let request = Request::new(None, method, params);
                     self.queue.push_back(Queued {
                         id: None,
-                        message,
+                        request,
                         events: None,
                         progress_token: None,
                     });
@@ -803,13 +808,10 @@ impl Actor {
 
     /// `logging/setLevel` is answered by the router: it is the router that
     /// filters the session's log messages.
-    fn set_log_level(&mut self, id: &Value, message: &str) -> String {
-        let level = serde_json::from_str::<Value>(message).ok().and_then(|v| {
-            v.get("params")?
-                .get("level")?
-                .as_str()
-                .and_then(log_level_index)
-        });
+    fn set_log_level(&mut self, id: &Value, params: Option<&Value>) -> String {
+        let level = params
+            .and_then(|p| p.get("level")?.as_str())
+            .and_then(log_level_index);
         match level {
             Some(level) => {
                 self.log_level = level;
@@ -837,7 +839,7 @@ impl Actor {
             // reports that next and the request is answered as `sessionGone`.
             let _ = self.worker.to_worker.send(ToWorker::Call {
                 call_id,
-                message: next.message,
+                request: next.request,
             });
             if let (Some(id), Some(events)) = (next.id, next.events) {
                 self.in_flight = Some(InFlight {
@@ -875,8 +877,8 @@ impl Actor {
     /// `notifications/cancelled`: a running request is interrupted through the
     /// worker (then escalated like a deadline); a queued one is dropped. Neither
     /// gets a JSON-RPC response.
-    fn cancel(&mut self, message: String) {
-        let Some(target) = jsonrpc::cancelled_request_id(&message) else {
+    fn cancel(&mut self, params: Option<&Value>) {
+        let Some(target) = jsonrpc::cancelled_request_id(params) else {
             debug!("malformed cancellation ignored");
             return;
         };
@@ -1036,23 +1038,20 @@ impl Actor {
             if let Some(Outstanding::Worker { original_id, .. }) = self.outstanding.remove(&key) {
                 let timeout = self.registry.config.client_request_timeout;
                 debug!(%key, "server request unanswered; answering the worker with an error");
-                let message = jsonrpc::error_body(
+                let response = jsonrpc::error_value(
                     Some(&original_id),
                     jsonrpc::SESSION_ERROR,
                     &format!("the client did not answer within {timeout:?}"),
                     Some(json!({ "kind": "timeout" })),
                 );
-                let _ = self
-                    .worker
-                    .to_worker
-                    .send(ToWorker::ClientResponse { message });
+                self.to_worker_response(response);
             }
         }
     }
 
     /// The client answered a server request: a probe, or a worker's request
     /// whose own id is put back before it is forwarded.
-    fn client_response(&mut self, id: Value, message: String) {
+    fn client_response(&mut self, id: Value, mut message: Value) {
         self.lifetime.activity(Instant::now().into_std());
         let key = match &id {
             Value::String(s) => s.clone(),
@@ -1064,17 +1063,8 @@ impl Actor {
                 debug!(%key, proved, "liveness probe answered");
             }
             Some(Outstanding::Worker { original_id, .. }) => {
-                let message = match serde_json::from_str::<Value>(&message) {
-                    Ok(mut v) => {
-                        v["id"] = original_id;
-                        v.to_string()
-                    }
-                    Err(_) => return,
-                };
-                let _ = self
-                    .worker
-                    .to_worker
-                    .send(ToWorker::ClientResponse { message });
+                message["id"] = original_id;
+                self.to_worker_response(message);
             }
             None => debug!(%key, "response to an unknown or expired server request dropped"),
         }
@@ -1126,18 +1116,22 @@ impl Actor {
                 },
             );
         } else {
-            let message = jsonrpc::error_body(
+            let response = jsonrpc::error_value(
                 Some(&original_id),
                 jsonrpc::SESSION_ERROR,
                 "the client has no open stream to receive this request",
                 Some(json!({ "kind": "noStream" })),
             );
-            let _ = self
-                .worker
-                .to_worker
-                .send(ToWorker::ClientResponse { message });
+            self.to_worker_response(response);
         }
         Ok(())
+    }
+
+    /// Hands the worker the answer to one of its server requests.
+    fn to_worker_response(&self, response: Value) {
+        let _ = self.worker.to_worker.send(ToWorker::ClientResponse {
+            response: response.into(),
+        });
     }
 
     /// Routes one frame. `Err` is a protocol violation that ends the session.

@@ -1,5 +1,5 @@
-//! Worker processes: starting one (socketpair as fd 3, own process group,
-//! parent-death signal), the handshake, the frame pumps between the socket and
+//! Worker processes: starting one (as `gsmcp_ipc::startup` says: socketpair
+//! as fd 3, own process group, parent-death signal), the handshake, the frame pumps between the socket and
 //! the session, killing and reaping, and the tail of the worker's stderr.
 //!
 //! A [`WorkerGuard`] owns each child: dropping it kills the child's whole process
@@ -7,6 +7,7 @@
 //! zombie. This module knows nothing about HTTP or JSON-RPC and never interprets
 //! the messages it carries.
 
+use gsmcp_ipc::startup;
 use gsmcp_ipc::{read_frame_async, write_frame_async, Hello, IpcError, Ready, ToRouter, ToWorker};
 use std::collections::VecDeque;
 use std::os::fd::AsRawFd;
@@ -22,9 +23,6 @@ use tracing::Instrument;
 
 /// How much of a worker's stderr the router keeps for its log.
 pub const STDERR_TAIL: usize = 4096;
-
-/// The file descriptor number the worker finds its socket on.
-pub const IPC_FD: i32 = 3;
 
 /// Why a worker could not be started or did not become ready.
 #[derive(Debug, thiserror::Error)]
@@ -166,37 +164,8 @@ pub struct Worker {
     pub stderr: Arc<Mutex<StderrTail>>,
 }
 
-/// Whether a variable of the router's environment is passed to workers. A
-/// worker gets its configuration, passwords included, in the `Hello` frame
-/// only; from the environment it sees just what a process and a GemStone
-/// client library need (the system's basics, locale, library paths,
-/// `GEMSTONE*`/`GS_*`) and the `GSMCP_*` diagnostics. Everything else — every
-/// `MCP_*` setting, tokens, keys — stays with the router.
-pub fn worker_may_see(name: &std::ffi::OsStr) -> bool {
-    let Some(name) = name.to_str() else {
-        return false;
-    };
-    const EXACT: &[&str] = &[
-        "PATH",
-        "HOME",
-        "USER",
-        "LOGNAME",
-        "SHELL",
-        "TMPDIR",
-        "TZ",
-        "LANG",
-        "HOSTNAME",
-        "LD_LIBRARY_PATH",
-        "DYLD_LIBRARY_PATH",
-        "RUST_BACKTRACE",
-        "RUST_MIN_STACK",
-    ];
-    const PREFIXES: &[&str] = &["LC_", "GEMSTONE", "GS_", "GSMCP_", "MIMALLOC_"];
-    EXACT.contains(&name) || PREFIXES.iter().any(|p| name.starts_with(p))
-}
-
 /// Starts a worker process: argv `[port, sid8]`, the socket as fd 3,
-/// the environment [`worker_may_see`] allows.
+/// the environment [`startup::worker_may_see`] allows (see [`startup`]).
 ///
 /// Must be called on a runtime worker thread, never from `spawn_blocking`: the
 /// parent-death signal fires when the *thread* that forked exits, and runtime
@@ -207,39 +176,18 @@ pub fn spawn(bin: &Path, port: u16, sid8: &str) -> Result<Worker, SpawnError> {
     let parent = std::process::id() as i32;
 
     let mut cmd = Command::new(bin);
-    cmd.arg(port.to_string())
-        .arg(sid8)
+    cmd.args(startup::worker_args(port, sid8))
         .env_clear()
-        .envs(std::env::vars_os().filter(|(k, _)| worker_may_see(k)))
-        .env("GSMCP_IPC_FD", IPC_FD.to_string())
+        .envs(std::env::vars_os().filter(|(k, _)| startup::worker_may_see(k)))
+        .env(startup::IPC_FD_ENV, startup::IPC_FD.to_string())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .kill_on_drop(false);
-    // SAFETY: the closure runs in the forked child before exec and calls only
-    // async-signal-safe functions (dup2, fcntl, setpgid, prctl, getppid).
+    // SAFETY: the closure runs in the forked child before exec, as
+    // `prepare_child` requires.
     unsafe {
-        cmd.pre_exec(move || {
-            if their_fd == IPC_FD {
-                // Already in place: just let it survive exec.
-                let flags = libc::fcntl(IPC_FD, libc::F_GETFD);
-                if flags < 0 || libc::fcntl(IPC_FD, libc::F_SETFD, flags & !libc::FD_CLOEXEC) < 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-            } else if libc::dup2(their_fd, IPC_FD) < 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            if libc::setpgid(0, 0) < 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL)
-                .map_err(std::io::Error::from)?;
-            // The router may have died between fork and prctl.
-            if libc::getppid() != parent {
-                return Err(std::io::Error::other("router exited during worker start"));
-            }
-            Ok(())
-        });
+        cmd.pre_exec(move || startup::prepare_child(their_fd, parent));
     }
     let mut child = cmd.spawn().map_err(|source| SpawnError::Exec {
         path: bin.display().to_string(),

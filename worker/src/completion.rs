@@ -5,9 +5,9 @@
 //! variable has none yet, so it completes to an empty list). This module only
 //! checks the request's shape and filters; it never evaluates Smalltalk.
 
-use crate::mcp::{code, RpcError};
 use crate::prompts::Prompts;
 use crate::resources::Resources;
+use gsmcp_ipc::jsonrpc::{self, RpcError};
 use serde_json::{json, Map, Value};
 
 /// The most values one answer carries (the spec's cap).
@@ -81,7 +81,7 @@ pub fn complete(
 }
 
 fn invalid(message: impl Into<String>) -> RpcError {
-    RpcError::new(code::INVALID_PARAMS, message)
+    RpcError::new(jsonrpc::INVALID_PARAMS, message)
 }
 
 #[cfg(test)]
@@ -136,24 +136,24 @@ mod tests {
             ),
             (
                 json!({"ref": prompt_ref, "argument": {"name": "size", "value": ""}}),
-                Err(code::INVALID_PARAMS),
+                Err(jsonrpc::INVALID_PARAMS),
             ),
             (
                 json!({"ref": {"type": "ref/prompt", "name": "q"}, "argument": {"name": "colour", "value": ""}}),
-                Err(code::INVALID_PARAMS),
+                Err(jsonrpc::INVALID_PARAMS),
             ),
             (
                 json!({"ref": {"type": "ref/resource", "uri": "x://{id}"}, "argument": {"name": "nope", "value": ""}}),
-                Err(code::INVALID_PARAMS),
+                Err(jsonrpc::INVALID_PARAMS),
             ),
             (
                 json!({"ref": {"type": "ref/other"}, "argument": {"name": "colour", "value": ""}}),
-                Err(code::INVALID_PARAMS),
+                Err(jsonrpc::INVALID_PARAMS),
             ),
-            (json!({"ref": prompt_ref}), Err(code::INVALID_PARAMS)),
+            (json!({"ref": prompt_ref}), Err(jsonrpc::INVALID_PARAMS)),
             (
                 json!({"argument": {"name": "colour", "value": ""}}),
-                Err(code::INVALID_PARAMS),
+                Err(jsonrpc::INVALID_PARAMS),
             ),
         ];
         for (params, expected) in table {

@@ -11,7 +11,8 @@
 //!
 //! Code map: [`process`] sets up the OS process (death signal, name, panic hook,
 //! the IPC descriptor); [`serve`] runs the handshake, the IPC reader and the
-//! engine thread; [`mcp`] answers JSON-RPC methods; [`tools`] is the tool registry
+//! engine thread over the socket or any stream pair; [`mcp`] answers the
+//! requests the router has already read (`gsmcp_ipc::jsonrpc::Request`); [`tools`] is the tool registry
 //! with one module per toolset; [`schema`] validates tool arguments; [`backend`]
 //! is the login abstraction over the stones and the embedded stone's login;
 //! [`gci`] is the GCI backend (a GemStone library loaded at run time); [`quote`] renders client text as
@@ -33,4 +34,4 @@ pub mod schema;
 pub mod serve;
 pub mod tools;
 
-pub use serve::{read_hello, serve, ServeError};
+pub use serve::{read_hello, serve, serve_over, ServeError};

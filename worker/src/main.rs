@@ -41,8 +41,9 @@ fn run() -> anyhow::Result<()> {
     process::set_death_signal()?;
     process::set_thread_name("gsmcp-worker");
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [port, sid8] = args.as_slice() else {
-        bail!("usage: gsmcp-worker <port> <session-id-prefix>; gsmcp starts it with the IPC socket on fd 3");
+    let (port, sid8) = match gsmcp_ipc::startup::parse_worker_args(&args) {
+        Ok(a) => a,
+        Err(usage) => bail!("{usage}"),
     };
     let mut stream = process::ipc_stream()?;
     let hello = read_hello(&mut stream, HELLO_TIMEOUT).context("handshake")?;

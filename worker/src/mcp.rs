@@ -2,10 +2,11 @@
 //! `tools/call`, the prompt, resource and completion methods (when the served
 //! toolsets offer any), and notifications.
 //!
-//! Input is one JSON-RPC message as text (the router forwards the client's text
-//! verbatim); output is the complete JSON-RPC response text, or nothing for a
-//! notification. Every request gets an answer carrying its own id, even one that
-//! is malformed. Protocol faults are JSON-RPC errors; tool failures are tool
+//! Input is one request as the router read it ([`Request`]: id, method,
+//! params, progress token — the router classified the client's message, so a
+//! malformed one never gets here); output is the complete JSON-RPC response
+//! text, or nothing for a notification. Every request gets an answer carrying
+//! its own id. Protocol faults are JSON-RPC errors; tool failures are tool
 //! results (see [`crate::tools`]). A tool result ends with the view note (the
 //! view was moved between calls) and, last, the `[session]` line while the
 //! session holds uncommitted changes.
@@ -14,25 +15,13 @@ use crate::backend::Login;
 use crate::notify::Link;
 use crate::prompts::Prompts;
 use crate::resources::Resources;
-use crate::tools::{self, conformance, Registry};
+use crate::tools::{self, Registry};
+use gsmcp_ipc::jsonrpc::{self, response, Request, RpcError};
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
 
 /// Protocol revisions this worker speaks, newest first.
 pub const SUPPORTED_VERSIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];
-
-/// JSON-RPC error codes.
-pub mod code {
-    pub const PARSE_ERROR: i64 = -32700;
-    pub const INVALID_REQUEST: i64 = -32600;
-    pub const METHOD_NOT_FOUND: i64 = -32601;
-    pub const INVALID_PARAMS: i64 = -32602;
-    pub const INTERNAL_ERROR: i64 = -32603;
-    /// The client cancelled the request while it ran (the code LSP uses; MCP
-    /// defines none because a cancelled request normally gets no answer, but our
-    /// router owes its client exactly one answer per request).
-    pub const REQUEST_CANCELLED: i64 = -32800;
-}
 
 /// The instructions sent when the deployment configures none.
 pub const DEFAULT_INSTRUCTIONS: &str = "\
@@ -51,114 +40,6 @@ pub struct ServerInfo {
     pub instructions: Option<String>,
 }
 
-/// A parsed incoming message.
-#[derive(Debug, PartialEq)]
-pub enum Incoming {
-    /// A request: its id (kept exactly as sent), method and params.
-    Request {
-        id: Value,
-        method: String,
-        params: Option<Value>,
-    },
-    /// A notification: no answer.
-    Notification { method: String },
-    /// A JSON-RPC response from the client; the router should have sent it as a
-    /// `ClientResponse`, and no answer is owed.
-    Response,
-    /// Not a JSON-RPC message; answered with this error (and the id, if one could
-    /// be read).
-    Invalid {
-        id: Value,
-        code: i64,
-        message: String,
-    },
-}
-
-/// Classifies one message's text.
-pub fn parse(text: &str) -> Incoming {
-    let value: Value = match serde_json::from_str(text) {
-        Ok(v) => v,
-        Err(e) => {
-            return Incoming::Invalid {
-                id: Value::Null,
-                code: code::PARSE_ERROR,
-                message: format!("parse error: {e}"),
-            }
-        }
-    };
-    let Value::Object(obj) = value else {
-        return Incoming::Invalid {
-            id: Value::Null,
-            code: code::INVALID_REQUEST,
-            message: "a JSON-RPC message must be a JSON object".into(),
-        };
-    };
-    let id = obj.get("id").cloned();
-    let id_ok = matches!(id, Some(Value::String(_)) | Some(Value::Number(_)));
-    let invalid = |message: &str| Incoming::Invalid {
-        id: if id_ok {
-            id.clone().unwrap_or(Value::Null)
-        } else {
-            Value::Null
-        },
-        code: code::INVALID_REQUEST,
-        message: message.into(),
-    };
-    if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-        return invalid("the message lacks \"jsonrpc\": \"2.0\"");
-    }
-    match (obj.get("method"), id.clone()) {
-        (Some(Value::String(method)), None) => Incoming::Notification {
-            method: method.clone(),
-        },
-        (Some(Value::String(method)), Some(id)) if id_ok => Incoming::Request {
-            id,
-            method: method.clone(),
-            params: obj.get("params").cloned(),
-        },
-        (Some(Value::String(_)), Some(_)) => invalid("a request id must be a string or an integer"),
-        (Some(_), _) => invalid("\"method\" must be a string"),
-        (None, _) if obj.contains_key("result") || obj.contains_key("error") => Incoming::Response,
-        (None, _) => invalid("the message has no \"method\""),
-    }
-}
-
-/// A JSON-RPC error: code, message and optional data.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RpcError {
-    pub code: i64,
-    pub message: String,
-    pub data: Option<Value>,
-}
-
-impl RpcError {
-    pub fn new(code: i64, message: impl Into<String>) -> RpcError {
-        RpcError {
-            code,
-            message: message.into(),
-            data: None,
-        }
-    }
-    pub fn invalid_params(message: impl Into<String>) -> RpcError {
-        RpcError::new(code::INVALID_PARAMS, message)
-    }
-}
-
-/// The response text for `id` answering `outcome`.
-pub fn response(id: &Value, outcome: Result<Value, RpcError>) -> String {
-    let v = match outcome {
-        Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
-        Err(e) => {
-            let mut error = json!({"code": e.code, "message": e.message});
-            if let Some(data) = e.data {
-                error["data"] = data;
-            }
-            json!({"jsonrpc": "2.0", "id": id, "error": error})
-        }
-    };
-    v.to_string()
-}
-
 /// One session's MCP state.
 pub struct Server {
     info: ServerInfo,
@@ -174,17 +55,7 @@ pub struct Server {
 
 impl Server {
     pub fn new(info: ServerInfo, registry: Registry) -> Server {
-        let (prompts, resources) = if registry.conformance() {
-            (
-                Prompts::new(conformance::PROMPTS.iter().collect()),
-                Resources::new(
-                    conformance::RESOURCES.iter().collect(),
-                    conformance::TEMPLATES.iter().collect(),
-                ),
-            )
-        } else {
-            (Prompts::default(), Resources::default())
-        };
+        let (prompts, resources) = (registry.prompts(), registry.resources());
         Server {
             info,
             registry,
@@ -211,38 +82,37 @@ impl Server {
         self.negotiated.as_deref()
     }
 
-    /// Answers one message of call `call_id`: the response text, or `None` for
+    /// Answers one request of call `call_id`: the response text, or `None` for
     /// a notification. A running tool talks to the client through `link`.
     pub fn handle(
         &mut self,
         login: &mut dyn Login,
         link: &Arc<Link>,
         call_id: u64,
-        text: &str,
+        request: Request,
     ) -> Option<String> {
-        match parse(text) {
-            Incoming::Request { id, method, params } => {
-                let span = tracing::debug_span!("request", %method, %id);
-                let _entered = span.enter();
-                let cx = CallLink { link, call_id };
-                let outcome = self.request(login, cx, &method, params);
-                if let Err(e) = &outcome {
-                    tracing::debug!(code = e.code, message = %e.message, "protocol error");
-                }
-                Some(response(&id, outcome))
-            }
-            Incoming::Notification { method } => {
-                tracing::debug!(%method, "notification");
-                None
-            }
-            Incoming::Response => {
-                tracing::debug!("client response with no outstanding server request; dropped");
-                None
-            }
-            Incoming::Invalid { id, code, message } => {
-                Some(response(&id, Err(RpcError::new(code, message))))
-            }
+        let Request {
+            id,
+            method,
+            params,
+            progress_token,
+        } = request;
+        let Some(id) = id.map(Value::from) else {
+            tracing::debug!(%method, "notification");
+            return None;
+        };
+        let span = tracing::debug_span!("request", %method, %id);
+        let _entered = span.enter();
+        let cx = CallLink {
+            link,
+            call_id,
+            progress_wanted: progress_token.is_some(),
+        };
+        let outcome = self.request(login, cx, &method, params.map(Value::from));
+        if let Err(e) = &outcome {
+            tracing::debug!(code = e.code, message = %e.message, "protocol error");
         }
+        Some(response(&id, outcome))
     }
 
     fn request(
@@ -286,7 +156,7 @@ impl Server {
                 crate::completion::complete(&self.prompts, &self.resources, &params)
             }
             _ => Err(RpcError::new(
-                code::METHOD_NOT_FOUND,
+                jsonrpc::METHOD_NOT_FOUND,
                 format!("method not found: {method}"),
             )),
         }
@@ -357,8 +227,6 @@ impl Server {
             }
             None => return Err(RpcError::invalid_params("tools/call needs params.name")),
         };
-        let tool = self.registry.get(name);
-        let fixture = self.registry.fixture(name);
         let empty = Map::new();
         let args = match params.get("arguments") {
             None | Some(Value::Null) => &empty,
@@ -370,19 +238,14 @@ impl Server {
             }
         };
         tracing::debug!(tool = %name, "tools/call");
-        let progress_wanted = params
-            .get("_meta")
-            .and_then(|m| m.get("progressToken"))
-            .is_some_and(|t| t.is_string() || t.is_i64() || t.is_u64());
         let notifier = cx.link.notifier(
             cx.call_id,
-            progress_wanted,
+            cx.progress_wanted,
             self.client_capabilities.clone(),
         );
-        let mut result = match (tool, fixture) {
-            (Some(tool), _) => self.registry.call(tool, login, args, &notifier),
-            (None, Some(fixture)) => fixture.call(&notifier, args),
-            (None, None) => return Err(RpcError::invalid_params(format!("unknown tool: {name}"))),
+        let Some((mut result, on_login)) = self.registry.call_named(name, login, args, &notifier)
+        else {
+            return Err(RpcError::invalid_params(format!("unknown tool: {name}")));
         };
         if let Some(note) = self.view_note.take() {
             if let Some(content) = result.get_mut("content").and_then(Value::as_array_mut) {
@@ -390,7 +253,7 @@ impl Server {
             }
         }
         // A result of a session holding uncommitted changes ends by saying so.
-        if tool.is_some() && tools::holds_uncommitted_changes(login) {
+        if on_login && tools::holds_uncommitted_changes(login) {
             if let Some(content) = result.get_mut("content").and_then(Value::as_array_mut) {
                 content.push(json!({"type": "text", "text": tools::SESSION_NOTE}));
             }
@@ -404,6 +267,8 @@ impl Server {
 struct CallLink<'a> {
     link: &'a Arc<Link>,
     call_id: u64,
+    /// The request carried a progress token (the router read it).
+    progress_wanted: bool,
 }
 
 /// The version to answer for a requested one: the same if supported, else the newest.
@@ -432,82 +297,5 @@ mod tests {
         for (requested, answered) in table {
             assert_eq!(negotiate(requested), answered, "{requested:?}");
         }
-    }
-
-    #[test]
-    fn classification_table() {
-        let req = |id: Value, m: &str| Incoming::Request {
-            id,
-            method: m.into(),
-            params: None,
-        };
-        let inv = |id: Value, code| (id, code);
-        type Expected = Result<Incoming, (Value, i64)>;
-        let table: Vec<(&str, Expected)> = vec![
-            (
-                r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
-                Ok(req(json!(1), "ping")),
-            ),
-            (
-                r#"{"jsonrpc":"2.0","id":"a","method":"ping"}"#,
-                Ok(req(json!("a"), "ping")),
-            ),
-            (
-                r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
-                Ok(Incoming::Notification {
-                    method: "notifications/initialized".into(),
-                }),
-            ),
-            (
-                r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
-                Ok(Incoming::Response),
-            ),
-            ("{", Err(inv(Value::Null, code::PARSE_ERROR))),
-            ("[1]", Err(inv(Value::Null, code::INVALID_REQUEST))),
-            (
-                r#"{"id":1,"method":"ping"}"#,
-                Err(inv(json!(1), code::INVALID_REQUEST)),
-            ),
-            (
-                r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
-                Err(inv(Value::Null, code::INVALID_REQUEST)),
-            ),
-            (
-                r#"{"jsonrpc":"2.0","id":[1],"method":"ping"}"#,
-                Err(inv(Value::Null, code::INVALID_REQUEST)),
-            ),
-            (
-                r#"{"jsonrpc":"2.0","id":7,"method":3}"#,
-                Err(inv(json!(7), code::INVALID_REQUEST)),
-            ),
-            (
-                r#"{"jsonrpc":"2.0","id":7}"#,
-                Err(inv(json!(7), code::INVALID_REQUEST)),
-            ),
-        ];
-        for (text, expected) in table {
-            let got = parse(text);
-            match expected {
-                Ok(e) => assert_eq!(got, e, "{text}"),
-                Err((id, c)) => match got {
-                    Incoming::Invalid {
-                        id: gid, code: gc, ..
-                    } => assert_eq!((gid, gc), (id, c), "{text}"),
-                    other => panic!("{text}: expected an invalid message, got {other:?}"),
-                },
-            }
-        }
-    }
-
-    #[test]
-    fn responses_keep_the_id_and_shape() {
-        let v: Value = serde_json::from_str(&response(&json!("x"), Ok(json!({})))).unwrap();
-        assert_eq!(v, json!({"jsonrpc": "2.0", "id": "x", "result": {}}));
-        let v: Value =
-            serde_json::from_str(&response(&json!(5), Err(RpcError::new(-32601, "nope")))).unwrap();
-        assert_eq!(
-            v,
-            json!({"jsonrpc": "2.0", "id": 5, "error": {"code": -32601, "message": "nope"}})
-        );
     }
 }

@@ -146,14 +146,7 @@ impl Link {
 
     /// Reader side: the client's answer to one of the worker's requests (its id
     /// already restored by the router). An answer nobody waits for is dropped.
-    pub fn client_response(&self, message: &str) {
-        let value: Value = match serde_json::from_str(message) {
-            Ok(v) => v,
-            Err(e) => {
-                tracing::debug!("client response that is not JSON dropped: {e}");
-                return;
-            }
-        };
+    pub fn client_response(&self, value: Value) {
         let id = value.get("id").and_then(Value::as_str).map(str::to_owned);
         let mut s = lock(&self.state);
         if id.is_some() && id == s.awaiting {
@@ -372,7 +365,7 @@ mod tests {
         thread::spawn(move || loop {
             if let Ok(ToRouter::Outbound { message, .. }) = rx.recv() {
                 let request: Value = serde_json::from_str(&message).unwrap();
-                link.client_response(&reply(&request["id"]).to_string());
+                link.client_response(reply(&request["id"]));
                 return request;
             }
         })
@@ -493,8 +486,8 @@ mod tests {
     #[test]
     fn stray_answers_are_dropped() {
         let (link, _rx) = link();
-        link.client_response(r#"{"jsonrpc":"2.0","id":"w99","result":{}}"#);
-        link.client_response("not json");
+        link.client_response(json!({"jsonrpc": "2.0", "id": "w99", "result": {}}));
+        link.client_response(json!({"jsonrpc": "2.0", "id": 7, "result": {}}));
         assert!(lock(&link.state).answer.is_none());
     }
 }

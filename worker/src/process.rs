@@ -1,16 +1,11 @@
 //! The worker as an OS process: the death signal tied to the router, the process
 //! name, the panic hook, the address-space limit, and the IPC socket the router
-//! passed as a descriptor.
+//! passed as a descriptor (taken as `gsmcp_ipc::startup` says).
 //!
 //! Nothing here knows about MCP or Smalltalk.
 
 use std::io;
-use std::os::fd::{FromRawFd, RawFd};
 use std::os::unix::net::UnixStream;
-
-/// The environment variable naming the IPC descriptor, and its default.
-pub const IPC_FD_ENV: &str = "GSMCP_IPC_FD";
-pub const DEFAULT_IPC_FD: RawFd = 3;
 
 /// Why the process cannot start.
 #[derive(Debug, thiserror::Error)]
@@ -20,12 +15,8 @@ pub enum ProcessError {
     DeathSignal(io::Error),
     #[error("the router exited before the worker started")]
     Orphaned,
-    #[error("{IPC_FD_ENV}={0:?} is not a descriptor number")]
-    BadFdVar(String),
-    #[error(
-        "descriptor {0} is not a socket: gsmcp-worker is started by gsmcp with its IPC socket on that descriptor, not by hand"
-    )]
-    NotASocket(RawFd),
+    #[error(transparent)]
+    Socket(#[from] gsmcp_ipc::startup::StartupError),
 }
 
 /// Limits this process's address space (`RLIMIT_AS`) to `bytes`, or to the
@@ -105,27 +96,7 @@ pub fn install_panic_hook() {
     }));
 }
 
-/// Takes ownership of the IPC socket the router passed (`GSMCP_IPC_FD`, default 3).
+/// Takes ownership of the IPC socket the router passed (`gsmcp_ipc::startup`).
 pub fn ipc_stream() -> Result<UnixStream, ProcessError> {
-    let fd = match std::env::var(IPC_FD_ENV) {
-        Ok(v) => v
-            .trim()
-            .parse::<RawFd>()
-            .map_err(|_| ProcessError::BadFdVar(v))?,
-        Err(_) => DEFAULT_IPC_FD,
-    };
-    if fd < 0 {
-        return Err(ProcessError::BadFdVar(fd.to_string()));
-    }
-    // SAFETY: fstat writes into a zeroed stat buffer we own; a bad fd yields -1.
-    let mut st: libc::stat = unsafe { std::mem::zeroed() };
-    let rc = unsafe { libc::fstat(fd, &mut st) };
-    if rc != 0 || st.st_mode & libc::S_IFMT != libc::S_IFSOCK {
-        return Err(ProcessError::NotASocket(fd));
-    }
-    // The socket must not leak into anything this process might spawn.
-    // SAFETY: fcntl on a descriptor we checked is open.
-    unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
-    // SAFETY: the descriptor is an open socket that nothing else in this process owns.
-    Ok(unsafe { UnixStream::from_raw_fd(fd) })
+    Ok(gsmcp_ipc::startup::ipc_socket()?)
 }

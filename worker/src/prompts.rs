@@ -6,7 +6,7 @@
 //! prompts, missing required arguments, unknown arguments and non-string values
 //! are `-32602` before any rendering. Prompts do not evaluate Smalltalk.
 
-use crate::mcp::{code, RpcError};
+use gsmcp_ipc::jsonrpc::{self, RpcError};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
@@ -124,7 +124,7 @@ impl Prompts {
 }
 
 fn invalid(message: impl Into<String>) -> RpcError {
-    RpcError::new(code::INVALID_PARAMS, message)
+    RpcError::new(jsonrpc::INVALID_PARAMS, message)
 }
 
 #[cfg(test)]
@@ -186,7 +186,7 @@ mod tests {
         for b in bad {
             assert_eq!(
                 p.get(&params(b.clone())).unwrap_err().code,
-                code::INVALID_PARAMS,
+                jsonrpc::INVALID_PARAMS,
                 "{b}"
             );
         }

@@ -1,14 +1,70 @@
-//! Renders client-supplied text as Smalltalk literals.
+//! Renders client-supplied text as Smalltalk literals: [`Literal`], the only
+//! thing a tool expression's holes can be filled with.
 //!
 //! Client text reaches Smalltalk only as a quoted literal, never as code (the one
-//! exception is the `code` argument of `execute_code`). Every tool that puts an
-//! argument into a Smalltalk expression goes through this module; nothing else
-//! splices strings into source.
+//! exception is the `code` argument of `execute_code`). The compiler holds every
+//! tool to it: a [`Literal`] can only be made by quoting text, by rendering a
+//! number or a boolean, or from Smalltalk this build ships (`&'static str`), so
+//! no path exists from a client's string to a hole but through the quoting.
+
+/// A piece of Smalltalk source fit for a hole of a tool expression. Its field
+/// is private: the constructors are the only ways to make one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Literal(String);
+
+impl Literal {
+    /// A string literal holding exactly `text`.
+    pub fn string(text: &str) -> Literal {
+        Literal(string_literal(text))
+    }
+
+    /// A quoted symbol literal for `text`.
+    pub fn symbol(text: &str) -> Literal {
+        Literal(symbol_literal(text))
+    }
+
+    /// A symbol literal for `text`, or `nil` for none.
+    pub fn optional_symbol(text: Option<&str>) -> Literal {
+        text.map_or_else(Literal::nil, Literal::symbol)
+    }
+
+    /// A literal Array of symbols: `#(#'a' #'b')`.
+    pub fn symbol_array<'a>(texts: impl IntoIterator<Item = &'a str>) -> Literal {
+        let items: Vec<String> = texts.into_iter().map(symbol_literal).collect();
+        Literal(format!("#({})", items.join(" ")))
+    }
+
+    /// A SmallInteger literal (a count, an offset, a limit).
+    pub fn integer(n: usize) -> Literal {
+        Literal(n.to_string())
+    }
+
+    /// `true` or `false`.
+    pub fn boolean(b: bool) -> Literal {
+        Literal(if b { "true" } else { "false" }.into())
+    }
+
+    /// `nil`.
+    pub fn nil() -> Literal {
+        Literal("nil".into())
+    }
+
+    /// Smalltalk that is part of this build (the shared JSON escaper): a
+    /// `&'static str`, never text a client sent.
+    pub fn shipped(source: &'static str) -> Literal {
+        Literal(source.to_string())
+    }
+
+    /// The source text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
 
 /// A Smalltalk string literal holding exactly `text`: the text between single
 /// quotes, with every embedded single quote doubled. Any other character,
 /// including newlines and `"`, stands for itself inside a string literal.
-pub fn string_literal(text: &str) -> String {
+fn string_literal(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('\'');
     for c in text.chars() {
@@ -24,7 +80,7 @@ pub fn string_literal(text: &str) -> String {
 /// A Smalltalk quoted-symbol literal (`#'...'`) for `text`, with embedded single
 /// quotes doubled. Quoting always, even for plain identifiers, keeps one rule for
 /// every name a client sends.
-pub fn symbol_literal(text: &str) -> String {
+fn symbol_literal(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 3);
     out.push('#');
     out.push_str(&string_literal(text));
@@ -90,6 +146,25 @@ mod tests {
         ];
         for (text, expected) in table {
             assert_eq!(symbol_literal(text), expected, "rendering {text:?}");
+        }
+    }
+
+    #[test]
+    fn literals_of_every_kind() {
+        let table = [
+            (Literal::string("it's"), "'it''s'"),
+            (Literal::symbol("at:put:"), "#'at:put:'"),
+            (Literal::optional_symbol(Some("A")), "#'A'"),
+            (Literal::optional_symbol(None), "nil"),
+            (Literal::symbol_array(["a", "b'c"]), "#(#'a' #'b''c')"),
+            (Literal::symbol_array([]), "#()"),
+            (Literal::integer(42), "42"),
+            (Literal::boolean(true), "true"),
+            (Literal::boolean(false), "false"),
+            (Literal::shipped("[:x | x]"), "[:x | x]"),
+        ];
+        for (literal, expected) in table {
+            assert_eq!(literal.as_str(), expected);
         }
     }
 

@@ -8,7 +8,7 @@
 //! of subscriptions. It must not touch the login: resources here are served
 //! without evaluating Smalltalk.
 
-use crate::mcp::{code, RpcError};
+use gsmcp_ipc::jsonrpc::{self, RpcError};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
 
@@ -157,7 +157,7 @@ fn no_cursor(params: &Map<String, Value>, method: &str) -> Result<(), RpcError> 
     match params.get("cursor") {
         None | Some(Value::Null) => Ok(()),
         Some(_) => Err(RpcError::new(
-            code::INVALID_PARAMS,
+            jsonrpc::INVALID_PARAMS,
             format!("invalid cursor: {method} has a single page"),
         )),
     }
@@ -167,10 +167,15 @@ fn no_cursor(params: &Map<String, Value>, method: &str) -> Result<(), RpcError> 
 fn uri_param(params: &Map<String, Value>) -> Result<&str, RpcError> {
     let uri = match params.get("uri") {
         Some(Value::String(u)) => u.as_str(),
-        Some(_) => return Err(RpcError::new(code::INVALID_PARAMS, "uri must be a string")),
+        Some(_) => {
+            return Err(RpcError::new(
+                jsonrpc::INVALID_PARAMS,
+                "uri must be a string",
+            ))
+        }
         None => {
             return Err(RpcError::new(
-                code::INVALID_PARAMS,
+                jsonrpc::INVALID_PARAMS,
                 "the request needs params.uri",
             ))
         }
@@ -187,7 +192,7 @@ fn uri_param(params: &Map<String, Value>) -> Result<&str, RpcError> {
     }) && !uri.chars().any(|c| c.is_whitespace() || c.is_control());
     if !valid {
         return Err(RpcError::new(
-            code::INVALID_PARAMS,
+            jsonrpc::INVALID_PARAMS,
             format!("not an absolute URI: {uri:?}"),
         ));
     }
@@ -337,10 +342,10 @@ mod tests {
         // (params, expected error code)
         let table = [
             (json!({"uri": "x://two"}), RESOURCE_NOT_FOUND),
-            (json!({"uri": 3}), code::INVALID_PARAMS),
-            (json!({}), code::INVALID_PARAMS),
-            (json!({"uri": "no scheme"}), code::INVALID_PARAMS),
-            (json!({"uri": "1x:y"}), code::INVALID_PARAMS),
+            (json!({"uri": 3}), jsonrpc::INVALID_PARAMS),
+            (json!({}), jsonrpc::INVALID_PARAMS),
+            (json!({"uri": "no scheme"}), jsonrpc::INVALID_PARAMS),
+            (json!({"uri": "1x:y"}), jsonrpc::INVALID_PARAMS),
         ];
         for (p, c) in table {
             assert_eq!(r.read(&params(p.clone())).unwrap_err().code, c, "{p}");
@@ -348,7 +353,7 @@ mod tests {
         }
         assert_eq!(
             r.list(&params(json!({"cursor": "x"}))).unwrap_err().code,
-            code::INVALID_PARAMS
+            jsonrpc::INVALID_PARAMS
         );
         r.subscribe(&params(json!({"uri": "x://one"}))).unwrap();
         r.subscribe(&params(json!({"uri": "x://item/7"}))).unwrap();

@@ -1,9 +1,10 @@
 //! The worker's life after its process is set up: the handshake, the login, and
 //! the call loop.
 //!
-//! Three parties share the IPC socket. The *reader* (the thread that calls
-//! [`serve`]) reads every frame, so cancel, break and shutdown are seen while a
-//! call runs. The *engine thread* owns the login (it is created there and never
+//! Three parties share the IPC socket — or any pair of byte streams
+//! ([`serve_over`], which tests use to run a session in their own process).
+//! The *reader* (the thread that calls [`serve`]) reads every frame, so cancel,
+//! break and shutdown are seen while a call runs. The *engine thread* owns the login (it is created there and never
 //! leaves: the embedded stone's session is single-threaded) and runs calls one at
 //! a time from a queue; it runs on a large stack because the interpreter is deep.
 //! Both write frames through one mutex-guarded handle.
@@ -22,15 +23,17 @@
 //! evaluation answers (normally a tool error of kind `other` naming the break).
 
 use crate::backend::{self, Breaker, Login, LoginError};
-use crate::mcp::{self, code, RpcError, ServerInfo};
+use crate::mcp::{self, ServerInfo};
 use crate::notify::{FrameSink, Interruption, Link};
 use crate::tools::{ConfigError, Registry};
+use gsmcp_ipc::jsonrpc::{self, Request, RpcError};
+use gsmcp_ipc::Json;
 use gsmcp_ipc::{
     read_frame, write_frame, Hello, IpcError, Ready, ToRouter, ToWorker, PROTOCOL_VERSION,
 };
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::collections::HashSet;
-use std::io;
+use std::io::{self, Read, Write};
 use std::os::unix::net::UnixStream;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -103,7 +106,7 @@ fn frame_name(frame: &ToWorker) -> &'static str {
 
 /// The frame writer both threads share.
 #[derive(Clone)]
-struct Writer(Arc<Mutex<UnixStream>>);
+struct Writer(Arc<Mutex<Box<dyn Write + Send>>>);
 
 impl Writer {
     fn send(&self, frame: &ToRouter) -> Result<(), IpcError> {
@@ -146,15 +149,25 @@ struct Shared {
 }
 
 enum Job {
-    Call { call_id: u64, message: String },
+    Call { call_id: u64, request: Request },
     Refresh,
 }
 
 /// Serves one session until `Shutdown` or until the router goes away.
 pub fn serve(stream: UnixStream, hello: Hello) -> Result<(), ServeError> {
-    let writer = Writer(Arc::new(Mutex::new(
-        stream.try_clone().map_err(IpcError::Io)?,
-    )));
+    let writer = stream.try_clone().map_err(IpcError::Io)?;
+    serve_over(stream, writer, hello)
+}
+
+/// Serves one session whose frames arrive on `reader` and leave on `writer`
+/// (the two halves of the IPC socket, or of any in-process pipe), until
+/// `Shutdown` or until `reader` ends.
+pub fn serve_over(
+    reader: impl Read,
+    writer: impl Write + Send + 'static,
+    hello: Hello,
+) -> Result<(), ServeError> {
+    let writer = Writer(Arc::new(Mutex::new(Box::new(writer))));
     let failed = |kind: &str, message: String| {
         let _ = writer.send(&ToRouter::Failed {
             kind: kind.into(),
@@ -251,7 +264,7 @@ pub fn serve(stream: UnixStream, hello: Hello) -> Result<(), ServeError> {
         tools_json,
     }))?;
 
-    let outcome = read_loop(stream, &shared, &job_tx);
+    let outcome = read_loop(reader, &shared, &job_tx);
     // Whatever ended the loop, stop the engine: no new jobs, abort the running call.
     {
         let mut calls = lock(&shared.calls);
@@ -276,7 +289,7 @@ pub fn serve(stream: UnixStream, hello: Hello) -> Result<(), ServeError> {
 /// Reads frames until `Shutdown` (Ok), the router closing the socket (Ok), or a
 /// frame that must not arrive now (Err).
 fn read_loop(
-    mut stream: UnixStream,
+    mut stream: impl Read,
     shared: &Shared,
     jobs: &mpsc::Sender<Job>,
 ) -> Result<(), ServeError> {
@@ -290,9 +303,9 @@ fn read_loop(
             Err(e) => return Err(e.into()),
         };
         match frame {
-            ToWorker::Call { call_id, message } => {
+            ToWorker::Call { call_id, request } => {
                 lock(&shared.calls).queued.insert(call_id);
-                if jobs.send(Job::Call { call_id, message }).is_err() {
+                if jobs.send(Job::Call { call_id, request }).is_err() {
                     return Err(ServeError::EngineGone);
                 }
             }
@@ -330,7 +343,7 @@ fn read_loop(
                     return Err(ServeError::EngineGone);
                 }
             }
-            ToWorker::ClientResponse { message } => shared.link.client_response(&message),
+            ToWorker::ClientResponse { response } => shared.link.client_response(response.into()),
             ToWorker::Shutdown => {
                 tracing::debug!("shutdown");
                 return Ok(());
@@ -352,8 +365,8 @@ fn engine_loop(
     jobs: mpsc::Receiver<Job>,
 ) {
     for job in jobs {
-        let (call_id, message) = match job {
-            Job::Call { call_id, message } => (call_id, message),
+        let (call_id, request) = match job {
+            Job::Call { call_id, request } => (call_id, request),
             Job::Refresh => {
                 refresh(login, server, writer);
                 if send_view_status(login, writer).is_err() {
@@ -362,7 +375,9 @@ fn engine_loop(
                 continue;
             }
         };
-        let reply = run_call(login, server, shared, call_id, &message);
+        // The id stays here for an error answer in place of a reply too large to send.
+        let id = request.id.clone();
+        let reply = run_call(login, server, shared, call_id, request);
         if let Some(reply) = reply {
             let mut sent = writer.send(&ToRouter::Reply {
                 call_id,
@@ -372,14 +387,14 @@ fn engine_loop(
                 // nothing was written: the client hears why instead of waiting forever
                 tracing::warn!(call_id, bytes, "the reply is too large to send");
                 let e = RpcError::new(
-                    code::INTERNAL_ERROR,
+                    jsonrpc::INTERNAL_ERROR,
                     format!(
                         "the answer is {bytes} bytes, more than the {} a reply may carry; \
                          ask for less (a smaller page, or a shorter result)",
                         gsmcp_ipc::MAX_FRAME_LEN
                     ),
                 );
-                if let Some(message) = answer_with(&message, e) {
+                if let Some(message) = answer_with(id.as_ref(), e) {
                     sent = writer.send(&ToRouter::Reply { call_id, message });
                 }
             }
@@ -462,7 +477,7 @@ fn run_call(
     server: &mut mcp::Server,
     shared: &Shared,
     call_id: u64,
-    message: &str,
+    request: Request,
 ) -> Option<String> {
     let (cancelled_early, shutting_down) = {
         let mut calls = lock(&shared.calls);
@@ -477,15 +492,16 @@ fn run_call(
         (early, calls.shutting_down)
     };
     if shutting_down {
-        let mut e = RpcError::new(-32001, "the session is shutting down");
-        e.data = Some(json!({"kind": "sessionGone"}));
-        return answer_with(message, e);
+        let e = RpcError::new(jsonrpc::SESSION_ERROR, "the session is shutting down")
+            .with_kind("sessionGone");
+        return answer_with(request.id.as_ref(), e);
     }
     if cancelled_early {
-        return answer_with(message, cancelled());
+        return answer_with(request.id.as_ref(), RpcError::cancelled());
     }
+    let id = request.id.clone();
     let span = tracing::debug_span!("call", call_id);
-    let reply = span.in_scope(|| server.handle(login, &shared.link, call_id, message));
+    let reply = span.in_scope(|| server.handle(login, &shared.link, call_id, request));
     let cancelled_late = {
         let mut calls = lock(&shared.calls);
         calls.running = None;
@@ -493,23 +509,13 @@ fn run_call(
         std::mem::take(&mut calls.running_cancelled)
     };
     match reply {
-        Some(_) if cancelled_late => answer_with(message, cancelled()),
+        Some(_) if cancelled_late => answer_with(id.as_ref(), RpcError::cancelled()),
         other => other,
     }
 }
 
-fn cancelled() -> RpcError {
-    let mut e = RpcError::new(code::REQUEST_CANCELLED, "request cancelled");
-    e.data = Some(json!({"kind": "cancelled"}));
-    e
-}
-
-/// The error response to `message` if it is a request; nothing for a notification.
-fn answer_with(message: &str, error: RpcError) -> Option<String> {
-    let id = match mcp::parse(message) {
-        mcp::Incoming::Request { id, .. } => id,
-        mcp::Incoming::Invalid { id, .. } => id,
-        mcp::Incoming::Notification { .. } | mcp::Incoming::Response => return None,
-    };
-    Some(mcp::response(&id, Err::<Value, _>(error)))
+/// The error response to a request with id `id`; nothing for a notification.
+fn answer_with(id: Option<&Json>, error: RpcError) -> Option<String> {
+    let id = Value::from(id?.clone());
+    Some(jsonrpc::response(&id, Err(error)))
 }

@@ -6,6 +6,8 @@
 //! logs, server requests answered by `ClientResponse` (or ended by cancel and
 //! break), and the Conformance toolset's prompts, resources and completions.
 
+use gsmcp_ipc::jsonrpc::{self, Request};
+use gsmcp_ipc::startup;
 use gsmcp_ipc::{
     read_frame, write_frame, Backend, Hello, Ready, ToRouter, ToWorker, PROTOCOL_VERSION,
 };
@@ -55,23 +57,15 @@ impl Worker {
         let (ours, theirs) = UnixStream::pair().expect("socketpair");
         let fd = theirs.as_raw_fd();
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_gsmcp-worker"));
-        cmd.args(["0", "01234567"])
-            .env("GSMCP_IPC_FD", "3")
+        cmd.args(startup::worker_args(0, "01234567"))
+            .env(startup::IPC_FD_ENV, startup::IPC_FD.to_string())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::inherit());
-        // SAFETY: only async-signal-safe calls between fork and exec.
+        let parent = std::process::id() as libc::pid_t;
+        // SAFETY: in the child between fork and exec, as `prepare_child` requires.
         unsafe {
-            cmd.pre_exec(move || {
-                if fd == 3 {
-                    if libc::fcntl(3, libc::F_SETFD, 0) < 0 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                } else if libc::dup2(fd, 3) < 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
+            cmd.pre_exec(move || startup::prepare_child(fd, parent));
         }
         let child = cmd.spawn().expect("spawn gsmcp-worker");
         drop(theirs);
@@ -106,14 +100,14 @@ impl Worker {
         }
     }
 
-    /// Sends one message as a Call; answers its call id.
-    fn call_raw(&mut self, message: &str) -> u64 {
+    /// Sends one request or notification as a Call, read as the router
+    /// reads it; answers its call id.
+    fn call_raw(&mut self, message: &Value) -> u64 {
         let call_id = self.next_call;
         self.next_call += 1;
-        self.send(&ToWorker::Call {
-            call_id,
-            message: message.into(),
-        });
+        let classified = jsonrpc::classify(message.to_string().as_bytes()).expect("a message");
+        let request = Request::from_message(classified).expect("a request or notification");
+        self.send(&ToWorker::Call { call_id, request });
         call_id
     }
 
@@ -140,8 +134,7 @@ impl Worker {
 
     fn request(&mut self, method: &str, params: Value) -> Value {
         let id = self.next_call;
-        let msg =
-            json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string();
+        let msg = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
         let call = self.call_raw(&msg);
         let v = self.reply(call);
         assert_eq!(v["id"], json!(id), "reply carries the request's id");
@@ -439,34 +432,44 @@ fn ping_and_tools_list() {
     assert_eq!(status["annotations"]["readOnlyHint"], true);
 }
 
+/// The router passes on every well-formed request; one the worker cannot
+/// serve still gets exactly one answer, with its id.
 #[test]
-fn garbage_requests_still_get_exactly_one_answer() {
+fn requests_the_worker_cannot_serve_get_exactly_one_answer() {
     let (mut w, _) = Worker::ready(hello());
-    // (message text, expected code, expected id)
-    let table: Vec<(&str, i64, Value)> = vec![
-        ("{not json", -32700, Value::Null),
-        ("[]", -32600, Value::Null),
+    // (message, expected code)
+    let table: Vec<(Value, i64)> = vec![
         (
-            r#"{"jsonrpc":"1.0","id":9,"method":"ping"}"#,
-            -32600,
-            json!(9),
+            json!({"jsonrpc": "2.0", "id": 9, "method": "no/such"}),
+            -32601,
         ),
         (
-            r#"{"jsonrpc":"2.0","id":"k","method":{}}"#,
-            -32600,
-            json!("k"),
+            json!({"jsonrpc": "2.0", "id": "k", "method": "ping", "params": [1]}),
+            -32602,
         ),
         (
-            r#"{"jsonrpc":"2.0","id":{},"method":"ping"}"#,
-            -32600,
-            Value::Null,
+            json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": 4}}),
+            -32602,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {}}),
+            -32602,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": u64::MAX, "method": "tools/call",
+                   "params": {"name": "execute_code", "arguments": [1]}}),
+            -32602,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 5, "method": "initialize", "params": {}}),
+            -32602,
         ),
     ];
-    for (text, code, id) in table {
-        let call = w.call_raw(text);
+    for (message, code) in table {
+        let call = w.call_raw(&message);
         let v = w.reply(call);
-        assert_eq!(v["error"]["code"], code, "{text}: {v}");
-        assert_eq!(v["id"], id, "{text}: {v}");
+        assert_eq!(v["error"]["code"], code, "{message}: {v}");
+        assert_eq!(v["id"], message["id"], "{message}: {v}");
     }
 }
 
@@ -478,10 +481,8 @@ fn notifications_get_no_reply() {
         "notifications/cancelled",
         "notifications/whatever",
     ] {
-        w.call_raw(&json!({"jsonrpc": "2.0", "method": n}).to_string());
+        w.call_raw(&json!({"jsonrpc": "2.0", "method": n}));
     }
-    // A client response slipped in as a call is not answered either.
-    w.call_raw(r#"{"jsonrpc":"2.0","id":77,"result":{}}"#);
     // The next frame the worker sends is the ping's reply.
     let v = w.request("ping", json!({}));
     assert_eq!(v["result"], json!({}));
@@ -646,18 +647,15 @@ const ENDLESS: &str = "[true] whileTrue. #never";
 /// behind it being answered only after the break.
 fn start_endless(w: &mut Worker) -> u64 {
     let id = w.next_call;
-    w.call_raw(
-        &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-        "params": {"name": "execute_code", "arguments": {"code": ENDLESS}}})
-        .to_string(),
-    )
+    w.call_raw(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": "execute_code", "arguments": {"code": ENDLESS}}}))
 }
 
 #[test]
 fn cancel_interrupts_the_running_call() {
     let (mut w, _) = Worker::ready(hello());
     let call = start_endless(&mut w);
-    let ping = w.call_raw(r#"{"jsonrpc":"2.0","id":"p","method":"ping"}"#);
+    let ping = w.call_raw(&json!({"jsonrpc": "2.0", "id": "p", "method": "ping"}));
     // The cancel may reach the worker before the engine thread starts the call;
     // both orders must end in the cancelled answer.
     w.send(&ToWorker::Cancel { call_id: call });
@@ -764,7 +762,7 @@ fn frames_between_calls_are_harmless() {
     // with nothing running must not interrupt the evaluation that follows.
     w.send(&ToWorker::Refresh);
     w.send(&ToWorker::ClientResponse {
-        message: r#"{"jsonrpc":"2.0","id":"s1","result":{}}"#.into(),
+        response: json!({"jsonrpc": "2.0", "id": "s1", "result": {}}).into(),
     });
     w.send(&ToWorker::Cancel { call_id: 999 });
     w.send(&ToWorker::Break { hard: false });
@@ -985,9 +983,7 @@ fn start_tool(w: &mut Worker, name: &str, args: Value, progress: bool) -> u64 {
     if progress {
         params["_meta"] = json!({"progressToken": "tok"});
     }
-    w.call_raw(
-        &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params}).to_string(),
-    )
+    w.call_raw(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params}))
 }
 
 #[test]
@@ -1095,12 +1091,12 @@ fn server_requests_round_trip_and_end_on_cancel_or_break() {
     );
     // A stray answer with another id is not taken for the real one.
     w.send(&ToWorker::ClientResponse {
-        message: json!({"jsonrpc": "2.0", "id": "elsewhere", "result": {}}).to_string(),
+        response: json!({"jsonrpc": "2.0", "id": "elsewhere", "result": {}}).into(),
     });
     let answer = json!({"jsonrpc": "2.0", "id": req["id"], "result": {"role": "assistant", "model": "m",
         "content": {"type": "text", "text": "ultramarine"}}});
     w.send(&ToWorker::ClientResponse {
-        message: answer.to_string(),
+        response: answer.into(),
     });
     let (_, reply) = frames_until_reply(&mut w, call);
     let text = reply["result"]["content"][0]["text"]
@@ -1123,7 +1119,7 @@ fn server_requests_round_trip_and_end_on_cancel_or_break() {
         );
         let err = json!({"jsonrpc": "2.0", "id": req["id"], "error": {"code": -32001, "message": "x", "data": {"kind": kind}}});
         w.send(&ToWorker::ClientResponse {
-            message: err.to_string(),
+            response: err.into(),
         });
         let (_, reply) = frames_until_reply(&mut w, call);
         assert_eq!(reply["result"]["isError"], true, "{reply}");
@@ -1153,8 +1149,7 @@ fn server_requests_round_trip_and_end_on_cancel_or_break() {
     assert_eq!(reply["error"]["code"], -32800, "{reply}");
     // A late answer to the cancelled request is dropped, not given to the next call.
     w.send(&ToWorker::ClientResponse {
-        message: json!({"jsonrpc": "2.0", "id": req["id"], "result": {"action": "accept"}})
-            .to_string(),
+        response: json!({"jsonrpc": "2.0", "id": req["id"], "result": {"action": "accept"}}).into(),
     });
 
     // A break while waiting ends the call as a tool error.

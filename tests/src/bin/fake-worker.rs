@@ -28,7 +28,6 @@
 
 use gsmcp_ipc::{read_frame, write_frame, Ready, ToRouter, ToWorker, PROTOCOL_VERSION};
 use serde_json::{json, Value};
-use std::os::fd::FromRawFd;
 use std::os::unix::net::UnixStream;
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::time::Duration;
@@ -69,12 +68,7 @@ impl Peer {
 }
 
 fn main() {
-    let fd: i32 = std::env::var("GSMCP_IPC_FD")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(3);
-    // SAFETY: the router hands us this descriptor and nothing else owns it.
-    let socket = unsafe { UnixStream::from_raw_fd(fd) };
+    let socket = gsmcp_ipc::startup::ipc_socket().expect("the IPC socket");
     let mut reader = socket.try_clone().expect("clone the socket");
     let (tx, inbox) = mpsc::channel();
     std::thread::spawn(move || loop {
@@ -107,18 +101,17 @@ fn main() {
         tools_json: tools.to_string(),
     }));
     loop {
-        let (call_id, message) = match peer.next() {
-            ToWorker::Call { call_id, message } => (call_id, message),
+        let (call_id, request) = match peer.next() {
+            ToWorker::Call { call_id, request } => (call_id, request),
             _ => continue,
         };
-        let msg: Value = serde_json::from_str(&message).unwrap_or(Value::Null);
-        let Some(id) = msg.get("id").cloned() else {
+        let Some(id) = request.id.map(Value::from) else {
             continue;
         };
-        let method = msg["method"].as_str().unwrap_or("");
-        match method {
+        let params = request.params.map(Value::from).unwrap_or(Value::Null);
+        match request.method.as_str() {
             "initialize" => {
-                let version = msg["params"]["protocolVersion"]
+                let version = params["protocolVersion"]
                     .as_str()
                     .unwrap_or("2025-11-25")
                     .to_string();
@@ -133,8 +126,8 @@ fn main() {
                 );
             }
             "tools/call" => {
-                let name = msg["params"]["name"].as_str().unwrap_or("").to_string();
-                let args = msg["params"]["arguments"].clone();
+                let name = params["name"].as_str().unwrap_or("").to_string();
+                let args = params["arguments"].clone();
                 call_tool(&mut peer, call_id, &id, &name, &args);
             }
             "tools/list" => peer.reply(call_id, &id, json!({ "tools": tools })),
@@ -154,8 +147,8 @@ fn ask(peer: &mut Peer, call_id: u64, method: &str, params: Value) -> (String, V
         message: request.to_string(),
     });
     loop {
-        if let ToWorker::ClientResponse { message } = peer.next() {
-            return (own, serde_json::from_str(&message).unwrap_or(Value::Null));
+        if let ToWorker::ClientResponse { response } = peer.next() {
+            return (own, response.into());
         }
     }
 }

@@ -11,7 +11,7 @@ use super::{
     check_error, escaper, section, Context, ErrorKind, Tool, ToolError, ToolOutput, Toolset,
     READ_ONLY,
 };
-use crate::quote::symbol_literal;
+use crate::quote::Literal;
 use crate::schema::{Param, ParamType};
 use serde_json::{json, Value};
 
@@ -117,11 +117,18 @@ list_classes name the classes there are (names are case-sensitive)"
 }
 
 /// Runs the browsing expression `tool` on the class the call names.
-fn run(cx: &mut Context<'_>, tool: &str, extra: &[(&str, String)]) -> Result<Value, ToolError> {
+fn run(
+    cx: &mut Context<'_>,
+    tool: &'static str,
+    extra: &[(&str, Literal)],
+) -> Result<Value, ToolError> {
     let class = cx.str_arg("className").unwrap_or_default();
-    let mut fills = vec![("escaper", escaper()), ("className", symbol_literal(class))];
+    let mut fills = vec![
+        ("escaper", escaper()),
+        ("className", Literal::symbol(class)),
+    ];
     fills.extend(extra.iter().cloned());
-    let answer = cx.run_json(&section(SOURCE, tool), &fills)?;
+    let answer = cx.run_json(section(SOURCE, tool), &fills)?;
     check_error(answer, |kind| match kind {
         "noMethod" => {
             let side = if cx.bool_arg("meta") { " class" } else { "" };
@@ -254,8 +261,8 @@ fn get_method_source(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
         cx,
         "get_method_source",
         &[
-            ("selector", symbol_literal(selector)),
-            ("meta", meta.to_string()),
+            ("selector", Literal::symbol(selector)),
+            ("meta", Literal::boolean(meta)),
         ],
     )?;
     let class = d["className"].as_str().unwrap_or("").to_string();

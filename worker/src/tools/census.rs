@@ -82,12 +82,12 @@ fn doits() -> Vec<(String, String)> {
                 let name = name.trim();
                 out.push((
                     format!("{file} {name}"),
-                    unholed(&super::section(text, name)),
+                    unholed(super::section(text, name)),
                 ));
             }
         }
     }
-    out.push(("escaper.st".into(), super::escaper()));
+    out.push(("escaper.st".into(), super::escaper().as_str().to_string()));
     for (i, s) in fixed_smalltalk().into_iter().enumerate() {
         out.push((format!("fixed expression {}", i + 1), s));
     }

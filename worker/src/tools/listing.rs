@@ -9,7 +9,7 @@ use super::{
     check_error, escaper, page_header, section, window, Context, ErrorKind, Tool, ToolError,
     ToolOutput, Toolset, DEFAULT_LIMIT, READ_ONLY,
 };
-use crate::quote::symbol_literal;
+use crate::quote::Literal;
 use crate::schema::{Param, ParamType};
 use serde_json::{json, Value};
 
@@ -93,7 +93,7 @@ names the ones there are"
 
 fn list_dictionaries(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let answer = cx.run_json(
-        &section(SOURCE, "list_dictionaries"),
+        section(SOURCE, "list_dictionaries"),
         &[("escaper", escaper())],
     )?;
     let dicts = answer.as_array().cloned().unwrap_or_default();
@@ -114,7 +114,7 @@ fn list_dictionaries(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
 fn list_all_classes(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let page = cx.page(DEFAULT_LIMIT)?;
     let answer = cx.run_json(
-        &section(SOURCE, "list_all_classes"),
+        section(SOURCE, "list_all_classes"),
         &[("escaper", escaper())],
     )?;
     let dicts: Vec<String> = answer["dictionaries"]
@@ -166,10 +166,10 @@ fn list_classes(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let page = cx.page(DEFAULT_LIMIT)?;
     let name = cx.str_arg("dictionaryName").unwrap_or_default();
     let answer = cx.run_json(
-        &section(SOURCE, "list_classes"),
+        section(SOURCE, "list_classes"),
         &[
             ("escaper", escaper()),
-            ("dictionaryName", symbol_literal(name)),
+            ("dictionaryName", Literal::symbol(name)),
         ],
     )?;
     let answer = check_error(answer, |_| no_dictionary(name))?;
@@ -204,10 +204,10 @@ fn list_dictionary_entries(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError
     let page = cx.page(DEFAULT_LIMIT)?;
     let name = cx.str_arg("dictionaryName").unwrap_or_default();
     let answer = cx.run_json(
-        &section(SOURCE, "list_dictionary_entries"),
+        section(SOURCE, "list_dictionary_entries"),
         &[
             ("escaper", escaper()),
-            ("dictionaryName", symbol_literal(name)),
+            ("dictionaryName", Literal::symbol(name)),
         ],
     )?;
     let answer = check_error(answer, |_| no_dictionary(name))?;

@@ -5,13 +5,13 @@
 //! input schema is rendered), annotations, its toolset and a handler. Each toolset
 //! lives in its own module and contributes a `TOOLS` table. Arguments are validated
 //! here, before a handler runs, so handlers see only well-typed arguments. Handlers
-//! never splice client text into Smalltalk except `execute_code`'s `code`; they
-//! quote with [`crate::quote`].
+//! never splice client text into Smalltalk except `execute_code`'s `code`: the
+//! holes of a tool expression take only [`Literal`]s, which only quote or render.
 //!
 //! A tool's Smalltalk lives in `smalltalk/tools/<toolset>.st` (one `!tool NAME`
-//! section per tool, holes `{{name}}` filled by [`fill`] with quoted literals or
-//! the shared JSON escaper of `escaper.st`) and answers a String of JSON that
-//! [`Context::run_json`] parses. This module also owns the paging rules
+//! section per tool, cut out once by [`section`]; holes `{{name}}` filled by
+//! [`fill`] with [`Literal`]s, the shared JSON escaper of `escaper.st` among
+//! them) and answers a String of JSON that [`Context::run_json`] parses. This module also owns the paging rules
 //! ([`Context::page`], [`page_header`], [`window`]), the session's blind-write
 //! [`Ledger`] (kept by the [`Registry`], which serves one session), and the
 //! `[session]` line every result gets while the session holds uncommitted changes.
@@ -34,62 +34,16 @@ pub mod testing;
 
 use crate::backend::Login;
 use crate::notify::Notifier;
+use crate::prompts::Prompts;
+pub use crate::quote::Literal;
+use crate::resources::Resources;
 use crate::schema::{self, Param};
-pub use gsmcp_ipc::toolsets::{Options, OptionsError};
+pub use gsmcp_ipc::toolsets::{Options, OptionsError, Toolset};
 use gsmcp_smalltalk::{EvalPolicy, TransactionMark};
 use serde_json::{json, Map, Value};
 use std::cell::RefCell;
-use std::collections::HashSet;
-use std::fmt;
-
-/// A named family of tools; a deployment serves a subset (`MCP_TOOLSETS`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Toolset {
-    Browsing,
-    Execution,
-    Listing,
-    Mutation,
-    Search,
-    Session,
-    Testing,
-}
-
-impl Toolset {
-    pub const ALL: [Toolset; 7] = [
-        Toolset::Browsing,
-        Toolset::Execution,
-        Toolset::Listing,
-        Toolset::Mutation,
-        Toolset::Search,
-        Toolset::Session,
-        Toolset::Testing,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Toolset::Browsing => "Browsing",
-            Toolset::Execution => "Execution",
-            Toolset::Listing => "Listing",
-            Toolset::Mutation => "Mutation",
-            Toolset::Search => "Search",
-            Toolset::Session => "Session",
-            Toolset::Testing => "Testing",
-        }
-    }
-
-    /// Parses a toolset name, ignoring case.
-    pub fn parse(name: &str) -> Option<Toolset> {
-        Toolset::ALL
-            .into_iter()
-            .find(|t| t.name().eq_ignore_ascii_case(name.trim()))
-    }
-}
-
-impl fmt::Display for Toolset {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+use std::collections::{HashMap, HashSet};
+use std::sync::{LazyLock, Mutex};
 
 /// The behaviour hints a client may show; `openWorldHint` is always false (a tool
 /// touches only the session's stone).
@@ -320,9 +274,14 @@ impl<'a> Context<'a> {
     }
 
     /// Runs one tool expression: `source` with its `{{name}}` holes filled by
-    /// `fills` (quoted literals from [`crate::quote`], or the shared escaper),
-    /// evaluated as a doit answering a String of JSON, which is parsed.
-    pub fn run_json(&mut self, source: &str, fills: &[(&str, String)]) -> Result<Value, ToolError> {
+    /// `fills` (each a [`Literal`]: quoted client text, a number, a boolean, or
+    /// the shared escaper), evaluated as a doit answering a String of JSON,
+    /// which is parsed.
+    pub fn run_json(
+        &mut self,
+        source: &'static str,
+        fills: &[(&str, Literal)],
+    ) -> Result<Value, ToolError> {
         let text = fill(source, fills);
         let answer = self
             .login
@@ -398,9 +357,12 @@ pub fn window<T: Clone>(items: &[T], page: Page) -> Vec<T> {
         .collect()
 }
 
-/// The JSON string writer of `smalltalk/tools/escaper.st`, without its comments.
-pub fn escaper() -> String {
-    strip_comments(include_str!("../../../smalltalk/tools/escaper.st"))
+/// The JSON string writer of `smalltalk/tools/escaper.st`, without its
+/// comments (read once).
+pub fn escaper() -> Literal {
+    static ESCAPER: LazyLock<String> =
+        LazyLock::new(|| strip_comments(include_str!("../../../smalltalk/tools/escaper.st")));
+    Literal::shipped(ESCAPER.as_str())
 }
 
 fn strip_comments(text: &str) -> String {
@@ -413,17 +375,38 @@ fn strip_comments(text: &str) -> String {
 }
 
 /// The expression of tool `name` in a `smalltalk/tools/*.st` file: the lines
-/// after `!tool NAME` up to the next `!tool`, without `!` comment lines.
-pub fn section(file: &str, name: &str) -> String {
+/// after `!tool NAME` up to the next `!tool`, without `!` comment lines. Each
+/// section is cut out once per process and kept; it is `'static`, like the
+/// files it comes from, so a tool expression can never be text a client sent.
+pub fn section(file: &'static str, name: &'static str) -> &'static str {
+    type Sections = HashMap<(usize, &'static str), &'static str>;
+    static SECTIONS: LazyLock<Mutex<Sections>> = LazyLock::new(Mutex::default);
+    let key = (file.as_ptr() as usize, name);
+    let mut sections = SECTIONS.lock().unwrap_or_else(|p| p.into_inner());
+    // one entry per (file, tool) of this build: bounded by the tool table
+    sections
+        .entry(key)
+        .or_insert_with(|| Box::leak(cut_section(file, name).into_boxed_str()))
+}
+
+/// The fragments tool expressions share (`smalltalk/tools/shared.st`).
+const SHARED: &str = include_str!("../../../smalltalk/tools/shared.st");
+
+fn cut_section(file: &str, name: &str) -> String {
     let mut out = Vec::new();
-    let mut inside = false;
-    for line in file.lines() {
-        if let Some(rest) = line.strip_prefix("!tool ") {
-            inside = rest.trim() == name;
-            continue;
-        }
-        if inside && !line.starts_with('!') {
-            out.push(line);
+    for line in marked_lines(file, "!tool ", name) {
+        match line.strip_prefix("!include ") {
+            Some(fragment) => {
+                let lines = marked_lines(SHARED, "!fragment ", fragment.trim());
+                let lines: Vec<&str> = lines.filter(|l| !l.starts_with('!')).collect();
+                assert!(
+                    !lines.is_empty(),
+                    "{name}: no fragment {fragment} in shared.st"
+                );
+                out.extend(lines);
+            }
+            None if line.starts_with('!') => {}
+            None => out.push(line),
         }
     }
     let text = out.join("\n").trim().to_string();
@@ -431,9 +414,26 @@ pub fn section(file: &str, name: &str) -> String {
     text
 }
 
+/// The lines after `{marker}{name}` up to the next line starting with `marker`.
+fn marked_lines<'a>(
+    file: &'a str,
+    marker: &'a str,
+    name: &'a str,
+) -> impl Iterator<Item = &'a str> + 'a {
+    let mut inside = false;
+    file.lines()
+        .filter(move |line| match line.strip_prefix(marker) {
+            Some(rest) => {
+                inside = rest.trim() == name;
+                false
+            }
+            None => inside,
+        })
+}
+
 /// Fills `{{name}}` holes of `source` in one pass (a filled text is never
 /// scanned again, so a literal holding `{{x}}` stays as it is).
-pub fn fill(source: &str, fills: &[(&str, String)]) -> String {
+pub fn fill(source: &str, fills: &[(&str, Literal)]) -> String {
     let mut out = String::with_capacity(source.len() + 64);
     let mut rest = source;
     while let Some(start) = rest.find("{{") {
@@ -443,7 +443,7 @@ pub fn fill(source: &str, fills: &[(&str, String)]) -> String {
             Some(end) if fills.iter().any(|(n, _)| *n == &after[..end]) => {
                 let name = &after[..end];
                 let (_, value) = fills.iter().find(|(n, _)| *n == name).expect("checked");
-                out.push_str(value);
+                out.push_str(value.as_str());
                 rest = &after[end + 2..];
             }
             _ => {
@@ -535,15 +535,11 @@ pub fn all_tools() -> impl Iterator<Item = &'static Tool> {
         .chain(testing::TOOLS.iter())
 }
 
-/// The opt-in toolset of protocol fixtures (see [`conformance`]); never part of
-/// the default set.
-pub const CONFORMANCE: &str = "Conformance";
-
 /// Why a registry could not be built from the configured toolsets and options.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ConfigError {
-    #[error("unknown toolset {name:?} (known: Browsing, Execution, Listing, Mutation, Search, Session, Testing, and the opt-in Conformance)")]
+    #[error("unknown toolset {name:?} (known: {})", Toolset::ALL.map(Toolset::name).join(", "))]
     UnknownToolset { name: String },
     #[error("toolset options: {0}")]
     Options(#[from] OptionsError),
@@ -568,13 +564,11 @@ impl Registry {
         let mut wanted = Vec::new();
         let mut conformance = false;
         for name in toolsets {
-            if name.trim().eq_ignore_ascii_case(CONFORMANCE) {
-                conformance = true;
-                continue;
+            match Toolset::parse(name) {
+                Some(Toolset::Conformance) => conformance = true,
+                Some(set) => wanted.push(set),
+                None => return Err(ConfigError::UnknownToolset { name: name.clone() }),
             }
-            let set = Toolset::parse(name)
-                .ok_or_else(|| ConfigError::UnknownToolset { name: name.clone() })?;
-            wanted.push(set);
         }
         let every = toolsets.is_empty();
         let tools = all_tools()
@@ -597,8 +591,43 @@ impl Registry {
         self.conformance
     }
 
+    /// Runs the served tool `name` (validating `args` first) and answers its
+    /// `CallToolResult` and whether the tool works on the login (the
+    /// Conformance fixtures do not); `None` when no such tool is served.
+    pub fn call_named(
+        &self,
+        name: &str,
+        login: &mut dyn Login,
+        args: &Map<String, Value>,
+        notify: &Notifier,
+    ) -> Option<(Value, bool)> {
+        if let Some(tool) = self.get(name) {
+            return Some((self.call(tool, login, args, notify), true));
+        }
+        self.fixture(name).map(|f| (f.call(notify, args), false))
+    }
+
+    /// The prompts the served toolsets offer.
+    pub fn prompts(&self) -> Prompts {
+        match self.conformance {
+            true => Prompts::new(conformance::PROMPTS.iter().collect()),
+            false => Prompts::default(),
+        }
+    }
+
+    /// The resources and resource templates the served toolsets offer.
+    pub fn resources(&self) -> Resources {
+        match self.conformance {
+            true => Resources::new(
+                conformance::RESOURCES.iter().collect(),
+                conformance::TEMPLATES.iter().collect(),
+            ),
+            false => Resources::default(),
+        }
+    }
+
     /// The Conformance fixture tool of that name, if the toolset is served.
-    pub fn fixture(&self, name: &str) -> Option<&'static conformance::Fixture> {
+    fn fixture(&self, name: &str) -> Option<&'static conformance::Fixture> {
         self.conformance.then(|| conformance::find(name)).flatten()
     }
 
@@ -812,10 +841,10 @@ fn break_reason(number: u32) -> &'static str {
 /// Test support for the toolset modules: the `SOURCE` section `name` exists,
 /// and every `{{hole}}` in it is one of `holes` (the ones its tool fills).
 #[cfg(test)]
-pub(crate) fn assert_section_holes(source: &str, name: &str, holes: &[&str]) {
+pub(crate) fn assert_section_holes(source: &'static str, name: &'static str, holes: &[&str]) {
     let text = section(source, name);
     assert!(!text.trim().is_empty(), "{name}: no expression");
-    let mut rest = text.as_str();
+    let mut rest = text;
     while let Some(i) = rest.find("{{") {
         let after = &rest[i + 2..];
         let end = after.find("}}").expect("a closed hole");
@@ -830,13 +859,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn toolsets_agree_with_the_shared_declarations() {
-        let declared: Vec<&str> = gsmcp_ipc::toolsets::default_toolsets().collect();
-        let ours: Vec<&str> = Toolset::ALL.iter().map(|t| t.name()).collect();
-        assert_eq!(declared, ours);
-        assert!(gsmcp_ipc::toolsets::toolset(CONFORMANCE).is_some_and(|t| t.opt_in));
+    fn bad_options_refuse_the_registry() {
         let bad = Registry::new(&[], &[("Execution.maxResultChars".into(), "1".into())]);
         assert!(matches!(bad, Err(ConfigError::Options(_))));
+        let bad = Registry::new(&["Gardening".into()], &[]);
+        assert!(matches!(bad, Err(ConfigError::UnknownToolset { .. })));
     }
 
     #[test]
@@ -888,17 +915,6 @@ mod tests {
     }
 
     #[test]
-    fn toolset_names_parse_ignoring_case() {
-        for set in Toolset::ALL {
-            assert_eq!(Toolset::parse(set.name()), Some(set));
-            assert_eq!(Toolset::parse(&set.name().to_lowercase()), Some(set));
-            assert_eq!(Toolset::parse(&set.name().to_uppercase()), Some(set));
-        }
-        assert_eq!(Toolset::parse("Refactoring"), None);
-        assert_eq!(Toolset::parse(""), None);
-    }
-
-    #[test]
     fn registry_serves_only_named_toolsets() {
         let names = |r: &Registry| -> Vec<&str> { r.tools.iter().map(|t| t.name).collect() };
         let every: Vec<&str> = all_tools().map(|t| t.name).collect();
@@ -940,7 +956,10 @@ mod tests {
                 "search_method_source"
             ]
         );
-        for set in Toolset::ALL {
+        for set in Toolset::ALL
+            .into_iter()
+            .filter(|t| *t != Toolset::Conformance)
+        {
             let r = Registry::new(&[set.name().to_string()], &[]).unwrap();
             assert!(r.tools.iter().all(|t| t.toolset == set), "{set}");
         }
@@ -1143,7 +1162,7 @@ mod tests {
 
     #[test]
     fn holes_are_filled_once() {
-        let fills = [("a", "'{{b}}'".to_string()), ("b", "2".to_string())];
+        let fills = [("a", Literal::string("{{b}}")), ("b", Literal::integer(2))];
         let table = [
             ("x {{a}} y", "x '{{b}}' y"),
             ("{{b}}{{b}}", "22"),
@@ -1159,11 +1178,25 @@ mod tests {
 
     #[test]
     fn every_tool_file_has_its_sections() {
-        let text = "! comment\n!tool one\nfirst\n! inner comment\n!tool two\nsecond\nthird\n";
+        let text = "! comment\n!tool one\nfirst\n! inner comment\n!tool two\nsecond\nthird\n\
+                    !tool three\nx := 1.\n!include theClass\n^ x\n";
         assert_eq!(section(text, "one"), "first");
         assert_eq!(section(text, "two"), "second\nthird");
-        assert!(!escaper().contains('!'), "{}", escaper());
-        assert!(escaper().starts_with('['));
+        let three = section(text, "three");
+        assert!(
+            three.starts_with(
+                "x := 1.\ncls := System myUserProfile symbolList objectNamed: {{className}}.\n"
+            ),
+            "{three}"
+        );
+        assert!(
+            three.ends_with("[^ '{\"error\":\"notFound\"}'].\n^ x"),
+            "{three}"
+        );
+        assert!(!three.contains('!'), "{three}");
+        let escaper = escaper();
+        assert!(!escaper.as_str().contains('!'), "{}", escaper.as_str());
+        assert!(escaper.as_str().starts_with('['));
     }
 
     #[test]

@@ -18,7 +18,7 @@ use super::{
     check_error, escaper, section, Annotations, Context, ErrorKind, Tool, ToolError, ToolOutput,
     Toolset,
 };
-use crate::quote::{string_literal, symbol_literal};
+use crate::quote::Literal;
 use crate::schema::{Param, ParamType};
 use serde_json::{json, Map, Value};
 
@@ -228,8 +228,8 @@ commit.",
 const KEPT_DICTIONARIES: [&str; 2] = ["Globals", "UserGlobals"];
 
 /// Whether this deployment leaves kernel classes alone (`Mutation.kernelGuard`).
-fn kernel_guard(cx: &Context<'_>) -> String {
-    bool_literal(cx.flag_option("kernelGuard", true))
+fn kernel_guard(cx: &Context<'_>) -> Literal {
+    Literal::boolean(cx.flag_option("kernelGuard", true))
 }
 
 /// Whether this deployment refuses blind overwrites (`Mutation.blindWriteGuard`).
@@ -261,19 +261,9 @@ get_class_definition or export_class_source, then repeat the call"
 }
 
 /// A Smalltalk literal Array of symbols for the string-array argument `name`.
-fn symbol_array(cx: &Context<'_>, name: &str) -> String {
-    let items: Vec<String> = cx
-        .args
-        .get(name)
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(symbol_literal)
-                .collect()
-        })
-        .unwrap_or_default();
-    format!("#({})", items.join(" "))
+fn symbol_array(cx: &Context<'_>, name: &str) -> Literal {
+    let items = cx.args.get(name).and_then(Value::as_array);
+    Literal::symbol_array(items.into_iter().flatten().filter_map(Value::as_str))
 }
 
 /// Whether `name` is a Smalltalk identifier (a letter or `_`, then letters,
@@ -367,14 +357,8 @@ fn check_options(cx: &Context<'_>) -> Result<(), ToolError> {
 }
 
 /// An optional string argument as a symbol literal, or `nil`.
-fn optional_symbol(cx: &Context<'_>, name: &str) -> String {
-    cx.str_arg(name)
-        .map(symbol_literal)
-        .unwrap_or_else(|| "nil".into())
-}
-
-fn bool_literal(b: bool) -> String {
-    if b { "true" } else { "false" }.into()
+fn optional_symbol(cx: &Context<'_>, name: &str) -> Literal {
+    Literal::optional_symbol(cx.str_arg(name))
 }
 
 fn add_dictionary(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
@@ -386,8 +370,8 @@ fn add_dictionary(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
         ));
     }
     let answer = cx.run_json(
-        &section(SOURCE, "add_dictionary"),
-        &[("dictionaryName", symbol_literal(name))],
+        section(SOURCE, "add_dictionary"),
+        &[("dictionaryName", Literal::symbol(name))],
     )?;
     let d = check_error(answer, |kind| {
         let why = if kind == "exists" {
@@ -447,8 +431,8 @@ fn remove_dictionary(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
         ));
     }
     let answer = cx.run_json(
-        &section(SOURCE, "remove_dictionary"),
-        &[("dictionaryName", symbol_literal(name))],
+        section(SOURCE, "remove_dictionary"),
+        &[("dictionaryName", Literal::symbol(name))],
     )?;
     let d = check_error(answer, |_| {
         (
@@ -547,21 +531,15 @@ fn compile_method(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
             .as_deref()
             .is_some_and(|s| cx.ledger.has_seen_method(class, meta, s));
     let answer = cx.run_json(
-        &section(SOURCE, "compile_method"),
+        section(SOURCE, "compile_method"),
         &[
             ("escaper", escaper()),
-            ("className", symbol_literal(class)),
-            ("meta", bool_literal(meta)),
-            (
-                "selector",
-                selector
-                    .as_deref()
-                    .map(symbol_literal)
-                    .unwrap_or_else(|| "nil".into()),
-            ),
-            ("mayOverwrite", bool_literal(may_overwrite)),
-            ("source", string_literal(source)),
-            ("category", string_literal(category)),
+            ("className", Literal::symbol(class)),
+            ("meta", Literal::boolean(meta)),
+            ("selector", Literal::optional_symbol(selector.as_deref())),
+            ("mayOverwrite", Literal::boolean(may_overwrite)),
+            ("source", Literal::string(source)),
+            ("category", Literal::string(category)),
             ("kernelGuard", kernel_guard(cx)),
         ],
     )?;
@@ -638,11 +616,11 @@ fn delete_method(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let meta = cx.bool_arg("meta");
     let side = if meta { " class" } else { "" };
     let answer = cx.run_json(
-        &section(SOURCE, "delete_method"),
+        section(SOURCE, "delete_method"),
         &[
-            ("className", symbol_literal(class)),
-            ("selector", symbol_literal(selector)),
-            ("meta", bool_literal(meta)),
+            ("className", Literal::symbol(class)),
+            ("selector", Literal::symbol(selector)),
+            ("meta", Literal::boolean(meta)),
             ("kernelGuard", kernel_guard(cx)),
         ],
     )?;
@@ -668,10 +646,10 @@ selectors"
 fn delete_class(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let class = cx.str_arg("className").unwrap_or_default();
     let answer = cx.run_json(
-        &section(SOURCE, "delete_class"),
+        section(SOURCE, "delete_class"),
         &[
             ("escaper", escaper()),
-            ("className", symbol_literal(class)),
+            ("className", Literal::symbol(class)),
             ("kernelGuard", kernel_guard(cx)),
         ],
     )?;
@@ -704,9 +682,9 @@ fn set_class_comment(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let comment = cx.str_arg("comment").unwrap_or_default();
     if blind_write_guard(cx) && !cx.ledger.has_seen_class(class) {
         let exists = cx.run_json(
-            &section(SOURCE, "class_exists"),
+            section(SOURCE, "class_exists"),
             &[
-                ("className", symbol_literal(class)),
+                ("className", Literal::symbol(class)),
                 ("kernelGuard", kernel_guard(cx)),
             ],
         )?;
@@ -720,10 +698,10 @@ fn set_class_comment(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
         return Err(refused_unseen_class(class));
     }
     let answer = cx.run_json(
-        &section(SOURCE, "set_class_comment"),
+        section(SOURCE, "set_class_comment"),
         &[
-            ("className", symbol_literal(class)),
-            ("comment", string_literal(comment)),
+            ("className", Literal::symbol(class)),
+            ("comment", Literal::string(comment)),
             ("kernelGuard", kernel_guard(cx)),
         ],
     )?;
@@ -752,9 +730,9 @@ fn compile_class_definition(cx: &mut Context<'_>) -> Result<ToolOutput, ToolErro
     check_options(cx)?;
     if blind_write_guard(cx) && !cx.ledger.has_seen_class(class) {
         let exists = cx.run_json(
-            &section(SOURCE, "class_exists"),
+            section(SOURCE, "class_exists"),
             &[
-                ("className", symbol_literal(class)),
+                ("className", Literal::symbol(class)),
                 ("kernelGuard", kernel_guard(cx)),
             ],
         )?;
@@ -778,7 +756,7 @@ fn compile_class_definition(cx: &mut Context<'_>) -> Result<ToolOutput, ToolErro
         .unwrap_or(true);
     let fills = [
         ("escaper", escaper()),
-        ("className", symbol_literal(class)),
+        ("className", Literal::symbol(class)),
         ("superclassName", optional_symbol(cx, "superclassName")),
         ("dictionary", optional_symbol(cx, "dictionary")),
         ("instVarNames", symbol_array(cx, "instVarNames")),
@@ -786,10 +764,10 @@ fn compile_class_definition(cx: &mut Context<'_>) -> Result<ToolOutput, ToolErro
         ("classInstVars", symbol_array(cx, "classInstVars")),
         ("poolDictionaries", symbol_array(cx, "poolDictionaries")),
         ("options", symbol_array(cx, "options")),
-        ("recompile", bool_literal(recompile)),
+        ("recompile", Literal::boolean(recompile)),
         ("kernelGuard", kernel_guard(cx)),
     ];
-    let answer = cx.run_json(&section(SOURCE, "compile_class_definition"), &fills)?;
+    let answer = cx.run_json(section(SOURCE, "compile_class_definition"), &fills)?;
     if let Some(kind) = answer["error"].as_str() {
         let name = answer["name"].as_str().unwrap_or("");
         if kind == "kernel" {

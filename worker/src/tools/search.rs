@@ -15,7 +15,7 @@ use super::{
     check_error, escaper, page_header, section, window, Context, ErrorKind, Page, Tool, ToolError,
     ToolOutput, Toolset, DEFAULT_LIMIT, READ_ONLY,
 };
-use crate::quote::{string_literal, symbol_literal};
+use crate::quote::Literal;
 use crate::schema::{Param, ParamType};
 use serde_json::{json, Value};
 
@@ -150,10 +150,10 @@ fn hits(v: &Value) -> Vec<Hit> {
 const WINDOW_CAP: usize = 1 << 40;
 
 /// The `{{offset}}` and `{{limit}}` fills of a finder.
-fn window_fills(page: Page) -> [(&'static str, String); 2] {
+fn window_fills(page: Page) -> [(&'static str, Literal); 2] {
     [
-        ("offset", page.offset.min(WINDOW_CAP).to_string()),
-        ("limit", page.limit.min(WINDOW_CAP).to_string()),
+        ("offset", Literal::integer(page.offset.min(WINDOW_CAP))),
+        ("limit", Literal::integer(page.limit.min(WINDOW_CAP))),
     ]
 }
 
@@ -179,7 +179,7 @@ fn answer(page: Page, shown: &[Hit], total: usize, at_least: bool, what: Value) 
 }
 
 /// Runs a finder (`tool`) for the selector argument, sorts and pages its hits.
-fn find_by_selector(cx: &mut Context<'_>, tool: &str) -> Result<ToolOutput, ToolError> {
+fn find_by_selector(cx: &mut Context<'_>, tool: &'static str) -> Result<ToolOutput, ToolError> {
     let page = cx.page(DEFAULT_LIMIT)?;
     let selector = cx.str_arg("selector").unwrap_or_default();
     if selector.is_empty() {
@@ -190,10 +190,10 @@ fn find_by_selector(cx: &mut Context<'_>, tool: &str) -> Result<ToolOutput, Tool
     }
     let mut fills = vec![
         ("escaper", escaper()),
-        ("selector", symbol_literal(selector)),
+        ("selector", Literal::symbol(selector)),
     ];
     fills.extend(window_fills(page));
-    let v = cx.run_json(&section(SOURCE, tool), &fills)?;
+    let v = cx.run_json(section(SOURCE, tool), &fills)?;
     let (shown, total) = paged_hits(&v);
     Ok(answer(
         page,
@@ -215,9 +215,9 @@ fn find_senders(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
 fn find_references_to(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let page = cx.page(DEFAULT_LIMIT)?;
     let name = cx.str_arg("name").unwrap_or_default();
-    let mut fills = vec![("escaper", escaper()), ("name", symbol_literal(name))];
+    let mut fills = vec![("escaper", escaper()), ("name", Literal::symbol(name))];
     fills.extend(window_fills(page));
-    let v = cx.run_json(&section(SOURCE, "find_references_to"), &fills)?;
+    let v = cx.run_json(section(SOURCE, "find_references_to"), &fills)?;
     let v = check_error(v, |_| {
         (
             ErrorKind::NotFound,
@@ -244,17 +244,14 @@ fn search_method_source(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     // One hit past the page tells whether more follow; limit 0 counts them all.
     let stop = (page.limit > 0).then(|| page.offset.saturating_add(page.limit).saturating_add(1));
     let v = cx.run_json(
-        &section(SOURCE, "search_method_source"),
+        section(SOURCE, "search_method_source"),
         &[
             ("escaper", escaper()),
-            ("pattern", string_literal(pattern)),
-            (
-                "stop",
-                stop.map_or_else(|| "nil".to_string(), |n| n.to_string()),
-            ),
+            ("pattern", Literal::string(pattern)),
+            ("stop", stop.map_or_else(Literal::nil, Literal::integer)),
             (
                 "dictionaryName",
-                dictionary.map_or_else(|| "nil".to_string(), symbol_literal),
+                dictionary.map_or_else(Literal::nil, Literal::symbol),
             ),
         ],
     )?;

@@ -123,7 +123,7 @@ fn commit(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     // what conflicted, if the stone can still say (a client may have broken
     // the symbol list this expression compiles against: then nothing is named)
     let conflicts: Vec<String> = cx
-        .run_json(&section(SOURCE, "conflicts"), &[("escaper", escaper())])
+        .run_json(section(SOURCE, "conflicts"), &[("escaper", escaper())])
         .ok()
         .and_then(|v| {
             v.as_array().map(|a| {

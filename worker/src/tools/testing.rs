@@ -13,7 +13,7 @@ use super::{
     check_error, escaper, page_header, section, window, Annotations, Context, ErrorKind, Tool,
     ToolError, ToolOutput, Toolset, DEFAULT_LIMIT, READ_ONLY,
 };
-use crate::quote::symbol_literal;
+use crate::quote::Literal;
 use crate::schema::{Param, ParamType};
 use serde_json::{json, Value};
 
@@ -138,8 +138,11 @@ fn class_error(kind: &str, class: &str, selector: Option<&str>) -> (ErrorKind, S
 /// The test selectors of `class`.
 fn selectors(cx: &mut Context<'_>, class: &str) -> Result<Vec<String>, ToolError> {
     let answer = cx.run_json(
-        &section(SOURCE, "test_selectors"),
-        &[("escaper", escaper()), ("className", symbol_literal(class))],
+        section(SOURCE, "test_selectors"),
+        &[
+            ("escaper", escaper()),
+            ("className", Literal::symbol(class)),
+        ],
     )?;
     let answer = check_error(answer, |k| class_error(k, class, None))?;
     Ok(answer["selectors"]
@@ -167,15 +170,15 @@ fn run_with(
     with_stack: bool,
 ) -> Result<Vec<Value>, ToolError> {
     let answer = cx.run_json(
-        &section(SOURCE, "run_tests"),
+        section(SOURCE, "run_tests"),
         &[
             ("escaper", escaper()),
-            ("className", symbol_literal(class)),
+            ("className", Literal::symbol(class)),
             (
                 "selector",
-                selector.map_or_else(|| "nil".to_string(), symbol_literal),
+                selector.map_or_else(Literal::nil, Literal::symbol),
             ),
-            ("withStack", with_stack.to_string()),
+            ("withStack", Literal::boolean(with_stack)),
         ],
     )?;
     let answer = check_error(answer, |k| class_error(k, class, selector))?;
@@ -215,7 +218,7 @@ fn summary(results: &[Value]) -> Value {
 fn list_test_classes(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let page = cx.page(DEFAULT_LIMIT)?;
     let answer = cx.run_json(
-        &section(SOURCE, "list_test_classes"),
+        section(SOURCE, "list_test_classes"),
         &[("escaper", escaper())],
     )?;
     let mut classes: Vec<Value> = answer.as_array().cloned().unwrap_or_default();
@@ -443,7 +446,7 @@ runs in one call (Testing.maxTestClasses); split them over several calls",
         }
         None => {
             let answer = cx.run_json(
-                &section(SOURCE, "list_test_classes"),
+                section(SOURCE, "list_test_classes"),
                 &[("escaper", escaper())],
             )?;
             let mut n: Vec<String> = answer
