@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The project's whole test suite:
-#  1. builds every binary;
+#  1. checks the habits: rustfmt's layout and clippy with every warning an error;
+#     then builds every binary;
 #  2. runs real MCP clients against a real gsmcp: the official conformance suite
 #     (@modelcontextprotocol/conformance, active scenarios), the Python SDK client
 #     and the TypeScript SDK client (installed by tests/clients/install.sh into
@@ -17,6 +18,16 @@ if ! command -v cargo >/dev/null 2>&1; then
   echo "run-tests.sh: cargo is not installed; install a Rust toolchain (rustup) first" >&2
   exit 2
 fi
+
+for tool in fmt clippy; do
+  if ! cargo "$tool" --version >/dev/null 2>&1; then
+    echo "run-tests.sh: cargo $tool is missing; install it with: rustup component add ${tool/fmt/rustfmt}" >&2
+    exit 2
+  fi
+done
+echo "== cargo fmt --check, cargo clippy -D warnings"
+cargo fmt --all --check
+cargo clippy --locked --workspace --all-targets -- -D warnings
 
 # The end-to-end tests and the clients start target/debug/gsmcp and gsmcp-worker.
 cargo build --locked --workspace --bins

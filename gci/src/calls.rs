@@ -984,6 +984,7 @@ pub unsafe extern "C" fn GciTsNewString_(
     guard(err, abi::OOP_ILLEGAL, || {
         // SAFETY: forwarded.
         let t = latin1(unsafe { bytes_arg(text, n as isize) }?);
+        // SAFETY: `s` and `err` are the caller's, forwarded as received.
         unsafe { new_text(s, t, false) }
     })
 }
@@ -997,6 +998,7 @@ pub unsafe extern "C" fn GciTsNewString(
     guard(err, abi::OOP_ILLEGAL, || {
         // SAFETY: forwarded.
         let t = latin1(unsafe { bytes_arg(text, -1) }?);
+        // SAFETY: `s` and `err` are the caller's, forwarded as received.
         unsafe { new_text(s, t, false) }
     })
 }
@@ -1014,6 +1016,7 @@ pub unsafe extern "C" fn GciTsNewSymbol(
         if t.chars().count() > abi::GCI_MAX_SYMBOL_SIZE {
             return Err(arg_error("a Symbol holds at most 1024 characters"));
         }
+        // SAFETY: `s` and `err` are the caller's, forwarded as received.
         unsafe { new_text(s, t, true) }
     })
 }
@@ -1034,6 +1037,7 @@ pub unsafe extern "C" fn GciTsNewUtf8String_(
         let b = unsafe { bytes_arg(text, n as isize) }?;
         let t =
             String::from_utf8(b.to_vec()).map_err(|_| arg_error("the text is not valid UTF-8"))?;
+        // SAFETY: `s` and `err` are the caller's, forwarded as received.
         unsafe { new_text(s, t, false) }
     })
 }
@@ -1048,6 +1052,7 @@ pub unsafe extern "C" fn GciTsNewUtf8String(
     guard(err, abi::OOP_ILLEGAL, || {
         // SAFETY: forwarded.
         let n = unsafe { bytes_arg(text, -1) }?.len();
+        // SAFETY: `text` holds `n` bytes (just measured); the rest is forwarded.
         Ok(unsafe { GciTsNewUtf8String_(s, text, n, convert, err) })
     })
 }
@@ -1340,6 +1345,7 @@ pub unsafe extern "C" fn GciTsFetchChars(
         })??;
         // SAFETY: max writable bytes; the count plus the NUL fit.
         let n = unsafe { copy_out(dest.cast(), (max - 1) as usize, &bytes) };
+        // SAFETY: n < max, so the NUL lands inside the caller's buffer.
         unsafe { *dest.add(n) = 0 };
         Ok(n as i64)
     })

@@ -56,6 +56,7 @@ pub fn product_dir() -> Option<PathBuf> {
     if let Some(g) = std::env::var_os("GEMSTONE").filter(|g| !g.is_empty()) {
         return Some(PathBuf::from(g));
     }
+    // SAFETY: Dl_info is plain data for which all zero bytes are a valid value.
     let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
     // SAFETY: dladdr only reads the address of a function of this library.
     let found = unsafe { libc::dladdr(product_dir as *const libc::c_void, &mut info) } != 0;

@@ -5,7 +5,14 @@
 //! errors, breaks, non-blocking calls, transactions, bad handles and threads.
 
 // the bound functions keep GemStone's names; its error struct is a fixed 2 KB
+// Every unsafe block here either loads the library and binds its functions by
+// name to the C signatures of GemStone's gcits.hf, or calls one of them with a
+// session handle the library gave (or one forged on purpose, which the library
+// must refuse), an error struct and buffers the test owns and keeps alive
+// across the call, and lengths that are those buffers' own: one safety
+// argument for them all, said once here.
 #![allow(non_snake_case, clippy::result_large_err)]
+#![allow(clippy::undocumented_unsafe_blocks)]
 
 use gsmcp_gci_abi::{self as abi, BoolType, GciErrSType, GciSession, OopType};
 use gsmcp_tests::gci_product_dir;

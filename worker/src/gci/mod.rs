@@ -43,6 +43,7 @@ const HARD_AFTER_SOFT: Duration = Duration::from_millis(300);
 struct Handle(GciSession);
 // SAFETY: GciTs sessions may be used from any thread; the library serialises.
 unsafe impl Send for Handle {}
+// SAFETY: as for Send: the library serialises calls on one session itself.
 unsafe impl Sync for Handle {}
 
 impl Handle {
