@@ -26,7 +26,7 @@
 use crate::config::Config;
 use crate::lifetime::{self, Lifetime};
 use crate::sse;
-use crate::supervisor::{self, describe_exit, frame_name, Worker};
+use crate::supervisor::{self, describe_exit, frame_name, Launcher, Worker};
 use gsmcp_ipc::jsonrpc::{self, Request};
 use gsmcp_ipc::{Backend, Hello, ToRouter, ToWorker, PROTOCOL_VERSION};
 use serde_json::{json, Value};
@@ -152,14 +152,29 @@ pub struct Registry {
     sessions: Mutex<HashMap<String, SessionHandle>>,
     slots: Arc<Slots>,
     config: Arc<Config>,
+    /// How sessions' workers are started.
+    launcher: Launcher,
     port: u16,
     tracker: TaskTracker,
     shutdown: CancellationToken,
 }
 
 impl Registry {
+    /// A registry whose sessions each start the configured worker binary.
     pub fn new(config: Arc<Config>, port: u16, shutdown: CancellationToken) -> Arc<Registry> {
+        let launcher = Launcher::Process(config.worker_bin.clone());
+        Registry::with_launcher(config, port, shutdown, launcher)
+    }
+
+    /// A registry whose sessions start their workers as `launcher` says.
+    pub fn with_launcher(
+        config: Arc<Config>,
+        port: u16,
+        shutdown: CancellationToken,
+        launcher: Launcher,
+    ) -> Arc<Registry> {
         Arc::new(Registry {
+            launcher,
             sessions: Mutex::new(HashMap::new()),
             slots: Arc::new(Slots {
                 in_use: Mutex::new(0),
@@ -318,7 +333,7 @@ async fn run_session(
     // ended, so its next initialize can take it.
     let config = registry.config.clone();
     let sid8 = sid[..8].to_string();
-    let mut worker = match supervisor::spawn(&config.worker_bin, registry.port, &sid8) {
+    let mut worker = match supervisor::launch(&registry.launcher, registry.port, &sid8) {
         Ok(w) => w,
         Err(e) => {
             error!(error = %e, "cannot start a worker");
@@ -468,7 +483,6 @@ struct Queued {
     id: Option<Value>,
     request: Request,
     events: Option<CallSink>,
-    progress_token: Option<Value>,
 }
 
 /// Why a running call is being interrupted.
@@ -763,12 +777,10 @@ impl Actor {
                 }
                 debug!(%method, queued = self.queue.len(), "request queued");
                 let request = Request::new(Some(id.clone()), method, params);
-                let progress_token = request.progress_token.clone().map(Value::from);
                 self.queue.push_back(Queued {
                     id: Some(id),
                     request,
                     events: Some(events),
-                    progress_token,
                 });
                 self.pump();
             }
@@ -782,7 +794,6 @@ impl Actor {
                         id: None,
                         request,
                         events: None,
-                        progress_token: None,
                     });
                     self.pump();
                 }
@@ -835,6 +846,7 @@ impl Actor {
                 return;
             };
             let call_id = self.take_call_id();
+            let progress_token = next.request.progress_token.clone();
             // A failed send means the worker's socket is closing; the reader
             // reports that next and the request is answered as `sessionGone`.
             let _ = self.worker.to_worker.send(ToWorker::Call {
@@ -846,7 +858,7 @@ impl Actor {
                     call_id,
                     id,
                     events,
-                    progress_token: next.progress_token,
+                    progress_token: progress_token.map(Value::from),
                     last_progress: None,
                     deadline: self
                         .registry

@@ -1,6 +1,8 @@
-//! Worker processes: starting one (as `gsmcp_ipc::startup` says: socketpair
-//! as fd 3, own process group, parent-death signal), the handshake, the frame pumps between the socket and
-//! the session, killing and reaping, and the tail of the worker's stderr.
+//! Workers: starting one — a process (as `gsmcp_ipc::startup` says: socketpair
+//! as fd 3, own process group, parent-death signal), or, for tests, a thread of
+//! this process over a socketpair ([`Launcher`]) — the handshake, the frame
+//! pumps between the socket and the session, killing and reaping, and the tail
+//! of the worker's stderr.
 //!
 //! A [`WorkerGuard`] owns each child: dropping it kills the child's whole process
 //! group and makes sure the child is reaped, so no path leaves an orphan or a
@@ -12,13 +14,14 @@ use gsmcp_ipc::{read_frame_async, write_frame_async, Hello, IpcError, Ready, ToR
 use std::collections::VecDeque;
 use std::os::fd::AsRawFd;
 use std::os::unix::net::UnixStream as StdUnixStream;
-use std::path::Path;
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::AsyncReadExt;
 use tokio::process::{Child, Command};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 use tracing::Instrument;
 
 /// How much of a worker's stderr the router keeps for its log.
@@ -80,32 +83,61 @@ impl StderrTail {
     }
 }
 
-/// Owns one child process. Dropping it kills the child's process group (if the
-/// child was not reaped yet) and reaps the child.
+/// Owns one worker. For a child process, dropping it kills the child's process
+/// group (if the child was not reaped yet) and reaps the child. For a worker
+/// served on a thread of this process ([`Launcher::InProcess`]), killing it
+/// shuts its end of the socket, which ends its serve loop.
 #[derive(Debug)]
 pub struct WorkerGuard {
     child: Option<Child>,
-    /// Process id, which is also the process group id (the child calls setpgid(0, 0)).
+    /// Process id, which is also the process group id (the child calls
+    /// setpgid(0, 0)); 0 for a worker in this process.
     pid: u32,
+    /// An in-process worker: its end of the socket, and its end.
+    thread: Option<InProcess>,
+}
+
+#[derive(Debug)]
+struct InProcess {
+    theirs: StdUnixStream,
+    ended: Option<oneshot::Receiver<ExitStatus>>,
+    status: Option<ExitStatus>,
 }
 
 impl WorkerGuard {
+    /// The worker's process id (0 for a worker served in this process).
     pub fn pid(&self) -> u32 {
         self.pid
     }
 
     /// Sends SIGKILL to the worker's process group, unless it was already reaped
-    /// (then the pid may belong to someone else).
+    /// (then the pid may belong to someone else); an in-process worker has its
+    /// socket shut instead.
     pub fn kill(&mut self) {
         if let Some(child) = &mut self.child {
             if child.id().is_some() {
                 kill_group(self.pid);
             }
         }
+        if let Some(t) = &self.thread {
+            let _ = t.theirs.shutdown(std::net::Shutdown::Both);
+        }
     }
 
     /// Waits for the worker to exit and reaps it. Cancel-safe.
     pub async fn wait(&mut self) -> std::io::Result<ExitStatus> {
+        if let Some(t) = &mut self.thread {
+            if let Some(status) = t.status {
+                return Ok(status);
+            }
+            let status = match t.ended.as_mut() {
+                Some(ended) => ended.await.unwrap_or(ExitStatus::from_raw(70 << 8)),
+                None => ExitStatus::from_raw(70 << 8),
+            };
+            t.ended = None;
+            t.status = Some(status);
+            return Ok(status);
+        }
         match &mut self.child {
             Some(child) => child.wait().await,
             None => Err(std::io::Error::other("worker already released")),
@@ -114,6 +146,15 @@ impl WorkerGuard {
 
     /// The exit status if the worker has exited (reaping it).
     pub fn try_wait(&mut self) -> Option<ExitStatus> {
+        if let Some(t) = &mut self.thread {
+            if let Some(ended) = &mut t.ended {
+                if let Ok(status) = ended.try_recv() {
+                    t.status = Some(status);
+                    t.ended = None;
+                }
+            }
+            return t.status;
+        }
         self.child
             .as_mut()
             .and_then(|c| c.try_wait().ok().flatten())
@@ -122,6 +163,9 @@ impl WorkerGuard {
 
 impl Drop for WorkerGuard {
     fn drop(&mut self) {
+        if let Some(t) = &self.thread {
+            let _ = t.theirs.shutdown(std::net::Shutdown::Both);
+        }
         let Some(mut child) = self.child.take() else {
             return;
         };
@@ -164,6 +208,63 @@ pub struct Worker {
     pub stderr: Arc<Mutex<StderrTail>>,
 }
 
+/// Serves one worker on a thread of this process, given its end of the
+/// socket: it runs the worker's handshake and serve loop there and answers
+/// what the worker's process would exit with (0: served to the end).
+pub type ServeInProcess = dyn Fn(StdUnixStream) -> i32 + Send + Sync;
+
+/// How the router starts a session's worker.
+#[derive(Clone)]
+pub enum Launcher {
+    /// The worker binary, as a process of its own: what `gsmcp` always does.
+    Process(PathBuf),
+    /// A worker served on a thread of this process over a socketpair, by the
+    /// function given: the session actor's own tests, without processes.
+    InProcess(Arc<ServeInProcess>),
+}
+
+impl std::fmt::Debug for Launcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Launcher::Process(bin) => f.debug_tuple("Process").field(bin).finish(),
+            Launcher::InProcess(_) => f.write_str("InProcess"),
+        }
+    }
+}
+
+/// Starts a session's worker as `launcher` says.
+pub fn launch(launcher: &Launcher, port: u16, sid8: &str) -> Result<Worker, SpawnError> {
+    match launcher {
+        Launcher::Process(bin) => spawn(bin, port, sid8),
+        Launcher::InProcess(serve) => {
+            let (ours, theirs) = StdUnixStream::pair().map_err(SpawnError::Socket)?;
+            let kept = theirs.try_clone().map_err(SpawnError::Socket)?;
+            let (done, ended) = oneshot::channel();
+            let serve = serve.clone();
+            std::thread::Builder::new()
+                .name(format!("worker-{sid8}"))
+                .spawn(move || {
+                    let code = serve(theirs);
+                    let _ = done.send(ExitStatus::from_raw(code << 8));
+                })
+                .map_err(|source| SpawnError::Exec {
+                    path: "an in-process worker thread".into(),
+                    source,
+                })?;
+            let guard = WorkerGuard {
+                child: None,
+                pid: 0,
+                thread: Some(InProcess {
+                    theirs: kept,
+                    ended: Some(ended),
+                    status: None,
+                }),
+            };
+            attach(ours, guard, None)
+        }
+    }
+}
+
 /// Starts a worker process: argv `[port, sid8]`, the socket as fd 3,
 /// the environment [`startup::worker_may_see`] allows (see [`startup`]).
 ///
@@ -199,8 +300,18 @@ pub fn spawn(bin: &Path, port: u16, sid8: &str) -> Result<Worker, SpawnError> {
     let guard = WorkerGuard {
         child: Some(child),
         pid,
+        thread: None,
     };
+    attach(ours, guard, stderr_pipe)
+}
 
+/// The frame pumps between the router's end of a worker's socket and the
+/// session: a writer task, a reader task and, for a process, the stderr tail.
+fn attach(
+    ours: StdUnixStream,
+    guard: WorkerGuard,
+    stderr_pipe: Option<tokio::process::ChildStderr>,
+) -> Result<Worker, SpawnError> {
     ours.set_nonblocking(true).map_err(SpawnError::Socket)?;
     let stream = tokio::net::UnixStream::from_std(ours).map_err(SpawnError::Socket)?;
     let (mut read_half, mut write_half) = stream.into_split();

@@ -31,10 +31,15 @@ pub enum ErrorKind {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{number}, {description}")]
 pub struct StError {
+    /// What kind of failure, for the caller's handling.
     pub kind: ErrorKind,
+    /// GemStone's error number (2010, 2101, 6003, ...).
     pub number: u32,
+    /// The exception's class name (`MessageNotUnderstood`, `CompileError`, ...).
     pub class_name: String,
+    /// The exception's `messageText`, when it has one.
     pub message_text: Option<String>,
+    /// The exception's `description`.
     pub description: String,
     /// For compile errors: 1-based character offset into the source.
     pub offset: Option<usize>,

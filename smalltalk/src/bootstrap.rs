@@ -1,7 +1,12 @@
 //! Building a fresh image: the bootstrap classes of `known::CLASSES` with their
 //! metaclasses, the dictionaries `Globals`, `UserGlobals`, `Published`, the
 //! symbol list, the user DataCurator, SessionTemps and Transcript; then the
-//! kernel file-ins. It owns image creation only, not evaluation.
+//! kernel file-ins. It also holds the session's side of the object-memory
+//! collector: the roots a collection starts from (`Vm::gc_roots`), the
+//! collection between evaluations (`Vm::collect_garbage`) and during one
+//! (`Vm::collect_during_evaluation`, which reads the native stack through
+//! `stack_roots`), and the allocation check against the memory budget. It runs
+//! no Smalltalk itself.
 
 use crate::api::Interrupter;
 use crate::heap::{Body, ClassData, Format, Heap};

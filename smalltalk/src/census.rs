@@ -13,7 +13,9 @@ use std::collections::BTreeSet;
 /// The selectors and globals of one doit.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Names {
+    /// Every selector the doit sends.
     pub selectors: BTreeSet<String>,
+    /// Every global name it reads.
     pub globals: BTreeSet<String>,
 }
 

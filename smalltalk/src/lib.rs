@@ -1,6 +1,7 @@
 //! gsmcp-smalltalk is the embedded stone: a GemStone/S 64 3.7-compatible Smalltalk
 //! (parser, compiler to a resolved tree, interpreter, kernel class library filed in
-//! from `kernel/*.gs`) and, later, its persistent multi-session repository.
+//! from `kernel/*.gs`) joined to its persistent, multi-session, transactional
+//! repository (`persist`, over the `gsmcp-store` file).
 //!
 //! It does no network I/O and has no async runtime: a [`Session`] is one login,
 //! driven by one thread; another thread may interrupt it through an
@@ -10,7 +11,11 @@
 //! Code map: `value` (immediates, OOPs) → `heap` (object table, write barrier,
 //! collector) → `parser`/`ast` → `compiler` → `code` (resolved tree) →
 //! `interp` (evaluation) with `exceptions`, `prims`, `num`, `behavior`;
-//! `bootstrap`/`known`/`filein` build an image; `api` is the public face, `objects` its object-level part for GCI clients.
+//! `collprims`, `finder` (primitive fast paths and searches); `bootstrap`/`known`/
+//! `filein` build an image; `persist` joins a session's heap to the repository;
+//! `api` is the public face, `objects` its object-level part for GCI clients.
+
+#![warn(missing_docs)]
 
 mod api;
 mod ast;

@@ -28,10 +28,15 @@ use crate::value::{Oop, Value};
 /// A Smalltalk value held by a client between calls.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Object {
+    /// `nil`.
     Nil,
+    /// `true`.
     True,
+    /// `false`.
     False,
+    /// A SmallInteger.
     SmallInteger(i64),
+    /// A Character, by its code point.
     Character(u32),
     /// A SmallDouble or a Float (the embedded stone holds both inline).
     Double(f64),
@@ -56,6 +61,7 @@ impl Object {
 /// What an evaluation or a send that failed leaves for the client.
 #[derive(Debug, Clone)]
 pub struct ExecError {
+    /// The failure.
     pub error: StError,
     /// The exception that ended it (exported), or nil (a compile error of a
     /// doit, a limit, an internal error).

@@ -10,7 +10,9 @@ use crate::ast::*;
 /// A syntax error: where (0-based character offset) and what.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SyntaxError {
+    /// Where, as a 0-based character offset into the source.
     pub offset: usize,
+    /// What is wrong.
     pub message: String,
 }
 

@@ -46,10 +46,12 @@ impl ChangedSet {
         self.oops
     }
 
+    /// How many objects changed.
     pub fn len(&self) -> usize {
         self.oops.len()
     }
 
+    /// Nothing changed.
     pub fn is_empty(&self) -> bool {
         self.oops.is_empty()
     }

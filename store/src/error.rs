@@ -18,39 +18,64 @@ pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 pub enum StoreError {
     /// `open` was given a path that does not exist.
     #[error("repository file {path} does not exist")]
-    NotFound { path: PathBuf },
+    NotFound {
+        /// The path given.
+        path: PathBuf,
+    },
 
     /// `create` was given a path that already exists.
     #[error("cannot create repository {path}: a file already exists there")]
-    AlreadyExists { path: PathBuf },
+    AlreadyExists {
+        /// The path given.
+        path: PathBuf,
+    },
 
     /// The file exists but is not a repository of this kind (garbage, another
     /// application's SQLite database, or a file whose creation never finished).
     #[error("{path} is not a gsmcp repository: {reason}")]
-    NotARepository { path: PathBuf, reason: String },
+    NotARepository {
+        /// The file.
+        path: PathBuf,
+        /// What about it is not a repository.
+        reason: String,
+    },
 
     /// The file is empty: another process is creating the repository right now,
     /// or a creation was interrupted. (`open_or_create` waits for a concurrent
     /// creation to finish.)
     #[error("{path} is an empty file, not yet a repository (is it being created, or was its creation interrupted?)")]
-    Uninitialised { path: PathBuf },
+    Uninitialised {
+        /// The file.
+        path: PathBuf,
+    },
 
     /// The repository was written by a newer (or unknown) version of the store.
     #[error(
         "repository format {found} is not supported (this build reads format {supported}); \
          use a newer gsmcp"
     )]
-    UnsupportedFormat { found: i64, supported: i64 },
+    UnsupportedFormat {
+        /// The format the file records.
+        found: i64,
+        /// The format this build reads.
+        supported: i64,
+    },
 
     /// The file is damaged: SQLite reported corruption, or a stored value does not
     /// decode.
     #[error("repository is corrupt: {detail}")]
-    Corrupt { detail: String },
+    Corrupt {
+        /// What was found damaged.
+        detail: String,
+    },
 
     /// Another session or process held the repository's write lock for longer than
     /// the busy timeout.
     #[error("repository is busy: another session held the write lock longer than {timeout_ms} ms")]
-    Busy { timeout_ms: u64 },
+    Busy {
+        /// How long this session waited.
+        timeout_ms: u64,
+    },
 
     /// The disk is full; nothing was written.
     #[error("disk full while writing the repository")]
@@ -90,7 +115,12 @@ pub enum StoreError {
 
     /// An OOP outside the valid range, or one that was never allocated.
     #[error("invalid OOP {oop}: {reason}")]
-    InvalidOop { oop: u64, reason: &'static str },
+    InvalidOop {
+        /// The OOP.
+        oop: u64,
+        /// Why it is not valid.
+        reason: &'static str,
+    },
 
     /// An argument the caller passed cannot work (e.g. a zero allocation block).
     #[error("invalid argument: {0}")]
@@ -99,7 +129,9 @@ pub enum StoreError {
     /// Operating-system I/O failure outside SQLite (e.g. creating the file).
     #[error("I/O error on {path}")]
     Io {
+        /// The file being worked on.
         path: PathBuf,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
@@ -107,7 +139,9 @@ pub enum StoreError {
     /// Any other SQLite failure, with what the store was doing at the time.
     #[error("repository operation failed while {context}")]
     Sqlite {
+        /// What the store was doing.
         context: &'static str,
+        /// SQLite's error.
         #[source]
         source: rusqlite::Error,
     },

@@ -53,6 +53,8 @@
 //! `changes` encodes write lists and builds changed sets; `liveness` tells
 //! whether a registered process still exists.
 
+#![warn(missing_docs)]
+
 mod changes;
 mod collect;
 mod error;

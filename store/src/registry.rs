@@ -20,11 +20,15 @@ use crate::liveness::{Liveness, ProcessId};
 pub struct SessionRecord {
     /// Registry id (never reused).
     pub id: u64,
+    /// The process the login belongs to.
     pub pid: u32,
+    /// The commit its view reads.
     pub view: u64,
+    /// It was opened read-only.
     pub read_only: bool,
     /// Free text the login gave (e.g. the worker's process title).
     pub label: String,
+    /// When it logged in (milliseconds since the Unix epoch).
     pub login_ms: i64,
     /// When the view last moved.
     pub moved_ms: i64,

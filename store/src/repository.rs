@@ -85,7 +85,9 @@ impl Shared {
 /// Repository-wide figures, as `gsmcp-store info` prints them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Statistics {
+    /// The newest commit's number.
     pub latest_commit: u64,
+    /// The next OOP a block of allocation would start at.
     pub next_oop: u64,
     /// Commits at or below this number have been pruned (their write lists are
     /// gone; their surviving versions remain).
@@ -96,6 +98,7 @@ pub struct Statistics {
     pub versions: u64,
     /// Commit rows still kept (those above the oldest live view at the last prune).
     pub commit_rows: u64,
+    /// Logins registered now.
     pub sessions: u64,
     /// Size of the database file plus its WAL.
     pub file_bytes: u64,
@@ -104,11 +107,13 @@ pub struct Statistics {
 /// What [`Repository::compact`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Compaction {
+    /// What the prune that compaction starts with removed.
     pub pruned: crate::PruneReport,
     /// The file was rewritten to give pages back on its own from now on.
     pub converted: bool,
     /// The database file plus its WAL, before and after.
     pub bytes_before: u64,
+    /// The same, after.
     pub bytes_after: u64,
 }
 
@@ -118,6 +123,7 @@ impl Repository {
         Repository::create_with(path, &RepositoryOptions::default())
     }
 
+    /// [`Repository::create`] with `options`.
     pub fn create_with(path: impl AsRef<Path>, options: &RepositoryOptions) -> Result<Repository> {
         let path = path.as_ref();
         // create_new makes "does it exist?" and "make it" one atomic step, so two
@@ -170,6 +176,7 @@ impl Repository {
         Repository::open_with(path, &RepositoryOptions::default())
     }
 
+    /// [`Repository::open`] with `options`.
     pub fn open_with(path: impl AsRef<Path>, options: &RepositoryOptions) -> Result<Repository> {
         let path = path.as_ref();
         match std::fs::metadata(path) {
@@ -204,6 +211,7 @@ impl Repository {
         Repository::open_or_create_with(path, &RepositoryOptions::default())
     }
 
+    /// [`Repository::open_or_create`] with `options`.
     pub fn open_or_create_with(
         path: impl AsRef<Path>,
         options: &RepositoryOptions,
@@ -248,6 +256,7 @@ impl Repository {
         }
     }
 
+    /// The repository file's path.
     pub fn path(&self) -> &Path {
         &self.shared.path
     }

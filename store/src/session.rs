@@ -47,6 +47,7 @@ impl Default for LoginOptions {
 }
 
 impl LoginOptions {
+    /// The defaults: read-write, the default OOP block, no label.
     pub fn new() -> Self {
         LoginOptions::default()
     }
@@ -193,6 +194,7 @@ impl StoreSession {
         self.view
     }
 
+    /// Whether this session was logged in read-only.
     pub fn is_read_only(&self) -> bool {
         self.read_only
     }

@@ -51,6 +51,17 @@ fn run() -> anyhow::Result<()> {
     let span = tracing::info_span!("session", session.id = %sid8, port = %port, worker.pid = std::process::id());
     let _guard = span.enter();
     tracing::debug!(?hello, "hello");
+    // The embedded stone's objects live in this process: its budget is the
+    // ceiling, and the address space behind it ends a leak here, alone. (A
+    // GemStone login keeps its objects in its gem, not here.) Set here, for
+    // the process, and not by `serve`, which may run inside another program.
+    if matches!(hello.backend, gsmcp_ipc::Backend::Embedded { .. }) {
+        let wanted = gsmcp_ipc::address_space_for(hello.memory);
+        match process::limit_address_space(wanted) {
+            Ok(limit) => tracing::debug!(limit, "address space limited"),
+            Err(e) => tracing::warn!("cannot limit the address space to {wanted} bytes: {e}"),
+        }
+    }
     serve(stream, hello)?;
     tracing::debug!("exiting");
     Ok(())

@@ -181,16 +181,6 @@ pub fn serve_over(
         failed("protocol", err.to_string());
         return Err(err);
     }
-    // The embedded stone's objects live in this process: its budget is the
-    // ceiling, and the address space behind it ends a leak here, alone. (A
-    // GemStone login keeps its objects in its gem, not here.)
-    if matches!(hello.backend, gsmcp_ipc::Backend::Embedded { .. }) {
-        let wanted = gsmcp_ipc::address_space_for(hello.memory);
-        match crate::process::limit_address_space(wanted) {
-            Ok(limit) => tracing::debug!(limit, "address space limited"),
-            Err(e) => tracing::warn!("cannot limit the address space to {wanted} bytes: {e}"),
-        }
-    }
     let registry = match Registry::new(&hello.toolsets, &hello.options) {
         Ok(r) => r,
         Err(e) => {

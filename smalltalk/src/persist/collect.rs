@@ -43,6 +43,7 @@ pub struct GarbageReport {
     /// Marks run: more than one when the objects written during a pass made
     /// the next collection due at once (at most 8).
     pub passes: usize,
+    /// How long the whole collection took.
     pub elapsed: Duration,
 }
 

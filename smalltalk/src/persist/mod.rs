@@ -206,7 +206,9 @@ impl RepoState {
 /// A session's view and abort count at one moment ([`Session::transaction_mark`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TransactionMark {
+    /// The commit the session's view reads.
     pub view: u64,
+    /// How many times the session has aborted.
     pub aborts: u64,
 }
 
