@@ -188,14 +188,21 @@ const DEFAULT_NETLDI: &str = "gs64ldi";
 /// Where a GCI backend's workers log in (validated before the port is bound).
 #[derive(Debug, Clone)]
 pub struct GciConfig {
+    /// `GEMSTONE`: the product directory the library is found under.
     pub gemstone: Option<String>,
+    /// `MCP_GCI_LIBRARY`: an explicit library path, which overrides the search.
     pub library: Option<String>,
     /// The library that will be loaded, and its version (checked, not loaded).
     pub library_found: (PathBuf, String),
+    /// The stone's network resource string.
     pub stone: String,
+    /// The gem service's network resource string.
     pub gem_nrs: String,
+    /// A NetLDI name or port for every NRS (`GEMSTONE_NRS_ALL`).
     pub netldi: Option<String>,
+    /// The host account gems run as (none: the NetLDI's, guest mode).
     pub host_user: Option<String>,
+    /// That account's password.
     pub host_password: Option<Secret>,
 }
 
@@ -224,6 +231,7 @@ enum LoginTarget {
 pub struct Secret(String);
 
 impl Secret {
+    /// A secret holding `s`.
     pub fn new(s: impl Into<String>) -> Secret {
         Secret(s.into())
     }
@@ -247,8 +255,11 @@ impl std::fmt::Debug for Secret {
 pub struct Config {
     /// `--check`: validate, log in once, report and exit.
     pub check: bool,
+    /// `MCP_PORT` (0: any free port).
     pub port: u16,
+    /// `MCP_BIND`: the address listened on.
     pub bind: IpAddr,
+    /// `MCP_MAX_SESSIONS`; `None`: no limit.
     pub max_sessions: Option<usize>,
     /// Lower-cased `Host` values: `name` (any port) or `name:port`.
     pub allowed_hosts: Vec<String>,
@@ -256,30 +267,50 @@ pub struct Config {
     pub allowed_origins: Vec<String>,
     /// The open log file, if logging goes to a file.
     pub log_file: Option<File>,
+    /// The `tracing` filter (`MCP_LOG`), for the router and its workers.
     pub log_filter: String,
+    /// How long a new worker has to log in and answer `Ready`.
     pub handshake_timeout: Duration,
+    /// How long shutdown waits for sessions to end.
     pub shutdown_grace: Duration,
+    /// How long a request's body may take to arrive.
     pub request_read_timeout: Duration,
+    /// The worker binary started for each session.
     pub worker_bin: PathBuf,
+    /// The served toolsets' canonical names (`MCP_TOOLSETS`).
     pub toolsets: Vec<String>,
     /// Validated `Toolset.option=value` pairs for the served toolsets, in
     /// canonical spelling (see `gsmcp_ipc::toolsets`).
     pub toolset_options: Vec<(String, String)>,
+    /// `serverInfo.title` (`MCP_TITLE`).
     pub title: Option<String>,
+    /// The `initialize` instructions read from `MCP_INSTRUCTIONS_FILE`.
     pub instructions: Option<String>,
+    /// The embedded stone's repository file (`MCP_REPOSITORY`); `None`: an
+    /// in-memory image per session.
     pub repository: Option<String>,
     /// The GCI backend's settings; `None` for the embedded stone.
     pub gci: Option<GciConfig>,
     /// The repository user workers log in as, and its password.
     pub worker_user: String,
+    /// Its password.
     pub worker_password: Secret,
     /// When sessions are probed and released.
     pub lifetime: crate::lifetime::Policy,
+    /// How long a call may run before it is interrupted (`None`: no deadline).
     pub request_timeout: Option<Duration>,
+    /// The pause between the steps of an interruption (cancel, soft break,
+    /// hard break, stop).
     pub break_grace: Duration,
+    /// How long a worker's request to the client (sampling, elicitation) waits
+    /// for its answer.
     pub client_request_timeout: Duration,
+    /// The interval of keep-alive comments on event streams.
     pub sse_keepalive: Duration,
+    /// The longest one write to an event stream may take.
     pub sse_write_timeout: Duration,
+    /// How far a session's view may fall behind before it is refreshed
+    /// between calls (`None`: never).
     pub max_commits_behind: Option<u64>,
     /// Each worker's memory ceiling in bytes (see `ipc::Hello::memory`).
     pub worker_memory: u64,
@@ -289,6 +320,7 @@ pub struct Config {
 #[derive(Debug, thiserror::Error)]
 #[error("invalid configuration:\n  - {}", .problems.join("\n  - "))]
 pub struct ConfigError {
+    /// Each problem, with its fix.
     pub problems: Vec<String>,
 }
 

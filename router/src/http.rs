@@ -67,7 +67,9 @@ pub type Body = BoxBody<Bytes, Infallible>;
 
 /// What the service needs, shared by every connection.
 pub struct AppState {
+    /// The validated configuration.
     pub config: Arc<Config>,
+    /// The sessions.
     pub registry: Arc<Registry>,
     /// The port actually bound (the configured one may be 0).
     pub port: u16,

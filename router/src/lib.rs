@@ -14,6 +14,8 @@
 //! (the pure probe/release policy), [`sse`] (event-stream bodies and their
 //! writers), [`supervisor`] (spawn, handshake, kill and reap, stderr tail).
 
+#![warn(missing_docs)]
+
 pub mod check;
 pub mod config;
 pub mod http;
@@ -32,11 +34,18 @@ use tokio_util::sync::CancellationToken;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum RunError {
+    /// Another process listens on the port.
     #[error("port {port} is in use; stop the other server with ./stop-server.sh {port} or choose another MCP_PORT")]
-    PortInUse { port: u16 },
+    PortInUse {
+        /// The port asked for.
+        port: u16,
+    },
+    /// The address could not be bound for another reason.
     #[error("cannot listen on {addr}: {source}")]
     Bind {
+        /// The address asked for.
         addr: SocketAddr,
+        /// The operating system's error.
         source: std::io::Error,
     },
 }

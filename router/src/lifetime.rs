@@ -57,14 +57,20 @@ impl Policy {
 /// Why a session is released.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Release {
+    /// No traffic for the idle timeout.
     Idle,
+    /// No stream was ever opened, and the session went quiet.
     Streamless,
+    /// The standalone stream closed and was not reopened in the grace period.
     StreamLost,
+    /// A liveness probe went unanswered.
     ProbeUnanswered,
+    /// The absolute session lifetime was reached.
     Lifetime,
 }
 
 impl Release {
+    /// The reason in words, for the log.
     pub fn describe(self) -> &'static str {
         match self {
             Release::Idle => "idle timeout",
@@ -79,12 +85,15 @@ impl Release {
 /// What the actor must do after a maintenance pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
+    /// Keep the session as it is.
     Nothing,
     /// Send a `ping` on the standalone stream `stream`, then report it with
     /// [`Lifetime::probe_sent`].
     Probe {
+        /// The stream to send it on.
         stream: u64,
     },
+    /// End the session, for this reason.
     Release(Release),
 }
 
@@ -116,6 +125,7 @@ pub struct Lifetime {
 }
 
 impl Lifetime {
+    /// The state of a session opened at `now`, released by `policy`.
     pub fn new(policy: Policy, now: Instant) -> Lifetime {
         Lifetime {
             policy,
@@ -127,6 +137,7 @@ impl Lifetime {
         }
     }
 
+    /// The release policy this session follows.
     pub fn policy(&self) -> &Policy {
         &self.policy
     }

@@ -65,34 +65,55 @@ pub type CallSink = mpsc::UnboundedSender<CallEvent>;
 pub enum Command {
     /// A request: answered through `events` with exactly one final event.
     Request {
+        /// The request's id.
         id: Value,
+        /// Its method.
         method: String,
+        /// Its params.
         params: Option<Value>,
+        /// Where its events go.
         events: CallSink,
     },
     /// A notification: forwarded in order, never answered.
     Notification {
+        /// Its method.
         method: String,
+        /// Its params.
         params: Option<Value>,
     },
     /// The client's answer to a server request: mapped back and forwarded at once.
-    ClientResponse { id: Value, message: Value },
+    ClientResponse {
+        /// The id it answers (the router's `gsmcp-<n>`).
+        id: Value,
+        /// The whole response.
+        message: Value,
+    },
     /// A standalone (GET) stream opened; it supersedes the previous one.
     OpenStream {
+        /// The stream's number.
         stream: u64,
+        /// What writes to it.
         feed: mpsc::UnboundedSender<sse::Item>,
     },
     /// A standalone stream ended (client gone, stalled or superseded).
-    StreamClosed { stream: u64 },
+    StreamClosed {
+        /// The stream's number.
+        stream: u64,
+    },
     /// End the session; `done` fires when the worker is gone.
-    Delete { done: oneshot::Sender<()> },
+    Delete {
+        /// Fired when the worker is gone.
+        done: oneshot::Sender<()>,
+    },
 }
 
 /// A mapped session, as the HTTP side sees it.
 #[derive(Debug, Clone)]
 pub struct SessionHandle {
     tx: mpsc::UnboundedSender<Command>,
+    /// The session id's first 8 characters, for logs.
     pub sid8: String,
+    /// The protocol revision `initialize` settled on.
     pub protocol_version: String,
     streams: Arc<AtomicU64>,
 }
@@ -114,9 +135,17 @@ impl SessionHandle {
 #[derive(Debug)]
 pub enum OpenOutcome {
     /// A session exists; `reply` is the worker's `initialize` result.
-    Opened { sid: String, reply: String },
+    Opened {
+        /// The new session's id.
+        sid: String,
+        /// The worker's `initialize` response.
+        reply: String,
+    },
     /// No session; `reply` is a JSON-RPC error response.
-    Refused { reply: String },
+    Refused {
+        /// The error response.
+        reply: String,
+    },
 }
 
 /// Counts sessions against `maxSessions`; a [`Slot`] is held from the moment an
@@ -201,6 +230,7 @@ impl Registry {
         self.map().len()
     }
 
+    /// No session is mapped.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

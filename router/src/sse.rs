@@ -80,7 +80,9 @@ pub fn keep_alive() -> Bytes {
 pub struct WriterConfig {
     /// The session-unique stream number, the prefix of every event id.
     pub stream: u64,
+    /// The interval of keep-alive comments.
     pub keep_alive: Duration,
+    /// The longest one write may take before the stream is given up.
     pub write_timeout: Duration,
 }
 

@@ -31,23 +31,42 @@ pub const STDERR_TAIL: usize = 4096;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum SpawnError {
+    /// The socketpair could not be made.
     #[error("cannot create the worker socket: {0}")]
     Socket(std::io::Error),
+    /// The worker could not be started.
     #[error("cannot start the worker {path}: {source}")]
     Exec {
+        /// The worker binary (or what was being started).
         path: String,
+        /// The operating system's error.
         source: std::io::Error,
     },
+    /// No `Ready` (or `Failed`) within the handshake timeout.
     #[error("worker did not answer the handshake within {0:?}")]
     HandshakeTimeout(Duration),
+    /// The worker answered `Failed`: its login or set-up failed.
     #[error("worker refused to start ({kind}): {message}")]
-    Refused { kind: String, message: String },
+    Refused {
+        /// What failed (`login`, `config`, ...).
+        kind: String,
+        /// What happened, and the fix.
+        message: String,
+    },
+    /// The socket ended during the handshake.
     #[error("worker closed its socket during the handshake: {0}")]
     Closed(IpcError),
+    /// A frame other than `Ready` or `Failed` came first.
     #[error("worker answered the handshake with an unexpected frame: {0}")]
     Unexpected(String),
+    /// The worker speaks another frame protocol version.
     #[error("worker speaks frame protocol {theirs}, the router speaks {ours}")]
-    Protocol { theirs: u32, ours: u32 },
+    Protocol {
+        /// The worker's version.
+        theirs: u32,
+        /// The router's.
+        ours: u32,
+    },
 }
 
 impl SpawnError {
@@ -199,12 +218,14 @@ fn kill_group(pid: u32) {
 
 /// A started worker: its guard, the frame channels and the stderr tail.
 pub struct Worker {
+    /// Owns the worker's process (or thread).
     pub guard: WorkerGuard,
     /// Frames to the worker; a writer task owns the socket's write half.
     pub to_worker: mpsc::UnboundedSender<ToWorker>,
     /// Frames from the worker; a reader task owns the read half. The last item
     /// before the channel closes is the reason the socket ended.
     pub from_worker: mpsc::Receiver<Result<ToRouter, IpcError>>,
+    /// The end of what the worker wrote to stderr.
     pub stderr: Arc<Mutex<StderrTail>>,
 }
 

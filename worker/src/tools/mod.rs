@@ -686,7 +686,7 @@ impl Registry {
     }
 
     /// Validates `args` and runs `tool`, answering the `CallToolResult`.
-    pub fn call(
+    fn call(
         &self,
         tool: &Tool,
         login: &mut dyn Login,
