@@ -10,6 +10,8 @@
 //! layouts are pinned by tests against the published sizes and offsets.
 //! `product` says where a product directory keeps the library.
 
+#![warn(missing_docs)]
+
 pub mod product;
 
 use std::ffi::{c_char, c_int, c_void};
@@ -21,7 +23,9 @@ pub type BoolType = c_int;
 /// A GCI session handle (opaque; null means failure).
 pub type GciSession = *mut c_void;
 
+/// GCI true.
 pub const TRUE: BoolType = 1;
+/// GCI false.
 pub const FALSE: BoolType = 0;
 
 /// Characters of an error message or reason, without the terminating NUL.
@@ -41,8 +45,11 @@ pub struct GciErrSType {
     pub context: OopType,
     /// The exception, or nil.
     pub exception_obj: OopType,
+    /// The error's arguments; the first `arg_count` are meaningful.
     pub args: [OopType; GCI_MAX_ERR_ARGS],
+    /// The error number (e.g. [`RT_ERR_DOES_NOT_UNDERSTAND`]).
     pub number: c_int,
+    /// How many of `args` are set.
     pub arg_count: c_int,
     /// Nonzero: the session is gone.
     pub fatal: u8,
@@ -115,9 +122,11 @@ impl GciErrSType {
     pub fn reason_text(&self) -> String {
         c_text(&self.reason)
     }
+    /// Sets the message (cut to fit, at a character boundary).
     pub fn set_message(&mut self, text: &str) {
         set_c_text(&mut self.message, text);
     }
+    /// Sets the reason (cut to fit, at a character boundary).
     pub fn set_reason(&mut self, text: &str) {
         set_c_text(&mut self.reason, text);
     }
@@ -137,47 +146,72 @@ impl GciErrSType {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default)]
 pub struct GciTsObjInfo {
+    /// The object.
     pub obj_id: OopType,
+    /// Its class.
     pub obj_class: OopType,
     /// Named plus indexed size.
     pub obj_size: i64,
+    /// Named instance variables.
     pub named_size: c_int,
     /// Access bits and implementation (low two bits: 0 pointers, 1 bytes,
     /// 2 non-sequenceable collection, 3 special).
     pub access: u32,
+    /// The object's security policy.
     pub object_security_policy_id: u16,
+    /// Further flag bits.
     pub extra_bits: u16,
+    /// Padding to 40 bytes.
     pub _pad: u32,
 }
 
 /// The implementation kinds in [`GciTsObjInfo::access`].
 pub const GC_FORMAT_OOP: u32 = 0;
+/// Bytes.
 pub const GC_FORMAT_BYTE: u32 = 1;
+/// A non-sequenceable collection.
 pub const GC_FORMAT_NSC: u32 = 2;
+/// An immediate (special) object.
 pub const GC_FORMAT_SPECIAL: u32 = 3;
+/// The bits of `access` that hold the implementation kind.
 pub const GC_IMPLEMENTATION_MASK: u32 = 0x03;
+/// The object has indexed slots.
 pub const GC_INDEXABLE_MASK: u32 = 0x04;
+/// The object is invariant.
 pub const GC_INVARIANT_MASK: u32 = 0x08;
 
 // ----- OOPs of immediates -----
 
+/// No object: what a failed call answers.
 pub const OOP_ILLEGAL: OopType = 0x01;
+/// `nil`.
 pub const OOP_NIL: OopType = 0x14;
+/// `false`.
 pub const OOP_FALSE: OopType = 0x0C;
+/// `true`.
 pub const OOP_TRUE: OopType = 0x10C;
+/// GemStone's remote `nil`, distinct from [`OOP_NIL`].
 pub const OOP_REMOTE_NIL: OopType = 0x114;
+/// The Character with code point 0.
 pub const OOP_ASCII_NUL: OopType = 0x1C;
 /// The "no context" value of an execute's context argument.
 pub const OOP_NO_CONTEXT: OopType = OOP_ILLEGAL;
 
+/// Low-bits tag of an object identifier.
 pub const OOP_TAG_POM_OOP: OopType = 0x1;
+/// Low-bits tag of a SmallInteger.
 pub const OOP_TAG_SMALLINT: OopType = 0x2;
+/// Low-bits tag of a SmallDouble.
 pub const OOP_TAG_SMALLDOUBLE: OopType = 0x6;
+/// Low-bits tag of the other immediates (Character, nil, true, false).
 pub const OOP_TAG_SPECIAL: OopType = 0x4;
+/// How many low bits a SmallInteger's tag takes.
 pub const OOP_NUM_TAG_BITS: u32 = 3;
 const OOP_CHAR_TAG: OopType = 0x1C;
 
+/// The least SmallInteger.
 pub const MIN_SMALL_INT: i64 = -(1 << 60);
+/// The greatest SmallInteger.
 pub const MAX_SMALL_INT: i64 = (1 << 60) - 1;
 
 /// Whether `oop` is an immediate (SmallInteger, SmallDouble, Character, nil,
@@ -222,24 +256,43 @@ pub fn oop_objid(oop: OopType) -> Option<u64> {
 
 // ----- kernel class OOPs (the same in 3.6.x and 3.7.x) -----
 
+/// The class `Array`.
 pub const OOP_CLASS_ARRAY: OopType = 66817;
+/// The class `ByteArray`.
 pub const OOP_CLASS_BYTE_ARRAY: OopType = 103425;
+/// The class `String`.
 pub const OOP_CLASS_STRING: OopType = 74753;
+/// The class `Symbol`.
 pub const OOP_CLASS_SYMBOL: OopType = 110849;
+/// The class `SmallInteger`.
 pub const OOP_CLASS_SMALL_INTEGER: OopType = 74241;
+/// The class `SmallDouble`.
 pub const OOP_CLASS_SMALL_DOUBLE: OopType = 121345;
+/// The class `Float`.
 pub const OOP_CLASS_FLOAT: OopType = 135937;
+/// The class `Character`.
 pub const OOP_CLASS_CHARACTER: OopType = 68353;
+/// The class `Boolean`.
 pub const OOP_CLASS_BOOLEAN: OopType = 68097;
+/// The class `UndefinedObject`.
 pub const OOP_CLASS_UNDEFINED_OBJECT: OopType = 76289;
+/// The class `Utf8`.
 pub const OOP_CLASS_UTF8: OopType = 154113;
+/// The class `Unicode7`.
 pub const OOP_CLASS_UNICODE7: OopType = 154369;
+/// The class `Unicode16`.
 pub const OOP_CLASS_UNICODE16: OopType = 154625;
+/// The class `Unicode32`.
 pub const OOP_CLASS_UNICODE32: OopType = 154881;
+/// The class `DoubleByteString`.
 pub const OOP_CLASS_DOUBLE_BYTE_STRING: OopType = 143873;
+/// The class `QuadByteString`.
 pub const OOP_CLASS_QUAD_BYTE_STRING: OopType = 144385;
+/// The class `GsProcess`.
 pub const OOP_CLASS_GS_PROCESS: OopType = 134657;
+/// The class `CompileError`.
 pub const OOP_CLASS_COMPILE_ERROR: OopType = 132097;
+/// The class `System`.
 pub const OOP_CLASS_SYSTEM: OopType = 76033;
 /// The error category of GemStone's own errors.
 pub const OOP_GEMSTONE_ERROR_CAT: OopType = 231169;
@@ -341,11 +394,16 @@ pub const OOP_LAST_RESERVED: OopType = 240_000;
 
 // ----- flags -----
 
+/// Login flag: the password is already encrypted.
 pub const GCI_LOGIN_PW_ENCRYPTED: u32 = 0x1;
+/// Login flag: a subordinate session of another.
 pub const GCI_LOGIN_IS_SUBORDINATE: u32 = 0x2;
+/// Login flag: no login messages.
 pub const GCI_LOGIN_QUIET: u32 = 0x10;
 
+/// Execute/perform flag: debugging enabled (breakpoints take effect).
 pub const GCI_PERFORM_FLAG_ENABLE_DEBUG: c_int = 1;
+/// Execute/perform flag: no asynchronous events during the call.
 pub const GCI_PERFORM_FLAG_DISABLE_ASYNC_EVENTS: c_int = 2;
 
 /// The gem service name a linked login would use; libgcits refuses it.
@@ -357,22 +415,39 @@ pub const DEFAULT_STONE: &str = "gs64stone";
 
 // ----- error numbers -----
 
+/// 1001: the source does not compile (`CompileError`).
 pub const COMPILER_ERR_STDB: i32 = 1001;
+/// 2010: a message was not understood.
 pub const RT_ERR_DOES_NOT_UNDERSTAND: i32 = 2010;
+/// 2101: an OOP that names no object.
 pub const OBJ_ERR_DOES_NOT_EXIST: i32 = 2101;
+/// 2147: the session is already logged in.
 pub const GCI_ERR_ALREADY_LOGGED_IN: i32 = 2147;
+/// 2203: a non-blocking call is still in progress on the session.
 pub const GCI_ERR_OP_IN_PROGRESS: i32 = 2203;
+/// 2204: no non-blocking call was started.
 pub const GCI_ERR_NO_START_CMD: i32 = 2204;
+/// 2414: the call is not supported here.
 pub const GCI_ERR_CALL_NOT_SUPPORTED: i32 = 2414;
+/// 2718: an argument of the wrong kind or out of range.
 pub const ERR_ARGUMENT_ERROR: i32 = 2718;
+/// 2739: an error that cannot be continued.
 pub const ERR_UNCONTINUABLE: i32 = 2739;
+/// 4040: the library and the stone are of incompatible versions.
 pub const LGC_ERR_INCOMPAT_GCI: i32 = 4040;
+/// 4051: the login was refused (user or password).
 pub const GS_ERR_LOGIN_DENIAL: i32 = 4051;
+/// 4065: no stone of that name.
 pub const NET_ERR_NO_SUCH_STN: i32 = 4065;
+/// 4100: not a valid session handle.
 pub const GCI_ERR_BAD_SESSION_ID: i32 = 4100;
+/// 4147: the login failed.
 pub const ERR_IN_LOGIN: i32 = 4147;
+/// 6003: a soft break (catchable).
 pub const RT_ERR_SOFT_BREAK: i32 = 6003;
+/// 6004: a hard break (not catchable).
 pub const RT_ERR_HARD_BREAK: i32 = 6004;
+/// 6011: the process cannot be continued after its error.
 pub const RT_ERR_UNCONTINUABLE_ERROR: i32 = 6011;
 
 /// The product GciTsVersion names (GemStone/S 64).
