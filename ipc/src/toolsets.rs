@@ -324,18 +324,11 @@ pub fn default_toolsets() -> impl Iterator<Item = &'static str> {
     TOOLSETS.iter().filter(|t| !t.opt_in).map(|t| t.name())
 }
 
-fn names(opt_in: bool) -> String {
+/// The names of the toolsets `keep` accepts, for messages.
+fn names(keep: impl Fn(&ToolsetDecl) -> bool) -> String {
     TOOLSETS
         .iter()
-        .filter(|t| t.opt_in == opt_in)
-        .map(|t| t.name())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn known_toolsets() -> String {
-    TOOLSETS
-        .iter()
+        .filter(|t| keep(t))
         .map(|t| t.name())
         .collect::<Vec<_>>()
         .join(", ")
@@ -360,14 +353,14 @@ pub fn parse_toolsets(text: &str) -> Result<Vec<String>, String> {
         return Err(format!(
             "MCP_TOOLSETS names unknown toolset(s) {}: choose from {} (or the opt-in {})",
             unknown.join(", "),
-            names(false),
-            names(true)
+            names(|t| !t.opt_in),
+            names(|t| t.opt_in)
         ));
     }
     if out.is_empty() {
         return Err(format!(
             "MCP_TOOLSETS is empty: name at least one of {}",
-            names(false)
+            names(|t| !t.opt_in)
         ));
     }
     Ok(out)
@@ -399,7 +392,7 @@ pub fn parse_options(text: &str, served: &[String]) -> Result<Vec<(String, Strin
         let Some(set) = toolset(set_name) else {
             problems.push(format!(
                 "MCP_TOOLSET_OPTIONS item {item:?}: unknown toolset {set_name:?}; the toolsets are {}",
-                known_toolsets()
+                names(|_| true)
             ));
             continue;
         };

@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::AsyncReadExt;
 use tokio::process::{Child, Command};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, watch};
 use tracing::Instrument;
 
 /// How much of a worker's stderr the router keeps for its log.
@@ -119,8 +119,14 @@ pub struct WorkerGuard {
 #[derive(Debug)]
 struct InProcess {
     theirs: StdUnixStream,
-    ended: Option<oneshot::Receiver<ExitStatus>>,
-    status: Option<ExitStatus>,
+    /// The serve thread's exit status, once it has ended.
+    ended: watch::Receiver<Option<ExitStatus>>,
+}
+
+/// What an in-process worker whose thread ended without a status (it
+/// panicked) counts as: the worker binary's exit status after a panic.
+fn panicked() -> ExitStatus {
+    ExitStatus::from_raw(70 << 8)
 }
 
 impl WorkerGuard {
@@ -146,16 +152,8 @@ impl WorkerGuard {
     /// Waits for the worker to exit and reaps it. Cancel-safe.
     pub async fn wait(&mut self) -> std::io::Result<ExitStatus> {
         if let Some(t) = &mut self.thread {
-            if let Some(status) = t.status {
-                return Ok(status);
-            }
-            let status = match t.ended.as_mut() {
-                Some(ended) => ended.await.unwrap_or(ExitStatus::from_raw(70 << 8)),
-                None => ExitStatus::from_raw(70 << 8),
-            };
-            t.ended = None;
-            t.status = Some(status);
-            return Ok(status);
+            let ended = t.ended.wait_for(Option::is_some).await;
+            return Ok(ended.ok().and_then(|s| *s).unwrap_or_else(panicked));
         }
         match &mut self.child {
             Some(child) => child.wait().await,
@@ -165,14 +163,8 @@ impl WorkerGuard {
 
     /// The exit status if the worker has exited (reaping it).
     pub fn try_wait(&mut self) -> Option<ExitStatus> {
-        if let Some(t) = &mut self.thread {
-            if let Some(ended) = &mut t.ended {
-                if let Ok(status) = ended.try_recv() {
-                    t.status = Some(status);
-                    t.ended = None;
-                }
-            }
-            return t.status;
+        if let Some(t) = &self.thread {
+            return *t.ended.borrow();
         }
         self.child
             .as_mut()
@@ -260,13 +252,13 @@ pub fn launch(launcher: &Launcher, port: u16, sid8: &str) -> Result<Worker, Spaw
         Launcher::InProcess(serve) => {
             let (ours, theirs) = StdUnixStream::pair().map_err(SpawnError::Socket)?;
             let kept = theirs.try_clone().map_err(SpawnError::Socket)?;
-            let (done, ended) = oneshot::channel();
+            let (done, ended) = watch::channel(None);
             let serve = serve.clone();
             std::thread::Builder::new()
                 .name(format!("worker-{sid8}"))
                 .spawn(move || {
                     let code = serve(theirs);
-                    let _ = done.send(ExitStatus::from_raw(code << 8));
+                    let _ = done.send(Some(ExitStatus::from_raw(code << 8)));
                 })
                 .map_err(|source| SpawnError::Exec {
                     path: "an in-process worker thread".into(),
@@ -277,8 +269,7 @@ pub fn launch(launcher: &Launcher, port: u16, sid8: &str) -> Result<Worker, Spaw
                 pid: 0,
                 thread: Some(InProcess {
                     theirs: kept,
-                    ended: Some(ended),
-                    status: None,
+                    ended,
                 }),
             };
             attach(ours, guard, None)

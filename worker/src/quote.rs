@@ -7,20 +7,22 @@
 //! number or a boolean, or from Smalltalk this build ships (`&'static str`), so
 //! no path exists from a client's string to a hole but through the quoting.
 
+use std::borrow::Cow;
+
 /// A piece of Smalltalk source fit for a hole of a tool expression. Its field
 /// is private: the constructors are the only ways to make one.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Literal(String);
+pub struct Literal(Cow<'static, str>);
 
 impl Literal {
     /// A string literal holding exactly `text`.
     pub fn string(text: &str) -> Literal {
-        Literal(string_literal(text))
+        Literal(string_literal(text).into())
     }
 
     /// A quoted symbol literal for `text`.
     pub fn symbol(text: &str) -> Literal {
-        Literal(symbol_literal(text))
+        Literal(symbol_literal(text).into())
     }
 
     /// A symbol literal for `text`, or `nil` for none.
@@ -31,28 +33,28 @@ impl Literal {
     /// A literal Array of symbols: `#(#'a' #'b')`.
     pub fn symbol_array<'a>(texts: impl IntoIterator<Item = &'a str>) -> Literal {
         let items: Vec<String> = texts.into_iter().map(symbol_literal).collect();
-        Literal(format!("#({})", items.join(" ")))
+        Literal(format!("#({})", items.join(" ")).into())
     }
 
     /// A SmallInteger literal (a count, an offset, a limit).
     pub fn integer(n: usize) -> Literal {
-        Literal(n.to_string())
+        Literal(n.to_string().into())
     }
 
     /// `true` or `false`.
     pub fn boolean(b: bool) -> Literal {
-        Literal(if b { "true" } else { "false" }.into())
+        Literal(Cow::Borrowed(if b { "true" } else { "false" }))
     }
 
     /// `nil`.
     pub fn nil() -> Literal {
-        Literal("nil".into())
+        Literal(Cow::Borrowed("nil"))
     }
 
     /// Smalltalk that is part of this build (the shared JSON escaper): a
-    /// `&'static str`, never text a client sent.
+    /// `&'static str`, never text a client sent (and never copied).
     pub fn shipped(source: &'static str) -> Literal {
-        Literal(source.to_string())
+        Literal(Cow::Borrowed(source))
     }
 
     /// The source text.
