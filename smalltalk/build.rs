@@ -1,6 +1,6 @@
 //! Embeds every `kernel/*.gs` file into the library (in lexical file-name order)
 //! so the binary needs no kernel files at run time, and derives from them how
-//! many arguments each primitive reads: the fewest that any kernel method (or
+//! many arguments each primitive reads (a file of its own): the fewest that any kernel method (or
 //! method of `src/persist/repository.gs`) using it takes (`PRIMITIVE_ARITY`,
 //! 255 for a primitive no kernel method uses). A method with fewer arguments
 //! than its primitive reads is compiled to run its fallback code instead.
@@ -60,11 +60,12 @@ fn main() {
             }
         }
     }
-    out.push_str(&format!(
+    let out_dir = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR"));
+    fs::write(out_dir.join("kernel_files.rs"), out).expect("write kernel_files.rs");
+    let arity = format!(
         "/// Per primitive number, the fewest arguments a kernel method using it takes.\npub static PRIMITIVE_ARITY: [u8; 500] = {arity:?};\n"
-    ));
-    let dest = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR")).join("kernel_files.rs");
-    fs::write(dest, out).expect("write kernel_files.rs");
+    );
+    fs::write(out_dir.join("primitive_arity.rs"), arity).expect("write primitive_arity.rs");
 }
 
 /// How many arguments a method pattern line declares (`size` 0, `+ x` 1,

@@ -8,40 +8,34 @@
 //! [`Interrupter`]. Every Smalltalk failure is returned as an [`StError`] value,
 //! never a panic.
 //!
-//! Code map: `value` (immediates, OOPs) → `heap` (object table, write barrier,
-//! collector) → `parser`/`ast` → `compiler` → `code` (resolved tree) →
-//! `interp` (evaluation) with `exceptions`, `prims`, `num`, `behavior`;
-//! `collprims`, `finder` (primitive fast paths and searches); `bootstrap`/`known`/
-//! `filein` build an image; `persist` joins a session's heap to the repository;
-//! `api` is the public face, `objects` its object-level part for GCI clients.
+//! The engine is laid out by layer, each using only the layers below it (a
+//! test holds the module graph to this order):
+//! 1. `syntax`: lexer, parser, syntax tree;
+//! 2. `object`: immediates, compiled code, the heap and its collector;
+//! 3. `interp`: evaluation, exceptions, numbers, the shared object protocol,
+//!    and the two tables through which it reaches the layers above
+//!    (primitives, the attached repository);
+//! 4. `compiler`: syntax tree to compiled code;
+//! 5. `prims`: the primitive families;
+//! 6. `image`: bootstrap and file-in;
+//! 7. `persist`: a session's heap joined to the repository;
+//! 8. `api`: the public face, [`Session`], and its object-level part for GCI
+//!    clients.
 
 #![warn(missing_docs)]
 
 mod api;
-mod ast;
-mod behavior;
-mod bootstrap;
-pub mod census;
-mod code;
-mod collprims;
 mod compiler;
-mod exceptions;
-mod filein;
-mod finder;
-mod heap;
+mod image;
 mod interp;
-mod known;
-mod native_stack;
-mod num;
-mod objects;
-pub mod parser;
+mod object;
 mod persist;
 mod prims;
-mod stack_roots;
-mod value;
+mod syntax;
 
+pub use api::objects::{ExecError, Object, Shape};
 pub use api::{ErrorKind, EvalPolicy, Interrupter, Session, StError};
 pub use compiler::MAX_PRIMITIVE;
-pub use objects::{ExecError, Object, Shape};
+pub use interp::primitive::is_known_primitive;
 pub use persist::{collect_garbage, GarbageReport, KernelRepair, TransactionMark};
-pub use prims::is_known_primitive;
+pub use syntax::{census, parser};

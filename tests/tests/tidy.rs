@@ -13,10 +13,9 @@ const MAX_LINES: usize = 1_500;
 /// the limit fails the check until it is taken off.
 const TOO_LONG_FOR_NOW: &[&str] = &[
     "gci/src/calls.rs",
-    "smalltalk/src/collprims.rs",
-    "smalltalk/src/heap.rs",
-    "smalltalk/src/interp.rs",
-    "smalltalk/src/prims.rs",
+    "smalltalk/src/interp/vm.rs",
+    "smalltalk/src/object/heap.rs",
+    "smalltalk/src/prims/collection.rs",
 ];
 
 /// The crates' directories, relative to the workspace root.

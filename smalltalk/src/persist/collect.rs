@@ -23,8 +23,8 @@ use gsmcp_store::{LoginOptions, Repository, FIRST_ALLOCATED_OOP};
 use super::codec::Record;
 use super::users::{Users, SECURITY_OOP};
 use super::{KernelRecord, PersistError, KERNEL_OOP};
-use crate::api::{Session, StError};
-use crate::value::{FxHashMap, FxHashSet};
+use crate::interp::StError;
+use crate::object::value::{FxHashMap, FxHashSet};
 
 /// What a collection did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -173,22 +173,4 @@ fn collect_once(repo: &Repository) -> Result<(GarbageReport, bool), PersistError
         ..GarbageReport::default()
     };
     Ok((report, done.again))
-}
-
-impl Session {
-    /// Collects the garbage of this session's repository now, on the calling
-    /// thread (the session itself is not touched; see the module doc).
-    pub fn collect_repository_garbage(&self) -> Result<GarbageReport, StError> {
-        let path = self
-            .vm_ref()
-            .repo
-            .as_ref()
-            .map(|r| r.path.clone())
-            .ok_or_else(|| {
-                StError::from(PersistError::NotPermitted(
-                    "collecting garbage needs a repository; this session is in memory".into(),
-                ))
-            })?;
-        collect_garbage(&path)
-    }
 }

@@ -14,13 +14,13 @@ use gsmcp_store::StoreSession;
 
 use super::codec::{big_from_bytes, big_to_bytes, Record, SBody, SClass, SVal};
 use super::PersistError;
-use crate::code::Method;
 use crate::compiler::Compiler;
-use crate::heap::{
+use crate::interp::Vm;
+use crate::object::code::Method;
+use crate::object::heap::{
     Body, ClassData, Format, StoredMethods, SymDict, F_DIRTY, F_INVARIANT, F_PERSISTENT,
 };
-use crate::interp::Vm;
-use crate::value::{FxHashMap, Oop, Value};
+use crate::object::value::{FxHashMap, Oop, Value};
 
 /// Heap OOP ↔ repository OOP. An entry is valid only while its heap object
 /// carries F_PERSISTENT: a slot freed by the collector and reused by `alloc`

@@ -13,32 +13,33 @@
 mod codec;
 mod collect;
 mod image;
+mod login;
 mod prims;
 mod repair;
-mod security;
+pub(crate) mod security;
 mod users;
 
 use std::path::{Path, PathBuf};
 
-use gsmcp_store::{LoginOptions, Repository, StoreError, StoreSession};
+use gsmcp_store::{Repository, StoreError, StoreSession};
 
-use crate::api::{ErrorKind, Interrupter, Session, StError};
-use crate::bootstrap;
-use crate::heap::Body;
+use crate::interp::repository::RepositoryOps;
 use crate::interp::Vm;
-use crate::known::CLASSES;
-use crate::value::{FxHashMap, FxHashSet, Oop, Value};
+use crate::interp::{ErrorKind, StError};
+use crate::object::heap::Body;
+use crate::object::value::{FxHashMap, FxHashSet, Oop, Value};
 use codec::{CodecError, Reader, Writer};
 use image::{clear_dirty, collect_writes, Loader, OopMap, PendingMethod, Prefetched};
 use users::{UserRecord, Users, SECURITY_OOP};
 
 pub use collect::{collect_garbage, GarbageReport};
+pub(crate) use login::{creation_writes, load_login, open_store};
 pub use repair::KernelRepair;
-pub use security::{may_change_kernel, DEVELOPER_USER};
+pub use security::DEVELOPER_USER;
 
 /// The reserved OOP of the kernel record: which stored objects are the
 /// bootstrap classes and the shared dictionaries.
-const KERNEL_OOP: u64 = 1;
+pub(crate) const KERNEL_OOP: u64 = 1;
 const KERNEL_FORMAT: u8 = 1;
 
 /// The default login of a new repository, and its password, as in GemStone.
@@ -48,7 +49,7 @@ pub const DEFAULT_PASSWORD: &str = "swordfish";
 pub const SYSTEM_USER: &str = "SystemUser";
 
 /// The repository's additions to the kernel, filed in when it is created.
-const REPOSITORY_GS: &str = include_str!("repository.gs");
+pub(crate) const REPOSITORY_GS: &str = include_str!("repository.gs");
 
 /// Why a repository operation failed.
 #[derive(Debug, thiserror::Error)]
@@ -162,6 +163,51 @@ pub struct RepoState {
 const COLLECTED_RETRIES: usize = 8;
 
 impl RepoState {
+    /// Logs this session's store out (its view is released). A garbage
+    /// collection it started is waited for, and then what it deleted is
+    /// pruned (this session's view pinned it).
+    pub(crate) fn logout(mut self: Box<Self>) -> Result<(), StError> {
+        let collected = self.collector.is_some();
+        self.finish_collection(true);
+        self.store.logout().map_err(store_err)?;
+        if collected {
+            // This session's view no longer pins the collection's
+            // tombstones and the versions below them. The logout is
+            // done whatever the prune answers: one that fails (the
+            // write lock busy) leaves them to the next commit's prune.
+            let _ = Repository::open(&self.path).and_then(|repo| repo.prune());
+        }
+        Ok(())
+    }
+
+    /// Where this session's transaction stands (see `Session::transaction_mark`).
+    pub(crate) fn transaction_mark(&self) -> TransactionMark {
+        TransactionMark {
+            view: self.store.view(),
+            aborts: self.aborts,
+        }
+    }
+
+    /// A thread-safe reader of this session's place behind the latest commit.
+    pub(crate) fn watch(&self) -> gsmcp_store::ViewWatch {
+        self.store.watch()
+    }
+
+    /// The repository user this session logged in as.
+    pub(crate) fn user_id(&self) -> &str {
+        &self.user_id
+    }
+
+    /// Methods that no longer compiled when this session loaded them.
+    pub(crate) fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// The repository file.
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// Starts a garbage collection on a thread of its own, unless one this
     /// session started still runs.
     fn start_collection(&mut self) {
@@ -214,13 +260,13 @@ pub struct TransactionMark {
 
 /// Why [`Session::open`] failed: no such user (which a login reports as a
 /// denial, as it does a wrong password), or any other error.
-enum Missing {
+pub(crate) enum Missing {
     User,
     Error(StError),
 }
 
 impl Missing {
-    fn into_error(self) -> StError {
+    pub(crate) fn into_error(self) -> StError {
         match self {
             Missing::User => PersistError::LoginDenied.into(),
             Missing::Error(e) => e,
@@ -235,7 +281,7 @@ impl<E: Into<StError>> From<E> for Missing {
 }
 
 /// The bootstrap classes and shared objects by name, as repository OOPs.
-struct KernelRecord {
+pub(crate) struct KernelRecord {
     entries: Vec<(String, u64)>,
 }
 
@@ -282,14 +328,14 @@ impl KernelRecord {
 
 /// The name of the kernel record's entries for the kernel's classes (one per
 /// class: every class the repository was created with; see `Roots::kernel`).
-const KERNEL_CLASS: &str = "&";
+pub(crate) const KERNEL_CLASS: &str = "&";
 
 /// Shared objects named in the kernel record besides the bootstrap classes.
-const GLOBALS: &str = "@Globals";
-const PUBLISHED: &str = "@Published";
-const TRANSCRIPT: &str = "@Transcript";
+pub(crate) const GLOBALS: &str = "@Globals";
+pub(crate) const PUBLISHED: &str = "@Published";
+pub(crate) const TRANSCRIPT: &str = "@Transcript";
 /// The first repository OOP the creation did not allocate (`security`).
-const KERNEL_BOUND: &str = "#bound";
+pub(crate) const KERNEL_BOUND: &str = "#bound";
 /// The name of the kernel record's entries for kernel methods a kernel
 /// repair compiled (`repair`).
 const KERNEL_METHOD: &str = "%";
@@ -298,7 +344,7 @@ const KERNEL_METHOD: &str = "%";
 /// was created with, as its kernel record names them. A repository created
 /// before the record named them has every class it holds taken as the
 /// kernel's: kernel-only evaluations then restrict nothing there, as before.
-fn mark_kernel(vm: &mut Vm, map: &OopMap, kernel: &KernelRecord, loaded: &[Oop]) {
+pub(crate) fn mark_kernel(vm: &mut Vm, map: &OopMap, kernel: &KernelRecord, loaded: &[Oop]) {
     let recorded: Vec<Oop> = kernel
         .entries
         .iter()
@@ -323,7 +369,7 @@ fn mark_kernel(vm: &mut Vm, map: &OopMap, kernel: &KernelRecord, loaded: &[Oop])
 /// Where a repository for `path` is made before it is put in place:
 /// `<path>.creating-<pid>-<n>` beside it (same file system, so a link works;
 /// `n` tells apart creations by threads of one process).
-fn creation_path(path: &Path) -> std::path::PathBuf {
+pub(crate) fn creation_path(path: &Path) -> std::path::PathBuf {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut p = path.as_os_str().to_owned();
@@ -332,7 +378,7 @@ fn creation_path(path: &Path) -> std::path::PathBuf {
 }
 
 /// Removes a repository file and its SQLite companions, if there are any.
-fn remove_repository_files(path: &Path) {
+pub(crate) fn remove_repository_files(path: &Path) {
     let _ = std::fs::remove_file(path);
     for ext in ["-wal", "-shm", "-journal"] {
         let mut p = path.as_os_str().to_owned();
@@ -342,7 +388,7 @@ fn remove_repository_files(path: &Path) {
 }
 
 /// Removes what creations of `path` by processes that no longer run left.
-fn remove_stale_creations(path: &Path) {
+pub(crate) fn remove_stale_creations(path: &Path) {
     let (Some(dir), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str())) else {
         return;
     };
@@ -373,12 +419,12 @@ fn remove_stale_creations(path: &Path) {
     }
 }
 
-fn store_err(e: StoreError) -> StError {
+pub(crate) fn store_err(e: StoreError) -> StError {
     PersistError::Store(e).into()
 }
 
 /// A new user's UserGlobals, symbol list and profile (not yet persistent).
-fn make_user_objects(vm: &mut Vm, user_id: &str) -> (Oop, Oop) {
+pub(crate) fn make_user_objects(vm: &mut Vm, user_id: &str) -> (Oop, Oop) {
     let ug = vm
         .heap
         .alloc(vm.k.symbol_dictionary, Body::Dict(Box::default()));
@@ -399,465 +445,7 @@ fn make_user_objects(vm: &mut Vm, user_id: &str) -> (Oop, Oop) {
     (profile, ug)
 }
 
-impl Session {
-    /// Creates a repository file at `path` holding the bootstrapped kernel and
-    /// the users DataCurator, SystemUser and Developer (password `swordfish`), as
-    /// commit 1.
-    /// Fails if a file exists there.
-    pub fn create_repository(path: &Path) -> Result<(), StError> {
-        if path.exists() {
-            return Err(store_err(StoreError::AlreadyExists {
-                path: path.to_path_buf(),
-            }));
-        }
-        // Made aside and put in place only once the kernel is committed, so a
-        // crash part way leaves no half-made repository at `path`.
-        let temp = creation_path(path);
-        remove_stale_creations(path);
-        remove_repository_files(&temp);
-        let made = Repository::create(&temp)
-            .map_err(store_err)
-            .and_then(|repo| Self::populate(&repo));
-        let published = made.and_then(|()| {
-            // the last connection is closed: the file holds every commit
-            std::fs::hard_link(&temp, path).map_err(|e| {
-                if e.kind() == std::io::ErrorKind::AlreadyExists {
-                    store_err(StoreError::AlreadyExists {
-                        path: path.to_path_buf(),
-                    })
-                } else {
-                    PersistError::Create(format!("cannot put {} in place: {e}", path.display()))
-                        .into()
-                }
-            })
-        });
-        remove_repository_files(&temp);
-        published
-    }
-
-    /// The kernel a new repository is made with: the bootstrap and the
-    /// repository's additions, which are the kernel's too.
-    fn shipped() -> Result<Session, StError> {
-        let mut s = Session::bootstrap()?;
-        s.file_in(REPOSITORY_GS)?;
-        s.vm_mut().mark_kernel_classes();
-        Ok(s)
-    }
-
-    fn populate(repo: &Repository) -> Result<(), StError> {
-        let mut s = Session::shipped()?;
-        let mut store = repo
-            .login(LoginOptions::new().label("create"))
-            .map_err(store_err)?;
-        let writes =
-            s.run_on_eval_thread(|vm| -> Result<Vec<(u64, Vec<u8>)>, PersistError> {
-                vm.collect_garbage();
-                let mut map = OopMap::default();
-                let (su_profile, su_globals) = make_user_objects(vm, SYSTEM_USER);
-                let (dev_profile, dev_globals) = make_user_objects(vm, DEVELOPER_USER);
-                let dc_profile = vm.roots.user_profile;
-                let dc_globals = vm.roots.user_globals;
-                let mut roots: Vec<(String, Oop)> = vec![];
-                for (spec, &c) in CLASSES.iter().zip(vm.roots.all_classes.iter()) {
-                    let name = vm
-                        .heap
-                        .class_data(c)
-                        .and_then(|d| vm.string_of(Value::Obj(d.name)));
-                    if name.as_deref() != Some(spec.name) {
-                        return Err(PersistError::Create(format!(
-                            "bootstrap class {} is not where the kernel table puts it",
-                            spec.name
-                        )));
-                    }
-                    roots.push((spec.name.to_string(), c));
-                }
-                roots.push((GLOBALS.into(), vm.roots.globals));
-                roots.push((PUBLISHED.into(), vm.roots.published));
-                roots.push((TRANSCRIPT.into(), vm.roots.transcript));
-                let mut extra: Vec<Oop> = vec![
-                    dc_profile,
-                    dc_globals,
-                    su_profile,
-                    su_globals,
-                    dev_profile,
-                    dev_globals,
-                ];
-                extra.extend(vm.roots.all_classes.iter().copied());
-                let mut kernel = KernelRecord { entries: vec![] };
-                let mut bound: FxHashMap<Oop, u64> = FxHashMap::default();
-                for (name, o) in roots
-                    .iter()
-                    .map(|(n, o)| (Some(n.clone()), *o))
-                    .chain(extra.iter().map(|&o| (None, o)))
-                {
-                    let s = match bound.get(&o) {
-                        Some(&s) => s,
-                        None => {
-                            let s = store.allocate_oop()?;
-                            map.bind(vm, o, s);
-                            vm.heap.write_meta(o);
-                            bound.insert(o, s);
-                            s
-                        }
-                    };
-                    if let Some(n) = name {
-                        kernel.entries.push((n, s));
-                    }
-                }
-                for c in &vm.roots.all_classes {
-                    kernel.entries.push((KERNEL_CLASS.into(), bound[c]));
-                }
-                let set = collect_writes(vm, &map, &mut store, &[])?;
-                // everything the creation made lies below this
-                kernel
-                    .entries
-                    .push((KERNEL_BOUND.into(), store.allocate_oop()?));
-                let user = |id: &str, profile: Oop, globals: Oop| {
-                    UserRecord::new(
-                        id,
-                        DEFAULT_PASSWORD,
-                        false,
-                        bound[&profile],
-                        bound[&globals],
-                    )
-                    .map_err(|e| PersistError::Create(format!("no random salt: {e}")))
-                };
-                let users = Users(vec![
-                    user(DEFAULT_USER, dc_profile, dc_globals)?,
-                    user(SYSTEM_USER, su_profile, su_globals)?,
-                    user(DEVELOPER_USER, dev_profile, dev_globals)?,
-                ]);
-                let mut writes = set.writes;
-                writes.push((KERNEL_OOP, kernel.encode()));
-                writes.push((SECURITY_OOP, users.encode()));
-                Ok(writes)
-            })??;
-        store
-            .commit(writes.into_iter().map(|(o, b)| (o, Some(b))))
-            .map_err(store_err)?;
-        store.logout().map_err(store_err)?;
-        Ok(())
-    }
-
-    /// Creates the repository at `path` unless a file exists there (another
-    /// process may be creating it at this moment: [`Session::login`] waits for
-    /// that). Answers whether this call created it.
-    pub fn create_repository_if_missing(path: &Path) -> Result<bool, StError> {
-        if path.exists() {
-            return Ok(false);
-        }
-        match Session::create_repository(path) {
-            Ok(()) => Ok(true),
-            Err(_) if path.exists() => Ok(false),
-            Err(e) => Err(e),
-        }
-    }
-
-    /// Logs in to the repository at `path` as `user`, checking the password,
-    /// with a view of the latest commit.
-    pub fn login(path: &Path, user: &str, password: &str) -> Result<Session, StError> {
-        match Self::open(path, user, Some(password)) {
-            Err(Missing::User) if security::adds_developer(user, password) => {
-                // a repository made before the developer user existed gets it
-                // once, as the repository's creation would have made it
-                let mut admin = Self::open(path, SYSTEM_USER, None).map_err(Missing::into_error)?;
-                admin.create_user(DEVELOPER_USER, DEFAULT_PASSWORD, false)?;
-                // a conflict: another login added it at the same moment
-                let _ = admin.commit_transaction()?;
-                admin.logout()?;
-                Self::open(path, user, Some(password)).map_err(Missing::into_error)
-            }
-            r => r.map_err(Missing::into_error),
-        }
-    }
-
-    /// Logs in as `user`, checking `password` unless it is `None` (the
-    /// repository's own upgrade, above).
-    fn open(path: &Path, user: &str, password: Option<&str>) -> Result<Session, Missing> {
-        // a repository is put in place whole (`create_repository`): one with
-        // no kernel was left by a crash or another program, and waiting will
-        // not fill it
-        let half_made = || PersistError::HalfMade(path.display().to_string());
-        let repo = Repository::open(path).map_err(|e| match e {
-            StoreError::Uninitialised { .. } => half_made().into(),
-            e => store_err(e),
-        })?;
-        let mut store = repo
-            .login(LoginOptions::new().label(user))
-            .map_err(store_err)?;
-        if store.view() == 0 {
-            let _ = store.logout();
-            return Err(half_made().into());
-        }
-        let users = read_users(&store)?;
-        let Some(record) = users.find(user).cloned() else {
-            let _ = store.logout();
-            return Err(Missing::User);
-        };
-        if password.is_some_and(|p| !record.check_password(p)) {
-            let _ = store.logout();
-            return Err(PersistError::LoginDenied.into());
-        }
-        let users = if record.read_only {
-            store.logout().map_err(store_err)?;
-            store = repo
-                .login(LoginOptions::new().read_only(true).label(user))
-                .map_err(store_err)?;
-            read_users(&store)?
-        } else {
-            users
-        };
-        let kernel = match store.read(KERNEL_OOP).map_err(store_err)? {
-            Some(b) => KernelRecord::decode(&b)?,
-            None => {
-                return Err(
-                    PersistError::Corrupt("the repository has no kernel record".into()).into(),
-                );
-            }
-        };
-        let kernel_bound = kernel
-            .entries
-            .iter()
-            .find(|(n, _)| n == KERNEL_BOUND)
-            .map_or(u64::MAX, |&(_, o)| o);
-        let privileged = may_change_kernel(user);
-        let kernel_methods = kernel.methods();
-        let mut prefetched = Prefetched::default();
-        store
-            .scan(|oop, data| {
-                // methods are read when first used (`Loader::resolve_method`)
-                if oop >= gsmcp_store::FIRST_ALLOCATED_OOP && !codec::is_method_record(data) {
-                    prefetched.insert(oop, data);
-                }
-            })
-            .map_err(store_err)?;
-        let prefetched_len = prefetched.len();
-        let interrupter = Interrupter::default();
-        let vm = Box::new(bootstrap::new_vm(
-            interrupter.clone(),
-            bootstrap::DEFAULT_MEMORY_LIMIT,
-        ));
-        let mut session = Session::from_vm(interrupter, vm);
-        let user_id = user.to_string();
-        // Loading is iterative (no deep recursion), so it runs on the calling
-        // thread: starting the interpreter's thread (a 512 MiB stack mapped and
-        // unmapped) cost 0.1 ms on a quiet machine and 4 ms on a busy one.
-        session.run_on_caller_thread(true);
-        let loaded = session.run_on_eval_thread(move |vm| -> Result<(), PersistError> {
-            let mut map = OopMap::default();
-            map.reserve(prefetched_len);
-            let warnings = {
-                let mut loader = Loader::new(vm, &mut map, &store, prefetched);
-                // a fresh heap; method dictionaries are materialised on first
-                // use (`Vm::ensure_methods`)
-                loader.login = true;
-                // The fresh VM's bootstrap classes and shared dictionaries take the
-                // identity of their stored versions, so `Known` and every interned
-                // symbol stay valid.
-                let mut pre: Vec<(Oop, u64)> = vec![];
-                for (spec, &c) in CLASSES.iter().zip(loader.vm.roots.all_classes.iter()) {
-                    pre.push((c, kernel.get(spec.name)?));
-                }
-                pre.push((loader.vm.roots.globals, kernel.get(GLOBALS)?));
-                pre.push((loader.vm.roots.published, kernel.get(PUBLISHED)?));
-                pre.push((loader.vm.roots.transcript, kernel.get(TRANSCRIPT)?));
-                pre.push((loader.vm.roots.user_profile, record.profile));
-                pre.push((loader.vm.roots.user_globals, record.user_globals));
-                for (i, &(c, s)) in pre.clone().iter().enumerate() {
-                    if i < CLASSES.len() {
-                        let meta = loader.vm.heap.get(c).class;
-                        let meta_s = loader.class_of_record(s)?;
-                        pre.push((meta, meta_s));
-                    }
-                }
-                for &(o, s) in &pre {
-                    loader.adopt(o, s)?;
-                }
-                loader.drain()?;
-                let classes = std::mem::take(&mut loader.classes);
-                mark_kernel(loader.vm, loader.map, &kernel, &classes);
-                let profile = loader.vm.roots.user_profile;
-                match loader.vm.heap.slot(profile, 1) {
-                    Value::Obj(list) => loader.vm.roots.symbol_list = list,
-                    _ => {
-                        return Err(PersistError::Corrupt(format!(
-                            "the profile of {user_id} has no symbol list"
-                        )));
-                    }
-                }
-                let known: std::collections::HashSet<Oop> =
-                    loader.vm.roots.all_classes.iter().copied().collect();
-                loader
-                    .vm
-                    .roots
-                    .all_classes
-                    .extend(classes.into_iter().filter(|c| !known.contains(c)));
-                // methods compile on first use (`Vm::ensure_method`): a login does
-                // not pay for code it never runs
-                let pending = loader.take_methods();
-                (loader.warnings, pending)
-            };
-            let (warnings, pending) = warnings;
-            let pending = pending.into_iter().map(|p| (p.oop(), p)).collect();
-            vm.methods_changed();
-            let global_class = |vm: &mut Vm, name: &str| {
-                vm.heap
-                    .find_symbol(name)
-                    .and_then(|sym| vm.dict_assoc(Value::Obj(vm.roots.globals), Value::Obj(sym)))
-                    .and_then(|a| vm.heap.slot(a, 1).oop())
-                    .filter(|&c| vm.heap.class_data(c).is_some())
-                    .unwrap_or(vm.k.error)
-            };
-            let transaction_error = global_class(vm, "TransactionError");
-            let security_error = global_class(vm, "SecurityError");
-            vm.session_id = store.id() as i64;
-            clear_dirty(vm);
-            // A read-only user may change what it creates, never a shared object.
-            vm.heap.guard = if store.is_read_only() {
-                crate::heap::F_PERSISTENT
-            } else {
-                0
-            };
-            vm.repo = Some(Box::new(RepoState {
-                store,
-                map,
-                users,
-                users_dirty: false,
-                user_id,
-                conflicts: None,
-                transaction_error,
-                security_error,
-                pending,
-                stand_ins: vec![],
-                warnings,
-                aborts: 0,
-                kernel_bound,
-                privileged,
-                kernel_methods,
-                restored: vec![],
-                path: path.to_path_buf(),
-                collector: None,
-            }));
-            vm.protect_kernel(privileged);
-            Ok(())
-        });
-        session.run_on_caller_thread(false);
-        loaded??;
-        Ok(session)
-    }
-
-    /// Whether this session is backed by a repository.
-    pub fn is_persistent(&self) -> bool {
-        self.vm_ref().repo.is_some()
-    }
-
-    /// `System commitTransaction`: `Ok(true)` when committed, `Ok(false)` on a
-    /// write-write conflict (the session then refuses commits until it aborts).
-    /// In an in-memory image it is the image's own `System commitTransaction`.
-    pub fn commit_transaction(&mut self) -> Result<bool, StError> {
-        if !self.is_persistent() {
-            return Ok(self.evaluate_print_string("System commitTransaction")? == "true");
-        }
-        self.run_on_eval_thread(|vm| vm.repo_commit())?
-            .map_err(StError::from)
-    }
-
-    /// `System abortTransaction`: discards this session's changes and moves the
-    /// view to the latest commit.
-    /// In an in-memory image it is the image's own `System abortTransaction`.
-    pub fn abort_transaction(&mut self) -> Result<(), StError> {
-        if !self.is_persistent() {
-            return self
-                .evaluate_print_string("System abortTransaction")
-                .map(|_| ());
-        }
-        self.run_on_eval_thread(|vm| vm.repo_abort())?
-            .map_err(StError::from)
-    }
-
-    /// `System continueTransaction`: moves the view keeping this session's changes.
-    /// An in-memory image has no other sessions, so its view never moves.
-    pub fn continue_transaction(&mut self) -> Result<(), StError> {
-        if !self.is_persistent() {
-            return Ok(());
-        }
-        self.run_on_eval_thread(|vm| vm.repo_continue())?
-            .map_err(StError::from)
-    }
-
-    /// Logs out: the session's view is released (uncommitted changes are lost).
-    /// A garbage collection this session started is waited for, and then what
-    /// it deleted is pruned (this session's view pinned it).
-    pub fn logout(mut self) -> Result<(), StError> {
-        match self.vm_mut().repo.take() {
-            Some(mut r) => {
-                let collected = r.collector.is_some();
-                r.finish_collection(true);
-                r.store.logout().map_err(store_err)?;
-                if collected {
-                    // This session's view no longer pins the collection's
-                    // tombstones and the versions below them. The logout is
-                    // done whatever the prune answers: one that fails (the
-                    // write lock busy) leaves them to the next commit's prune.
-                    let _ = Repository::open(&r.path).and_then(|repo| repo.prune());
-                }
-                Ok(())
-            }
-            None => Ok(()),
-        }
-    }
-
-    /// Where this session's transaction stands: its view (the commit it reads
-    /// at) and how many times it has aborted. Comparing two marks tells a caller
-    /// whether code it ran moved the view (`System commitTransaction`,
-    /// `continueTransaction`, `abortTransaction`) and whether it discarded the
-    /// session's changes (an abort, even one that left the view where it was).
-    /// `None` in memory, where there is no view to move.
-    pub fn transaction_mark(&self) -> Option<TransactionMark> {
-        let repo = self.vm_ref().repo.as_ref()?;
-        Some(TransactionMark {
-            view: repo.store.view(),
-            aborts: repo.aborts,
-        })
-    }
-
-    /// A thread-safe reader of how many commits this session's view is behind
-    /// the latest, for the worker's router-facing side; `None` in memory.
-    #[allow(clippy::type_complexity)]
-    pub fn commits_behind_reader(&self) -> Option<Box<dyn Fn() -> Option<u64> + Send + Sync>> {
-        let watch = self.vm_ref().repo.as_ref()?.store.watch();
-        Some(Box::new(move || watch.commits_behind().ok()))
-    }
-
-    /// The repository user this session logged in as (`None` in memory).
-    pub fn repository_user(&self) -> Option<String> {
-        self.vm_ref().repo.as_ref().map(|r| r.user_id.clone())
-    }
-
-    /// Methods that no longer compiled when this session loaded them.
-    pub fn load_warnings(&self) -> Vec<String> {
-        self.vm_ref()
-            .repo
-            .as_ref()
-            .map(|r| r.warnings.clone())
-            .unwrap_or_default()
-    }
-
-    /// Creates a user (written at the next commit). Only DataCurator and
-    /// SystemUser may create users.
-    pub fn create_user(
-        &mut self,
-        user: &str,
-        password: &str,
-        commit_disabled: bool,
-    ) -> Result<(), StError> {
-        let (u, p) = (user.to_string(), password.to_string());
-        self.run_on_eval_thread(move |vm| vm.repo_add_user(&u, &p, commit_disabled).map(|_| ()))?
-            .map_err(StError::from)
-    }
-}
-
-fn read_users(store: &StoreSession) -> Result<Users, StError> {
+pub(crate) fn read_users(store: &StoreSession) -> Result<Users, StError> {
     match store.read(SECURITY_OOP).map_err(store_err)? {
         Some(b) => Ok(Users::decode(&b).map_err(PersistError::from)?),
         None => Err(PersistError::Corrupt(
@@ -879,30 +467,62 @@ impl<'a> Loader<'a> {
     }
 }
 
+/// The engine's view of a repository session (see `interp::repository`).
+static OPS: RepositoryOps = RepositoryOps {
+    materialise_methods: Vm::materialise_methods,
+    compile_if_pending: Vm::compile_if_pending,
+    read_pending_code: Vm::read_pending_code,
+    read_pending_codes: Vm::read_pending_codes,
+    pending_source: Vm::pending_source,
+    extends_kernel: Vm::extends_kernel,
+    primitive: Vm::persist_prim,
+    refusal: Vm::refusal,
+};
+
 impl Vm {
-    /// Materialises the method dictionary and categories of `class` when it
-    /// was loaded from the repository and never used since: every reader of
-    /// `ClassData::methods` or `categories` calls this first. Each method
-    /// becomes the object already in memory for it or a placeholder whose
-    /// record is read (at this session's view) when the method is first used;
-    /// nothing is read from the store here, so this cannot fail. Costs one
-    /// test for a class whose dictionary is in use.
+    /// This session's repository state; None for an in-memory image.
     #[inline]
-    pub(crate) fn ensure_methods(&mut self, class: Oop) {
-        if self
-            .heap
-            .class_data(class)
-            .is_some_and(|d| d.stored_methods.is_some())
-        {
-            self.materialise_methods(class);
-        }
+    pub(crate) fn repo(&self) -> Option<&RepoState> {
+        self.attached()
     }
 
+    /// This session's repository state, mutably.
+    #[inline]
+    pub(crate) fn repo_mut(&mut self) -> Option<&mut RepoState> {
+        self.attached_mut()
+    }
+
+    /// Takes the repository state out for work that also needs the whole
+    /// `Vm`; [`Vm::put_repo`] puts it back.
+    pub(crate) fn take_repo(&mut self) -> Option<Box<RepoState>> {
+        self.detach()
+    }
+
+    /// Attaches (or puts back) the repository state.
+    pub(crate) fn put_repo(&mut self, repo: Box<RepoState>) {
+        self.attach(&OPS, repo);
+    }
+
+    /// SecurityError, and the user to name, for a write the barrier refused.
+    fn refusal(&self) -> (Oop, String) {
+        match self.repo() {
+            Some(r) => (r.security_error, r.user_id.clone()),
+            None => (self.k.error, String::from("this user")),
+        }
+    }
+}
+
+impl Vm {
+    /// Makes the stored method dictionary and categories of `class`
+    /// resident (see [`Vm::ensure_methods`]). Each method becomes the object
+    /// already in memory for it or a placeholder whose record is read (at
+    /// this session's view) when the method is first used; nothing is read
+    /// from the store here, so this cannot fail.
     #[cold]
     fn materialise_methods(&mut self, class: Oop) {
         // only a repository login leaves dictionaries stored, and it keeps its
         // repository state until the session ends
-        let Some(mut repo) = self.repo.take() else {
+        let Some(mut repo) = self.take_repo() else {
             return;
         };
         if let Some(st) = self
@@ -930,15 +550,13 @@ impl Vm {
                 d.categories = categories;
             }
         }
-        self.repo = Some(repo);
+        self.put_repo(repo);
     }
 
-    /// Compiles a stored method loaded without its code, on its first use.
-    /// Every reader of a method object's body calls this first; it costs one
-    /// branch in a session without a repository.
-    #[inline]
-    pub(crate) fn ensure_method(&mut self, mo: Oop) {
-        if self.repo.as_ref().is_some_and(|r| !r.pending.is_empty()) {
+    /// Compiles a stored method loaded without its code, on its first use
+    /// (see [`Vm::ensure_method`]).
+    fn compile_if_pending(&mut self, mo: Oop) {
+        if self.repo().is_some_and(|r| !r.pending.is_empty()) {
             self.compile_pending(mo);
         }
     }
@@ -948,8 +566,8 @@ impl Vm {
     /// a compiled method or anything else.
     /// Call [`Vm::read_stored_code`] first: a method a class named at login
     /// has no source in memory until its record is read.
-    pub(crate) fn stored_source(&self, mo: Oop) -> Option<&str> {
-        let repo = self.repo.as_ref()?;
+    fn pending_source(&self, mo: Oop) -> Option<&str> {
+        let repo = self.repo()?;
         repo.pending.get(&mo)?.current_source(self, &repo.map)
     }
 
@@ -958,11 +576,11 @@ impl Vm {
     /// one read each, for a search about to visit them all. Reads nothing
     /// when fewer than two need it. A record that cannot be read or decoded
     /// is left for `ensure_method`, which reports it when the method is used.
-    pub(crate) fn read_stored_codes(&mut self, mos: &[Oop]) {
-        if self.repo.as_ref().is_none_or(|r| r.pending.is_empty()) {
+    fn read_pending_codes(&mut self, mos: &[Oop]) {
+        if self.repo().is_none_or(|r| r.pending.is_empty()) {
             return;
         }
-        let Some(mut repo) = self.repo.take() else {
+        let Some(mut repo) = self.take_repo() else {
             return;
         };
         let wanted: Vec<Oop> = mos
@@ -999,23 +617,22 @@ impl Vm {
         for p in unread {
             repo.pending.insert(p.oop(), p);
         }
-        self.repo = Some(repo);
+        self.put_repo(repo);
     }
 
     /// Reads the record of a stored, uncompiled method object at this
     /// session's view, without compiling it. A record that cannot be read is
     /// left for `ensure_method`, which reports it when the method is used.
-    pub(crate) fn read_stored_code(&mut self, mo: Oop) {
+    fn read_pending_code(&mut self, mo: Oop) {
         // the common case costs one lookup: not pending, or its record read already
         let unread = self
-            .repo
-            .as_ref()
+            .repo()
             .and_then(|r| r.pending.get(&mo))
             .is_some_and(|p| p.is_unread());
         if !unread {
             return;
         }
-        let Some(mut repo) = self.repo.take() else {
+        let Some(mut repo) = self.take_repo() else {
             return;
         };
         if let Some(mut p) = repo.pending.remove(&mo) {
@@ -1029,11 +646,11 @@ impl Vm {
             }
             repo.pending.insert(mo, p);
         }
-        self.repo = Some(repo);
+        self.put_repo(repo);
     }
 
     fn compile_pending(&mut self, mo: Oop) {
-        let Some(mut repo) = self.repo.take() else {
+        let Some(mut repo) = self.take_repo() else {
             return;
         };
         if let Some(mut p) = repo.pending.remove(&mo) {
@@ -1059,7 +676,7 @@ impl Vm {
                 repo.stand_ins.push(again);
             }
         }
-        self.repo = Some(repo);
+        self.put_repo(repo);
     }
 
     /// Runs the repository layer's own changes to persistent objects (loading a
@@ -1073,17 +690,16 @@ impl Vm {
     }
 
     fn repo_state(&mut self) -> &mut RepoState {
-        self.repo
-            .as_mut()
+        self.repo_mut()
             .expect("repository primitive in a repository session")
     }
 
     /// Re-reads `oops` (those in memory), plus this session's own changes when
     /// `discard` is set; then clears the dirty list if `discard`.
     fn refresh(&mut self, changed: &[u64], discard: bool) -> Result<(), PersistError> {
-        let mut repo = self.repo.take().expect("refresh in a repository session");
+        let mut repo = self.take_repo().expect("refresh in a repository session");
         let result = self.unguarded(|vm| vm.refresh_with(&mut repo, changed, discard));
-        self.repo = Some(repo);
+        self.put_repo(repo);
         result
     }
 
@@ -1181,7 +797,7 @@ impl Vm {
 
     /// Whether this session has changes a commit would write.
     pub(crate) fn repo_needs_commit(&mut self) -> bool {
-        let repo = self.repo.as_ref().expect("repository session");
+        let repo = self.repo().expect("repository session");
         repo.users_dirty
             || self
                 .heap
@@ -1191,9 +807,9 @@ impl Vm {
     }
 
     pub(crate) fn repo_commit(&mut self) -> Result<bool, PersistError> {
-        let mut repo = self.repo.take().expect("commit in a repository session");
+        let mut repo = self.take_repo().expect("commit in a repository session");
         let r = self.repo_commit_with(&mut repo);
-        self.repo = Some(repo);
+        self.put_repo(repo);
         match r {
             Ok(Some(changed)) => {
                 self.refresh(&changed, false)?;
@@ -1329,7 +945,7 @@ impl Vm {
             return Err(PersistError::Store(StoreError::ReadOnly));
         }
         let (profile, ug) = make_user_objects(self, user);
-        let mut repo = self.repo.take().expect("repository session");
+        let mut repo = self.take_repo().expect("repository session");
         let r = (|| -> Result<(), PersistError> {
             let sp = repo.store.allocate_oop()?;
             let sg = repo.store.allocate_oop()?;
@@ -1343,7 +959,7 @@ impl Vm {
             repo.users_dirty = true;
             Ok(())
         })();
-        self.repo = Some(repo);
+        self.put_repo(repo);
         r.map(|_| profile)
     }
 
@@ -1355,7 +971,8 @@ impl Vm {
         let r = self.repo_object(profile);
         if let Ok(Some(o)) = &r {
             // a user profile is the kernel's (`security`)
-            self.heap.set_flags_quiet(*o, crate::heap::F_KERNEL, 0);
+            self.heap
+                .set_flags_quiet(*o, crate::object::heap::F_KERNEL, 0);
         }
         r
     }
@@ -1363,7 +980,7 @@ impl Vm {
     /// The object stored at repository OOP `s`, faulted in if need be; None
     /// when it is not stored (made in this transaction and gone from memory).
     pub(crate) fn repo_object(&mut self, s: u64) -> Result<Option<Oop>, PersistError> {
-        let mut repo = self.repo.take().expect("repository session");
+        let mut repo = self.take_repo().expect("repository session");
         let guard = std::mem::replace(&mut self.heap.guard, 0);
         let r = (|| {
             if let Some(o) = repo.map.heap_of(self, s) {
@@ -1379,7 +996,7 @@ impl Vm {
             Ok(Some(o))
         })();
         self.heap.guard = guard;
-        self.repo = Some(repo);
+        self.put_repo(repo);
         r
     }
 }

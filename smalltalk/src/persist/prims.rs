@@ -2,116 +2,19 @@
 //! commitTransaction, abortTransaction, inTransaction, needsCommit) replaced for
 //! repository-backed sessions, and 380..=399 (continueTransaction,
 //! transactionConflicts, transactionMode, AllUsers). Failures are signalled as
-//! Smalltalk exceptions (TransactionError 2409/2407), never panics. It also
-//! turns a store the write barrier refused (a read-only session writing a
-//! shared object, an unprivileged user writing the kernel) into the
-//! SecurityError the engine signals.
+//! Smalltalk exceptions (TransactionError 2409/2407), never panics.
 
 use super::PersistError;
-use crate::heap::{Body, F_KERNEL};
-use crate::interp::{Unwind, Vm, R};
-use crate::known::exc;
-use crate::prims::P;
-use crate::value::{Oop, Value};
-
-/// GemStone's error for a store into an object the user may not write. The
-/// class is SecurityError, as GemStone's; the number is this project's choice
-/// (see PERSISTENCE.md, "Read-only users").
-pub const NO_WRITE_AUTHORIZATION: i64 = 2108;
+use crate::interp::primitive::P;
+use crate::interp::Vm;
+use crate::object::heap::Body;
+use crate::object::known::exc;
+use crate::object::value::Value;
 
 impl Vm {
-    /// Ends a primitive during which the write barrier refused a store: the
-    /// primitive's own answer is dropped and SecurityError is signalled instead
-    /// (an unwind already in progress wins and the refusal is forgotten).
-    #[cold]
-    pub(crate) fn refused_in_primitive(&mut self, result: Result<Option<Value>, Unwind>) -> P {
-        match result {
-            Ok(_) => self.signal_refused_write().map(Some),
-            Err(u) => {
-                self.heap.refused = None;
-                Err(u)
-            }
-        }
-    }
-
-    /// Signals SecurityError for the store the write barrier last refused.
-    #[cold]
-    pub(crate) fn signal_refused_write(&mut self) -> R {
-        let Some(o) = self.heap.refused.take() else {
-            return Ok(Value::Nil);
-        };
-        let (class, user) = match &self.repo {
-            Some(r) => (r.security_error, r.user_id.clone()),
-            None => (self.k.error, String::from("this user")),
-        };
-        let what = self.describe_refused(o);
-        let text = if self.heap.is_kernel_object(o) && self.heap.refuses_for(o, F_KERNEL) {
-            format!(
-                "no write authorization: {what} belongs to SystemUser (the kernel), and {user} \
-                 may not change or remove the kernel's classes, methods, globals or user \
-                 profiles; it may subclass kernel classes, add extension methods to them under \
-                 new selectors, and define its own classes and globals in UserGlobals or another \
-                 dictionary of its own"
-            )
-        } else {
-            format!(
-                "no write authorization: {user} is a read-only user and may not modify {what}, a \
-                 persistent object shared through the repository; only objects this session \
-                 created may be changed"
-            )
-        };
-        let ex = self.new_exception(class, Some(&text), None);
-        if let Value::Obj(e) = ex {
-            self.heap
-                .store(e, exc::NUMBER, Value::Int(NO_WRITE_AUTHORIZATION));
-        }
-        self.signal(ex)
-    }
-
-    /// "the class Foo", "Foo class", "a SymbolDictionary (UserGlobals)"...
-    fn describe_refused(&self, o: Oop) -> String {
-        let name_of = |c: Oop| {
-            self.heap
-                .class_data(c)
-                .and_then(|d| self.string_of(Value::Obj(d.name)))
-                .unwrap_or_else(|| "?".into())
-        };
-        if let Some(d) = self.heap.class_data(o) {
-            return if d.is_meta {
-                format!("the class {} class", name_of(d.this_class))
-            } else {
-                format!("the class {}", name_of(o))
-            };
-        }
-        let class = name_of(self.heap.get(o).class);
-        if class.ends_with("Association") {
-            if let Some(key) = self.string_of(self.heap.slot(o, 0)) {
-                return format!(
-                    "the binding of #{key} ({article_free})",
-                    article_free = class
-                );
-            }
-        }
-        let article = if class.starts_with(['A', 'E', 'I', 'O', 'U']) {
-            "an"
-        } else {
-            "a"
-        };
-        if o == self.roots.globals {
-            return "Globals".into();
-        }
-        if o == self.roots.published {
-            return "Published".into();
-        }
-        if o == self.roots.user_globals {
-            return "UserGlobals".into();
-        }
-        format!("{article} {class}")
-    }
-
     /// Dispatches a repository primitive; `Ok(None)` lets the method's fallback code run.
     pub(crate) fn persist_prim(&mut self, n: u16, rp: usize, argc: usize) -> P {
-        if self.repo.is_none() {
+        if !self.has_repository() {
             // in-memory image: the Smalltalk fallback code answers
             return Ok(None);
         }
@@ -135,7 +38,7 @@ impl Vm {
             315 => Ok(Some(Value::True)),
             316 => Ok(Some(Value::bool(self.repo_needs_commit()))),
             380 => {
-                if self.repo.as_ref().is_some_and(|r| r.store.must_abort()) {
+                if self.repo().is_some_and(|r| r.store.must_abort()) {
                     return self.signal_persist(PersistError::Store(
                         gsmcp_store::StoreError::CommitRefused,
                     ));
@@ -166,8 +69,7 @@ impl Vm {
             }
             385 => {
                 let ids: Vec<String> = self
-                    .repo
-                    .as_ref()
+                    .repo()
                     .map(|r| r.users.0.iter().map(|u| u.user_id.clone()).collect())
                     .unwrap_or_default();
                 let items = ids.iter().map(|s| self.new_string(s)).collect();
@@ -190,7 +92,7 @@ impl Vm {
     /// commit, #'Write-Write' → the conflicting objects (those in memory) and
     /// #'Write-Write-OOPs' → their repository OOPs.
     fn transaction_conflicts(&mut self) -> Value {
-        let conflicts = self.repo.as_ref().and_then(|r| r.conflicts.clone());
+        let conflicts = self.repo().and_then(|r| r.conflicts.clone());
         let d = self
             .heap
             .alloc(self.k.symbol_dictionary, Body::Dict(Box::default()));
@@ -203,7 +105,7 @@ impl Vm {
         self.dict_at_put(d, k, v);
         if let Some(oops) = conflicts.filter(|c| !c.is_empty()) {
             let objects: Vec<Value> = {
-                let repo = self.repo.as_ref().expect("repository session");
+                let repo = self.repo().expect("repository session");
                 oops.iter()
                     .filter_map(|&s| repo.map.heap_of(self, s))
                     .map(Value::Obj)
@@ -223,7 +125,7 @@ impl Vm {
     /// store failure) or 2407 (uncommittable object); ImproperOperation 2717
     /// for refused user administration.
     fn signal_persist(&mut self, e: PersistError) -> P {
-        let transaction_error = self.repo.as_ref().map(|r| r.transaction_error);
+        let transaction_error = self.repo().map(|r| r.transaction_error);
         let (class, number): (_, i64) = match &e {
             PersistError::NotCommittable(_) => (transaction_error, 2407),
             // refused user administration is not a transaction failure

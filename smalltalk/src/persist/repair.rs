@@ -15,12 +15,11 @@
 //! covers the ones the creation made (`security`). What it cannot restore (a
 //! kernel class that is gone, a superclass that changed) it reports.
 
-use crate::api::{Session, StError};
-use crate::heap::Body;
 use crate::interp::Vm;
-use crate::value::{FxHashMap, Oop, Value};
+use crate::object::heap::Body;
+use crate::object::value::{FxHashMap, Oop, Value};
 
-use super::{PersistError, SYSTEM_USER};
+use super::PersistError;
 
 /// What a kernel repair changed (each line names one change), and what it
 /// found damaged and could not restore.
@@ -55,7 +54,7 @@ impl KernelRepair {
 type Side = FxHashMap<String, (String, String)>;
 
 /// The shipped kernel, as names and text (it outlives the VM it came from).
-struct Shipped {
+pub(crate) struct Shipped {
     /// (class name, is the metaclass side) → its methods
     sides: FxHashMap<(String, bool), Side>,
     /// (class name, name of its superclass)
@@ -79,7 +78,7 @@ impl Vm {
         self.string_of(Value::Obj(this.name))
     }
 
-    fn shipped_kernel(&mut self) -> Shipped {
+    pub(crate) fn shipped_kernel(&mut self) -> Shipped {
         let mut sides = FxHashMap::default();
         let mut classes = vec![];
         let kernel: Vec<Oop> = self.roots.kernel.iter().copied().collect();
@@ -157,7 +156,10 @@ impl Vm {
     }
 
     /// Restores the shipped kernel in this (privileged) repository session.
-    fn repair_kernel(&mut self, shipped: &Shipped) -> Result<KernelRepair, PersistError> {
+    pub(crate) fn repair_kernel(
+        &mut self,
+        shipped: &Shipped,
+    ) -> Result<KernelRepair, PersistError> {
         let mut out = KernelRepair::default();
         let mut here: FxHashMap<String, Oop> = FxHashMap::default();
         for c in self.roots.kernel.iter().copied().collect::<Vec<_>>() {
@@ -353,31 +355,5 @@ impl Vm {
             out.symbol_lists.push(rec.user_id.clone());
         }
         Ok(())
-    }
-}
-
-impl Session {
-    /// Restores the shipped kernel into the repository at `path` (see the
-    /// module doc), as SystemUser, and commits it unless `dry_run`. Anyone
-    /// who may write the file may do as much; this needs no password.
-    pub fn repair_kernel(path: &std::path::Path, dry_run: bool) -> Result<KernelRepair, StError> {
-        let mut fresh = Session::shipped()?;
-        let shipped = fresh.run_on_eval_thread(|vm| vm.shipped_kernel())?;
-        drop(fresh);
-        let mut admin = Session::open(path, SYSTEM_USER, None).map_err(|m| m.into_error())?;
-        let mut report = admin.run_on_eval_thread(move |vm| vm.repair_kernel(&shipped))??;
-        if dry_run || report.is_clean() {
-            admin.abort_transaction()?;
-        } else if admin.commit_transaction()? {
-            report.committed = true;
-        } else {
-            return Err(PersistError::NotPermitted(
-                "the repair conflicts with a commit another session made meanwhile: run it again"
-                    .into(),
-            )
-            .into());
-        }
-        admin.logout()?;
-        Ok(report)
     }
 }

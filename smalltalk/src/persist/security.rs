@@ -26,9 +26,9 @@
 //! barrier (`heap`) enforces it and `prims` turns a refusal into the
 //! SecurityError.
 
-use crate::heap::F_KERNEL;
 use crate::interp::Vm;
-use crate::value::{Oop, Value};
+use crate::object::heap::F_KERNEL;
+use crate::object::value::{Oop, Value};
 
 use super::{DEFAULT_PASSWORD, DEFAULT_USER, SYSTEM_USER};
 
@@ -46,7 +46,7 @@ pub fn may_change_kernel(user: &str) -> bool {
 /// Whether a failed login as `user` with `password` is the first login of
 /// the developer, in a repository made before it existed: the login adds it
 /// (with the password every new repository gives it) and goes on.
-pub(super) fn adds_developer(user: &str, password: &str) -> bool {
+pub(crate) fn adds_developer(user: &str, password: &str) -> bool {
     user == DEVELOPER_USER && password == DEFAULT_PASSWORD
 }
 
@@ -85,7 +85,7 @@ impl Vm {
     /// any, is an extension, not the kernel's own — so an extension neither
     /// replaces a kernel method nor overrides one it inherits. False also
     /// when no guard stands in the way (the write needs no help).
-    pub(crate) fn is_extension_of_kernel(&mut self, class: Oop, selector: Oop) -> bool {
+    pub(crate) fn extends_kernel(&mut self, class: Oop, selector: Oop) -> bool {
         if !self.heap.refuses_for(class, F_KERNEL) {
             return false;
         }
@@ -105,7 +105,7 @@ impl Vm {
 
     /// Whether method object `m` is one the repository was created with.
     fn is_kernel_method(&self, m: Oop) -> bool {
-        let Some(repo) = self.repo.as_ref() else {
+        let Some(repo) = self.repo() else {
             return false;
         };
         match repo.map.store_of(self, m) {

@@ -19,11 +19,13 @@
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use crate::api::Interrupter;
-use crate::code::*;
-use crate::heap::{Body, Closure, Heap, Object};
-use crate::known::Known;
-use crate::value::{FxHashMap, Oop, Value};
+use super::error::Interrupter;
+use super::primitive::Primitives;
+use super::repository::Attached;
+use crate::object::code::*;
+use crate::object::heap::{Body, Closure, Heap, Object};
+use crate::object::known::Known;
+use crate::object::value::{FxHashMap, Oop, Value};
 
 /// Why evaluation is leaving a frame other than by answering a value. One
 /// pointer, so that `R` is two words and every `eval` answers in registers
@@ -96,7 +98,7 @@ pub enum Resumption {
 /// An evaluation-ending failure, turned into an `StError` by the API.
 #[derive(Debug, Clone)]
 pub struct Failure {
-    pub kind: crate::api::ErrorKind,
+    pub kind: crate::interp::ErrorKind,
     pub number: u32,
     pub class_name: String,
     pub message_text: Option<String>,
@@ -215,24 +217,31 @@ pub struct Roots {
     /// whose methods a kernel-only evaluation runs ([`Vm::kernel_only`]).
     /// Made at bootstrap, recorded in a repository when it is created and
     /// read back at every login, so a class defined later never joins it.
-    pub kernel: crate::value::FxHashSet<Oop>,
+    pub kernel: crate::object::value::FxHashSet<Oop>,
 }
 
 impl Vm {
-    /// A copy of this image for a new login: same objects, fresh per-evaluation
-    /// state, its own interrupter, no repository. Used to start sessions from a
-    /// bootstrapped template instead of filing the kernel in again.
-    pub fn fork(&self, interrupter: Interrupter) -> Vm {
+    /// A new image's engine over `heap`, whose kernel classes are `k` and
+    /// `roots.all_classes`, running `prims`; the image layer fills in the
+    /// rest of the roots and the selectors.
+    pub(crate) fn new(
+        heap: Heap,
+        k: Known,
+        roots: Roots,
+        error_numbers: FxHashMap<Oop, u32>,
+        interrupter: Interrupter,
+        prims: &'static Primitives,
+    ) -> Vm {
         Vm {
-            heap: self.heap.clone(),
-            k: self.k.clone(),
-            roots: self.roots.clone(),
+            heap,
+            k,
+            roots,
             stack: Vec::with_capacity(4096),
-            caches: self.caches.clone(),
-            filled: self.filled.clone(),
-            epoch: self.epoch,
-            gcache: self.gcache.clone(),
-            keep: self.keep.clone(),
+            caches: vec![],
+            filled: vec![],
+            epoch: 1,
+            gcache: FxHashMap::default(),
+            keep: Vec::new(),
             return_home: 0,
             spare: None,
             handlers: vec![],
@@ -240,25 +249,52 @@ impl Vm {
             homes: vec![],
             acts: Vec::with_capacity(256),
             pos: 0,
-            next_id: self.next_id,
+            next_id: 0,
             depth: 0,
-            depth_limit: self.depth_limit,
+            depth_limit: DEFAULT_DEPTH_LIMIT,
             stack_signalled: false,
             memory_signalled: false,
             interrupter,
             transcript: String::new(),
-            error_numbers: self.error_numbers.clone(),
-            sels: self.sels.clone(),
-            session_id: self.session_id,
-            sites_pinned: self.sites_pinned,
-            repo: None,
+            error_numbers,
+            sels: Sels::default(),
+            session_id: 1,
+            sites_pinned: 0,
             hashing_checked: (0, false, false, false),
             index_of_checked: [(0, Oop(0)); 10],
+            prims,
+            repo: None,
             exports: Default::default(),
             last_exception: Value::Nil,
             kernel_only: false,
             may_commit: true,
         }
+    }
+
+    /// A copy of this image for a new login: same objects, fresh per-evaluation
+    /// state, its own interrupter, no repository. Used to start sessions from a
+    /// bootstrapped template instead of filing the kernel in again.
+    pub fn fork(&self, interrupter: Interrupter) -> Vm {
+        let mut vm = Vm::new(
+            self.heap.clone(),
+            self.k.clone(),
+            self.roots.clone(),
+            self.error_numbers.clone(),
+            interrupter,
+            self.prims,
+        );
+        // what the image has learnt: its send caches and the state they rest on
+        vm.caches = self.caches.clone();
+        vm.filled = self.filled.clone();
+        vm.epoch = self.epoch;
+        vm.gcache = self.gcache.clone();
+        vm.keep = self.keep.clone();
+        vm.next_id = self.next_id;
+        vm.depth_limit = self.depth_limit;
+        vm.sels = self.sels.clone();
+        vm.session_id = self.session_id;
+        vm.sites_pinned = self.sites_pinned;
+        vm
     }
 }
 
@@ -315,8 +351,11 @@ pub struct Vm {
     pub session_id: i64,
     /// Send sites below this index belong to installed code; doit sites above it are reused.
     pub sites_pinned: usize,
-    /// The login's repository state (store session, OOP mapping); None for in-memory images.
-    pub repo: Option<Box<crate::persist::RepoState>>,
+    /// The primitives, as the image layer installed them.
+    pub(crate) prims: &'static Primitives,
+    /// The repository this login is attached to (its store session, OOP
+    /// mapping); None for an in-memory image. Only `interp::repository` reads it.
+    pub(in crate::interp) repo: Option<Attached>,
     /// `(epoch + 1, SmallInteger>>hash is the kernel's, Association>>key and
     /// Association>>value: are the kernel's)` as last worked out by
     /// `kernel_hashing` (epoch 0: never).
@@ -324,14 +363,14 @@ pub struct Vm {
     /// The last class found to answer `_indexOf:` with primitive 240 (index 0)
     /// / 241 (index 1), with `epoch + 1` of that check (0: none yet); the
     /// other entries are the same kind of memo for other collection
-    /// primitives (`collprims.rs`, `MEMO_*`).
+    /// primitives (`prims/collection.rs`, `MEMO_*`).
     pub index_of_checked: [(u64, Oop); 10],
     /// Objects a client holds between evaluations (the GCI export set): roots
-    /// of every collection until released (`objects.rs`).
-    pub exports: crate::value::FxHashSet<Oop>,
+    /// of every collection until released (`api/objects.rs`).
+    pub exports: crate::object::value::FxHashSet<Oop>,
     /// The exception that ended the last evaluation, kept as a root from the
     /// moment it went unhandled until the next evaluation starts, so a client
-    /// can still send it messages (`objects.rs`).
+    /// can still send it messages (`api/objects.rs`).
     pub last_exception: Value,
     /// Method lookup passes over every class outside `roots.kernel`: a send
     /// runs the kernel's method even where a class of the repository's own
@@ -404,7 +443,7 @@ impl Vm {
         }
     }
 
-    /// An Array of `items` (see [`crate::heap::Heap::alloc_ptr`]).
+    /// An Array of `items` (see [`crate::object::heap::Heap::alloc_ptr`]).
     #[inline(always)]
     pub fn new_array(&mut self, items: Vec<Value>) -> Value {
         Value::Obj(self.heap.alloc_ptr(self.k.array, items))
@@ -809,10 +848,12 @@ impl Vm {
         );
         let ex = self.new_exception(self.k.message_not_understood, None, Some(&details));
         if let Value::Obj(o) = ex {
-            self.heap.store(o, crate::known::exc::MNU_RECEIVER, recv);
-            self.heap.store(o, crate::known::exc::MNU_MESSAGE, msg);
+            self.heap
+                .store(o, crate::object::known::exc::MNU_RECEIVER, recv);
+            self.heap
+                .store(o, crate::object::known::exc::MNU_MESSAGE, msg);
             let args = self.new_array(vec![recv, sel]);
-            self.heap.store(o, crate::known::exc::ARGS, args);
+            self.heap.store(o, crate::object::known::exc::ARGS, args);
         }
         self.signal(ex)
     }
@@ -848,7 +889,7 @@ impl Vm {
         {
             // the program went on allocating after AlmostOutOfMemory: end it for good
             return Err(Unwind::abort(Box::new(Failure {
-                kind: crate::api::ErrorKind::Limit,
+                kind: crate::interp::ErrorKind::Limit,
                 number: 3140,
                 class_name: "AlmostOutOfMemory".into(),
                 message_text: None,
@@ -871,7 +912,7 @@ impl Vm {
     fn take_interrupt(&mut self) -> Result<(), Unwind> {
         match self.interrupter.take() {
             Some(true) => Err(Unwind::abort(Box::new(Failure {
-                kind: crate::api::ErrorKind::Break,
+                kind: crate::interp::ErrorKind::Break,
                 number: 6004,
                 class_name: "Break".into(),
                 message_text: None,
@@ -1001,7 +1042,7 @@ impl Vm {
         // the native stack is measured at every eighth level: the soft floor
         // is tens of megabytes above the hard one, far more than eight frames
         if self.depth > self.depth_limit
-            || (self.depth.is_multiple_of(NATIVE_CHECK_EVERY) && crate::native_stack::low())
+            || (self.depth.is_multiple_of(NATIVE_CHECK_EVERY) && crate::object::native_stack::low())
         {
             if let Err(e) = self.stack_overflow() {
                 self.depth -= 1;
@@ -1133,7 +1174,7 @@ impl Vm {
     /// `basicSize` / `size` (primitives 4 and 21) for the receiver at `rp`;
     /// `size` of a Rust-backed dictionary takes the general path.
     #[inline]
-    fn prim_size(&mut self, rp: usize, n: u16) -> crate::prims::P {
+    fn prim_size(&mut self, rp: usize, n: u16) -> super::primitive::P {
         let r = self.stack[rp];
         if let Value::Obj(o) = r {
             if n == 21 && matches!(self.heap.get(o).body, Body::Dict(_)) {
@@ -1192,12 +1233,12 @@ impl Vm {
     fn stack_overflow(&mut self) -> Result<(), Unwind> {
         // the frame limit, or the native stack running out (deep expression
         // trees cost native stack a frame count does not see)
-        let hard =
-            self.depth > self.depth_limit + DEPTH_HEADROOM || crate::native_stack::exhausted();
+        let hard = self.depth > self.depth_limit + DEPTH_HEADROOM
+            || crate::object::native_stack::exhausted();
         if hard || self.stack_signalled {
             if hard {
                 return Err(Unwind::abort(Box::new(Failure {
-                    kind: crate::api::ErrorKind::Limit,
+                    kind: crate::interp::ErrorKind::Limit,
                     number: 3139,
                     class_name: "AlmostOutOfStack".into(),
                     message_text: None,
@@ -1263,7 +1304,7 @@ impl Vm {
     fn run_block(&mut self, cl: &Closure, bp: usize, base: usize) -> R {
         self.check_interrupt()?;
         self.depth += 1;
-        if self.depth > self.depth_limit || crate::native_stack::low() {
+        if self.depth > self.depth_limit || crate::object::native_stack::low() {
             if let Err(e) = self.stack_overflow() {
                 self.depth -= 1;
                 return Err(e);
@@ -1368,8 +1409,8 @@ impl Vm {
         &mut self,
         bp: usize,
         argc: usize,
-        body: impl FnOnce(&mut Vm, &BlockLoop) -> crate::prims::P,
-    ) -> crate::prims::P {
+        body: impl FnOnce(&mut Vm, &BlockLoop) -> super::primitive::P,
+    ) -> super::primitive::P {
         let Value::Obj(bo) = self.stack[bp] else {
             return Ok(None);
         };
@@ -1387,7 +1428,7 @@ impl Vm {
             _ => return Ok(None),
         };
         self.depth += 1;
-        if self.depth > self.depth_limit || crate::native_stack::low() {
+        if self.depth > self.depth_limit || crate::object::native_stack::low() {
             if let Err(e) = self.stack_overflow() {
                 self.depth -= 1;
                 return Err(e);
@@ -2209,7 +2250,7 @@ pub fn is_small_double(f: f64) -> bool {
 
 #[inline(always)]
 fn fast_special(sp: Special, r: Value, a: Value) -> Option<Value> {
-    use crate::value::Value::Int;
+    use crate::object::value::Value::Int;
     match (sp, r, a) {
         (Special::IdEq, _, _) => Some(Value::bool(r.identical(a))),
         (Special::IdNe, _, _) => Some(Value::bool(!r.identical(a))),

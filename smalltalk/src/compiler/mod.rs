@@ -8,15 +8,12 @@
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
-use num_bigint::BigInt;
-use num_traits::ToPrimitive;
-
-use crate::ast::*;
-use crate::code::*;
-use crate::heap::Body;
 use crate::interp::Vm;
-use crate::parser::{self, SyntaxError};
-use crate::value::{Oop, Value};
+use crate::object::code::*;
+use crate::object::heap::Body;
+use crate::object::value::{Oop, Value};
+use crate::syntax::ast::*;
+use crate::syntax::parser::{self, SyntaxError};
 
 /// One compile error: GemStone error number, 0-based character offset, text,
 /// and the offending name (for undefined symbols).
@@ -84,7 +81,7 @@ fn cerr<T>(
 /// Highest primitive number the VM implements.
 pub const MAX_PRIMITIVE: u32 = 499;
 // build.rs sizes `PRIMITIVE_ARITY` to cover every number up to it
-const _: () = assert!((MAX_PRIMITIVE as usize) < crate::api::PRIMITIVE_ARITY.len());
+const _: () = assert!((MAX_PRIMITIVE as usize) < crate::interp::primitive::PRIMITIVE_ARITY.len());
 
 // ----- inlining decisions (shared by both passes) -----
 
@@ -443,12 +440,15 @@ impl<'a> Compiler<'a> {
         }
         let prim = match ast.primitive {
             Some((n, o)) => {
-                if n == 0 || n > MAX_PRIMITIVE || !crate::prims::is_known_primitive(n as u16) {
+                if n == 0
+                    || n > MAX_PRIMITIVE
+                    || !crate::interp::primitive::is_known_primitive(n as u16)
+                {
                     return cerr(ERR_PRIMITIVE, o, format!("unknown primitive {n}"), None);
                 }
                 // a method with fewer arguments than the primitive reads never
                 // calls it: sends of it run the fallback code, as on a failure
-                let reads = crate::api::PRIMITIVE_ARITY[n as usize] as usize;
+                let reads = crate::interp::primitive::PRIMITIVE_ARITY[n as usize] as usize;
                 if ast.args.len() < reads {
                     0
                 } else {
@@ -1149,28 +1149,13 @@ impl Vm {
             }
         }
     }
-
-    /// An Integer value: SmallInteger when it fits, else a LargeInteger.
-    pub fn int_value(&mut self, i: &BigInt) -> Value {
-        if let Some(v) = i.to_i64().and_then(Value::small_int) {
-            return v;
-        }
-        let class = if i.sign() == num_bigint::Sign::Minus {
-            self.k.large_neg
-        } else {
-            self.k.large_pos
-        };
-        let o = self.heap.alloc(class, Body::Big(Box::new(i.clone())));
-        self.heap.set_invariant(o);
-        Value::Obj(o)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::Interrupter;
-    use crate::bootstrap::new_vm;
+    use crate::image::bootstrap::new_vm;
+    use crate::interp::Interrupter;
 
     fn vm() -> Vm {
         new_vm(Interrupter::default(), 1 << 30)

@@ -20,8 +20,8 @@ use std::sync::Arc;
 
 use num_bigint::BigInt;
 
-use crate::code::{BlockCode, Method};
-use crate::value::{FxHashMap, Oop, Value};
+use crate::object::code::{BlockCode, Method};
+use crate::object::value::{FxHashMap, Oop, Value};
 
 /// How instances of a class are laid out.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -1437,8 +1437,8 @@ mod tests {
             literals: vec![],
             sends: vec![],
             ivars_used: vec![],
-            trivial: crate::code::Trivial::No,
-            dispatch: crate::code::Dispatch::Frame,
+            trivial: crate::object::code::Trivial::No,
+            dispatch: crate::object::code::Dispatch::Frame,
             doit: false,
             needs_home: false,
             oop: std::sync::atomic::AtomicU64::new(0),

@@ -3,18 +3,18 @@
 //! reflective primitives of Behavior (40..78) and evaluating doits. It owns the
 //! class/method bookkeeping; it must not parse or interpret by itself.
 // `prim_behavior` answers in two registers (`extern "C-unwind"`, see
-// `interp.rs`); its types never leave Rust
+// `interp/vm.rs`); its types never leave Rust
 #![allow(improper_ctypes_definitions)]
 
 use std::sync::Arc;
 
-use crate::code::Method;
 use crate::compiler::{CompileErr, Compiler};
-use crate::heap::{Body, ClassData, Format};
+use crate::interp::primitive::P;
 use crate::interp::{Unwind, Vm, R};
-use crate::known::exc;
-use crate::prims::P;
-use crate::value::{FxHashMap, Oop, Value};
+use crate::object::code::Method;
+use crate::object::heap::{Body, ClassData, Format};
+use crate::object::known::exc;
+use crate::object::value::{FxHashMap, Oop, Value};
 
 /// Parameters of a class definition message.
 pub struct ClassDef {
@@ -511,7 +511,7 @@ impl Vm {
                 };
                 let dicts: Vec<Oop> = match a(1) {
                     Value::Nil => self.symbol_list_dicts(),
-                    v => match self.array_items_pub(v) {
+                    v => match self.array_items(v) {
                         Some(items) => items.into_iter().filter_map(|x| x.oop()).collect(),
                         None => return Ok(None),
                     },
@@ -633,14 +633,14 @@ impl Vm {
                 ) else {
                     return Ok(None);
                 };
-                let pools = self.array_items_pub(a(4)).unwrap_or_default();
+                let pools = self.array_items(a(4)).unwrap_or_default();
                 let dict = match a(5) {
                     Value::Obj(o) if matches!(self.heap.get(o).body, Body::Dict(_)) => Some(o),
                     Value::Nil => None,
                     _ => return Ok(None),
                 };
                 let options: Vec<Oop> = self
-                    .array_items_pub(a(6))
+                    .array_items(a(6))
                     .unwrap_or_default()
                     .into_iter()
                     .filter_map(|v| v.oop())
@@ -665,7 +665,7 @@ impl Vm {
                 // shared object; any user may subclass a kernel class
                 let under = def
                     .superclass
-                    .filter(|&o| self.heap.refuses_for(o, crate::heap::F_PERSISTENT));
+                    .filter(|&o| self.heap.refuses_for(o, crate::object::heap::F_PERSISTENT));
                 if let Some(o) = def.dictionary.filter(|&o| self.heap.refuses(o)).or(under) {
                     self.heap.refuse(o);
                     return Ok(None);
@@ -712,7 +712,7 @@ impl Vm {
                 r
             }
             70 | 71 => {
-                let Value::Obj(k) = self.dict_key_pub(a0) else {
+                let Value::Obj(k) = self.dict_key(a0) else {
                     return Ok(None);
                 };
                 let vars = self
@@ -767,24 +767,6 @@ impl Vm {
             }
             _ => return Ok(None),
         }))
-    }
-
-    pub fn array_items_pub(&self, v: Value) -> Option<Vec<Value>> {
-        let o = v.oop()?;
-        let inst = self.inst_size_of(o);
-        match &self.heap.get(o).body {
-            Body::Ptr(s) => Some(s[inst.min(s.len())..].to_vec()),
-            _ => None,
-        }
-    }
-
-    pub fn dict_key_pub(&mut self, k: Value) -> Value {
-        if !self.is_symbol(k) {
-            if let Some(s) = self.string_of(k) {
-                return self.sym(&s);
-            }
-        }
-        k
     }
 }
 

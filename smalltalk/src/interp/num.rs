@@ -6,9 +6,9 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
-use crate::heap::Body;
 use crate::interp::Vm;
-use crate::value::Value;
+use crate::object::heap::Body;
+use crate::object::value::Value;
 
 /// A number lifted out of the object memory.
 #[derive(Debug, Clone)]
@@ -387,5 +387,22 @@ impl Vm {
             Num::Frac(n, d) => format!("{n}/{d}"),
             Num::Scaled(n, d, s) => scaled_print(n, d, *s),
         }
+    }
+}
+
+impl Vm {
+    /// An Integer value: SmallInteger when it fits, else a LargeInteger.
+    pub fn int_value(&mut self, i: &BigInt) -> Value {
+        if let Some(v) = i.to_i64().and_then(Value::small_int) {
+            return v;
+        }
+        let class = if i.sign() == num_bigint::Sign::Minus {
+            self.k.large_neg
+        } else {
+            self.k.large_pos
+        };
+        let o = self.heap.alloc(class, Body::Big(Box::new(i.clone())));
+        self.heap.set_invariant(o);
+        Value::Obj(o)
     }
 }

@@ -4,7 +4,7 @@
 //! ignored. It drives the VM; it must not know Smalltalk semantics itself.
 
 use crate::interp::{Failure, Unwind, Unwinding, Vm};
-use crate::value::{Oop, Value};
+use crate::object::value::{Oop, Value};
 
 /// Why a file-in stopped: the 1-based line of the chunk and what went wrong.
 #[derive(Debug, Clone)]
@@ -218,7 +218,7 @@ impl Vm {
                 Unwinding::Abort(f) => Err(*f),
                 Unwinding::Return(v) => Ok(v),
                 other => Err(Failure {
-                    kind: crate::api::ErrorKind::Runtime,
+                    kind: crate::interp::ErrorKind::Runtime,
                     number: 2717,
                     class_name: "ImproperOperation".into(),
                     message_text: None,

@@ -11,13 +11,14 @@
 //! Smalltalk body runs and every override, error and growth step behaves as
 //! written there. This module must not signal errors itself.
 // the primitive dispatchers and their arms are `extern "C-unwind"` so that
-// they answer in two registers (see `interp.rs`); their types never leave Rust
+// they answer in two registers (see `interp/vm.rs`); their types never leave Rust
 #![allow(improper_ctypes_definitions)]
 
-use crate::heap::{barrier_free, Body, Format, Object, F_INVARIANT};
+use crate::interp::primitive::P;
 use crate::interp::{BlockLoop, Unwind, Vm};
-use crate::prims::{hash_start, P};
-use crate::value::{Oop, Value};
+use crate::object::heap::{barrier_free, Body, Format, Object, F_INVARIANT};
+use crate::object::value::{Oop, Value};
+use crate::prims::hash_start;
 
 /// `OrderedCollection`'s named slots (kernel/10-classes.gs).
 const OC_ARRAY: usize = 0;
@@ -83,7 +84,7 @@ struct Found {
 impl Vm {
     /// The dispatcher. Every arm hands its arguments on unchanged, so each is
     /// a tail call and the dispatcher itself keeps no frame.
-    pub(crate) extern "C-unwind" fn prim_collection(
+    pub(crate) extern "C-unwind" fn collection_primitive(
         &mut self,
         n: u16,
         r: Value,

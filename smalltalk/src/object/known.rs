@@ -3,8 +3,8 @@
 //! GemStone error number) and the struct holding their OOPs once created.
 //! It owns that table only; creating the objects is `bootstrap`'s job.
 
-use crate::heap::Format;
-use crate::value::Oop;
+use crate::object::heap::Format;
+use crate::object::value::Oop;
 
 /// One bootstrap class: name, superclass name, format, instance variables, error number.
 pub struct ClassSpec {

@@ -3,7 +3,7 @@
 //! values in Rust locals for a moment (a receiver while its arguments are
 //! evaluated, a frame's context, a result being passed up); rather than copy
 //! each of them to a root stack, the collector treats every word between the
-//! innermost frame and the evaluation's start ([`crate::native_stack::top`]) as
+//! innermost frame and the evaluation's start ([`crate::object::native_stack::top`]) as
 //! a possible OOP. Objects never move, so a word that names a live object only
 //! keeps it (and what it references) alive one more cycle; nothing is rewritten.
 //! Values held in Rust *heap* memory (a `Vec`, a `Box`) are not seen here:
@@ -12,13 +12,13 @@
 //! only; what counts as an object is the heap's business.
 
 /// Calls `each` with every 8-byte word of this thread's native stack from the
-/// caller's frame up to [`crate::native_stack::top`], after storing the
+/// caller's frame up to [`crate::object::native_stack::top`], after storing the
 /// callee-saved registers where the walk sees them. Answers false (and calls
 /// nothing) when the thread is not running an evaluation or the target has no
 /// register spill here: the caller must then not collect.
 #[inline(never)]
 pub fn scan(each: &mut dyn FnMut(usize)) -> bool {
-    let top = crate::native_stack::top();
+    let top = crate::object::native_stack::top();
     if top == 0 || !SUPPORTED {
         return false;
     }
@@ -104,9 +104,13 @@ mod tests {
     #[test]
     fn a_word_a_caller_holds_is_seen_only_during_an_evaluation() {
         let marker = 0x5eed_0000_1234_5678usize;
-        let seen = crate::native_stack::evaluate(|| holds_while_scanning(marker));
+        let seen = crate::object::native_stack::evaluate(|| holds_while_scanning(marker));
         assert_eq!(seen, (SUPPORTED, SUPPORTED));
-        assert_eq!(crate::native_stack::top(), 0, "the evaluation is over");
+        assert_eq!(
+            crate::object::native_stack::top(),
+            0,
+            "the evaluation is over"
+        );
         assert_eq!(holds_while_scanning(marker), (false, false));
     }
 }

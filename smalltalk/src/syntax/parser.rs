@@ -5,7 +5,7 @@
 use num_bigint::BigInt;
 use num_traits::{One, Zero};
 
-use crate::ast::*;
+use crate::syntax::ast::*;
 
 /// A syntax error: where (0-based character offset) and what.
 #[derive(Debug, Clone, PartialEq)]

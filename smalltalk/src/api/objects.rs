@@ -21,9 +21,9 @@
 
 use crate::api::{ErrorKind, Session, StError};
 use crate::compiler::Compiler;
-use crate::heap::Body;
 use crate::interp::Vm;
-use crate::value::{Oop, Value};
+use crate::object::heap::Body;
+use crate::object::value::{Oop, Value};
 
 /// A Smalltalk value held by a client between calls.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -138,7 +138,9 @@ impl Vm {
             Object::True => Value::True,
             Object::False => Value::False,
             Object::SmallInteger(i) => {
-                if !(crate::value::SMALLINT_MIN..=crate::value::SMALLINT_MAX).contains(&i) {
+                if !(crate::object::value::SMALLINT_MIN..=crate::object::value::SMALLINT_MAX)
+                    .contains(&i)
+                {
                     return Err(argument_error(
                         2718,
                         "ArgumentError",
@@ -251,7 +253,7 @@ impl Session {
                 let method = match Compiler::new(vm, class, dicts).compile(&src, true, Value::Nil) {
                     Ok(c) => c.method,
                     Err(e) => {
-                        let (line, _) = crate::filein::line_col(&src, e.offset);
+                        let (line, _) = crate::image::filein::line_col(&src, e.offset);
                         return Err(ExecError {
                             error: StError {
                                 kind: ErrorKind::Compile,

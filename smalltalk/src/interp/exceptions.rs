@@ -4,14 +4,14 @@
 //! `retry`, `retryUsing:`, `pass`, `outer`, `resume:`, `resignalAs:`, plus
 //! `on:do:`, `ensure:` and `ifCurtailed:`. It must not catch an `Abort`.
 
-use crate::api::ErrorKind;
-use crate::code::{CascadePart, Method, Node};
-use crate::heap::Body;
+use crate::interp::ErrorKind;
 use crate::interp::{
     Failure, Handler, HandlerAction, Resumption, SignalRec, Unwind, Unwinding, Vm, R,
 };
-use crate::known::exc;
-use crate::value::{Oop, Value};
+use crate::object::code::{CascadePart, Method, Node};
+use crate::object::heap::Body;
+use crate::object::known::exc;
+use crate::object::value::{Oop, Value};
 
 impl Vm {
     /// The GemStone error number instances of `class` start with.

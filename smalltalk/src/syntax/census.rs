@@ -6,8 +6,8 @@
 //!
 //! It reads the syntax tree only; it resolves nothing and runs nothing.
 
-use crate::ast::{BlockAst, Expr, Msg, Stmt};
-use crate::parser::{parse_doit, SyntaxError};
+use crate::syntax::ast::{BlockAst, Expr, Msg, Stmt};
+use crate::syntax::parser::{parse_doit, SyntaxError};
 use std::collections::BTreeSet;
 
 /// The selectors and globals of one doit.

@@ -11,11 +11,11 @@
 
 use std::cmp::Ordering;
 
-use crate::code::Method;
-use crate::heap::Body;
+use crate::interp::primitive::P;
 use crate::interp::Vm;
-use crate::prims::P;
-use crate::value::{Oop, Value};
+use crate::object::code::Method;
+use crate::object::heap::Body;
+use crate::object::value::{Oop, Value};
 
 /// What a method must hold to be answered by a scan.
 enum Test<'a> {
@@ -93,8 +93,8 @@ impl Vm {
     /// dictionary's). Fails when a symbol list entry is not a dictionary.
     fn searched_classes(&mut self) -> Option<Value> {
         let up = self.roots.user_profile;
-        let list = self.array_items_pub(self.heap.slot(up, 1))?;
-        let mut seen = crate::value::FxHashMap::default();
+        let list = self.array_items(self.heap.slot(up, 1))?;
+        let mut seen = crate::object::value::FxHashMap::default();
         let mut found: Vec<(String, Oop)> = Vec::new();
         for d in list {
             let Body::Dict(t) = &self.heap.get(d.oop()?).body else {
@@ -125,7 +125,7 @@ impl Vm {
         if self.heap.get(o).class != self.k.array {
             return None;
         }
-        let items = self.array_items_pub(v)?;
+        let items = self.array_items(v)?;
         items
             .into_iter()
             .map(|c| {

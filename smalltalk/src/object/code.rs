@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use crate::value::{Oop, Value};
+use crate::object::value::{Oop, Value};
 
 /// Where a variable lives.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

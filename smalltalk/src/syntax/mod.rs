@@ -1,0 +1,7 @@
+//! The language's syntax, below everything else: the lexer and parser that turn
+//! GemStone Smalltalk text into a syntax tree (`parser`, `ast`), and the census
+//! of the names a doit uses. Nothing here touches objects or runs code.
+
+pub(crate) mod ast;
+pub mod census;
+pub mod parser;
