@@ -20,7 +20,9 @@
 //! 6. `image`: bootstrap and file-in;
 //! 7. `persist`: a session's heap joined to the repository;
 //! 8. `api`: the public face, [`Session`], and its object-level part for GCI
-//!    clients.
+//!    clients;
+//! 9. `topaz`: GemStone's command-line language over a `Session`, which the
+//!    `gsmcp-topaz` binary runs.
 
 #![warn(missing_docs)]
 
@@ -32,6 +34,7 @@ mod object;
 mod persist;
 mod prims;
 mod syntax;
+pub mod topaz;
 
 pub use api::objects::{ExecError, Object, Shape};
 pub use api::{ErrorKind, EvalPolicy, Interrupter, Session, StError};

@@ -13,7 +13,7 @@ use std::path::Path;
 
 /// The engine's layers, bottom first: the top-level modules of `smalltalk/src`.
 const LAYERS: &[&str] = &[
-    "syntax", "object", "interp", "compiler", "prims", "image", "persist", "api",
+    "syntax", "object", "interp", "compiler", "prims", "image", "persist", "api", "topaz",
 ];
 
 fn rank(layer: &str) -> Option<usize> {

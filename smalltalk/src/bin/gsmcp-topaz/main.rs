@@ -8,13 +8,10 @@
 //! `--repo PATH --collect-garbage` collects its unreachable objects now
 //! (`collect_garbage`). Ctrl-C breaks the
 //! running evaluation (`sigint`) and never ends the run. This file only reads
-//! the arguments and prepares the repository file; `script` parses topaz input,
-//! `runner` executes it and `smalltalk` builds the Smalltalk it sends.
+//! the arguments and prepares the repository file; the topaz language itself is
+//! the library's (`gsmcp_smalltalk::topaz`).
 
-mod runner;
-mod script;
 mod sigint;
-mod smalltalk;
 
 use std::path::PathBuf;
 
@@ -26,8 +23,8 @@ use std::path::PathBuf;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::process::ExitCode;
 
+use gsmcp_smalltalk::topaz::{self, Backend, Flow, Runner};
 use gsmcp_smalltalk::Session;
-use runner::{Backend, Flow, Runner};
 
 const USAGE: &str = "\
 usage: gsmcp-topaz [-q] [--repo PATH [--create]] [FILE...]
@@ -193,7 +190,7 @@ fn prepare_repository(path: &std::path::Path, create: bool) -> Result<bool, Stri
                 format!(
                     "cannot create repository {}: {}",
                     path.display(),
-                    runner::error_text(&error)
+                    topaz::error_text(&error)
                 )
             })
         }
@@ -237,7 +234,7 @@ fn main() -> ExitCode {
             }
         },
     };
-    let mut runner = Runner::new(args.quiet, backend);
+    let mut runner = Runner::new(args.quiet, backend).breakable_by(|i| Box::new(sigint::during(i)));
     runner.banner();
     if let (true, Some(path)) = (created_now, &args.repo) {
         runner.say(&format!("Created repository {}", path.display()));
@@ -272,7 +269,7 @@ fn collect(path: &std::path::Path) -> ExitCode {
             eprintln!(
                 "gsmcp-topaz: cannot collect {}: {}",
                 path.display(),
-                runner::error_text(&error)
+                topaz::error_text(&error)
             );
             ExitCode::from(255)
         }
@@ -291,7 +288,7 @@ fn repair_kernel(path: &std::path::Path, dry_run: bool) -> ExitCode {
             eprintln!(
                 "gsmcp-topaz: cannot repair {}: {}",
                 path.display(),
-                runner::error_text(&error)
+                topaz::error_text(&error)
             );
             return ExitCode::from(255);
         }

@@ -10,10 +10,10 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use gsmcp_smalltalk::{ErrorKind, Session, StError};
+use crate::{ErrorKind, Interrupter, Session, StError};
 
-use crate::script::{Command, CommandKind, Parser, Show, Target};
-use crate::smalltalk;
+use super::script::{Command, CommandKind, Parser, Show, Target};
+use super::smalltalk;
 
 /// How deep `input` may nest before the runner refuses (a file that inputs itself).
 const MAX_INPUT_DEPTH: usize = 32;
@@ -22,9 +22,13 @@ const MAX_INPUT_DEPTH: usize = 32;
 const DEFAULT_CATEGORY: &str = "as yet unclassified";
 
 /// The user a repository login uses when the script sets none, as in GemStone.
-pub const DEFAULT_USER: &str = "DataCurator";
+const DEFAULT_USER: &str = "DataCurator";
 /// The password a repository login gives when the script sets none.
-pub const DEFAULT_PASSWORD: &str = "swordfish";
+const DEFAULT_PASSWORD: &str = "swordfish";
+
+/// What makes an evaluation breakable from outside for as long as the value
+/// it answers is kept (the command line's Ctrl-C handler, for instance).
+pub type Breakable = fn(Interrupter) -> Box<dyn std::any::Any>;
 
 /// What `login` logs in to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,6 +42,7 @@ pub enum Backend {
 /// Whether processing goes on after a command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flow {
+    /// Go on with the next command.
     Continue,
     /// `exit`: stop everything, with this status (or the error count when `None`).
     Exit(Option<i32>),
@@ -107,9 +112,13 @@ pub struct Runner {
     transcript_seen: usize,
     /// Transcript text after its last line end, held until the line completes.
     transcript_partial: String,
+    /// Held around every evaluation (see [`Runner::breakable_by`]).
+    breakable: Option<Breakable>,
 }
 
 impl Runner {
+    /// A runner that logs in to `backend` when a command first needs a
+    /// session; `quiet` leaves out the banner and the echo of results.
     pub fn new(quiet: bool, backend: Backend) -> Runner {
         Runner {
             quiet,
@@ -130,7 +139,15 @@ impl Runner {
             depth: 0,
             transcript_seen: 0,
             transcript_partial: String::new(),
+            breakable: None,
         }
+    }
+
+    /// Makes every evaluation breakable through `during`, which is given the
+    /// session's interrupter and whose answer is held while it runs.
+    pub fn breakable_by(mut self, during: Breakable) -> Runner {
+        self.breakable = Some(during);
+        self
     }
 
     /// The process exit status: the error count, capped at 255.
@@ -325,11 +342,12 @@ impl Runner {
     /// `printit` / `run` / `doit`, checking a pending `expectvalue`.
     fn evaluate(&mut self, code: &str, show: Show) {
         let expected = self.expect.take();
+        let breakable = self.breakable;
         let Some(session) = self.session() else {
             return;
         };
         let answer = {
-            let _breakable = crate::sigint::during(session.interrupter());
+            let _breakable = breakable.map(|during| during(session.interrupter()));
             session.evaluate_print_string(code)
         };
         match answer {
