@@ -308,6 +308,7 @@ unsafe fn login_common(
     Ok(handle)
 }
 
+/// Logs in to a stone as `user` and answers the session, or null with `err` set.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsLogin(
     stone_nrs: *const c_char,
@@ -364,6 +365,7 @@ pub unsafe extern "C" fn GciTsLogin_(
     }
 }
 
+/// Starts a login and answers the session at once; its socket is polled until the login is done.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsNbLogin(
     stone_nrs: *const c_char,
@@ -399,6 +401,7 @@ pub unsafe extern "C" fn GciTsNbLogin(
     h
 }
 
+/// `GciTsNbLogin` with the NetLDI name (not used by this library).
 #[no_mangle]
 pub unsafe extern "C" fn GciTsNbLogin_(
     stone_nrs: *const c_char,
@@ -459,16 +462,19 @@ fn logout(s: GciSession) -> R<BoolType> {
     Ok(abi::TRUE)
 }
 
+/// Logs the session out, discarding its uncommitted changes, and frees it.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsLogout(s: GciSession, err: *mut GciErrSType) -> BoolType {
     guard(err, abi::FALSE, || logout(s))
 }
 
+/// `GciTsLogout` without waiting for a call in progress.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsNbLogout(s: GciSession, err: *mut GciErrSType) -> BoolType {
     guard(err, abi::FALSE, || logout(s))
 }
 
+/// 1 for a session of this library (never a linked one), -1 for an invalid handle.
 #[no_mangle]
 pub extern "C" fn GciTsSessionIsRemote(s: GciSession) -> c_int {
     if session::find(s).is_ok() {
@@ -478,16 +484,19 @@ pub extern "C" fn GciTsSessionIsRemote(s: GciSession) -> c_int {
     }
 }
 
+/// The socket a non-blocking call's completion is signalled on.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsSocket(s: GciSession, err: *mut GciErrSType) -> c_int {
     guard(err, -1, || Ok(sess(s)?.socket()))
 }
 
+/// Whether a non-blocking call is in progress on the session (1) or not (0).
 #[no_mangle]
 pub unsafe extern "C" fn GciTsCallInProgress(s: GciSession, err: *mut GciErrSType) -> c_int {
     guard(err, -1, || Ok(sess(s)?.busy() as c_int))
 }
 
+/// Breaks the session's running call: soft (an error the code may handle) or hard.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsBreak(
     s: GciSession,
@@ -514,6 +523,7 @@ pub unsafe extern "C" fn GciTsClearStack(
     })
 }
 
+/// Continues a process stopped at an error; this library unwinds at every error, so it refuses.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsContinueWith(
     s: GciSession,
@@ -548,14 +558,17 @@ pub unsafe extern "C" fn GciTsVersion(buf: *mut c_char, size: usize) -> c_uint {
     abi::GCI_PRODUCT_GS64
 }
 
+/// Turns gem tracing on or off; a no-op here.
 #[no_mangle]
 pub extern "C" fn GciTsGemTrace(_s: GciSession, _enable: c_int, _err: *mut GciErrSType) -> c_int {
     0
 }
 
+/// Shuts the library down; it holds nothing that needs it.
 #[no_mangle]
 pub extern "C" fn GciShutdown() {}
 
+/// Unloads the library; it holds nothing that needs it.
 #[no_mangle]
 pub extern "C" fn GciUnload() {}
 
@@ -648,6 +661,7 @@ impl Source {
     }
 }
 
+/// `GciTsExecute` with the length of the source (-1: NUL-terminated).
 #[no_mangle]
 pub unsafe extern "C" fn GciTsExecute_(
     s: GciSession,
@@ -670,6 +684,7 @@ pub unsafe extern "C" fn GciTsExecute_(
     })
 }
 
+/// Compiles and runs Smalltalk source (text, or a String OOP) in `context`, answering its result.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsExecute(
     s: GciSession,
@@ -784,6 +799,7 @@ fn selector_text(e: &Engine, sel: Result<String, OopType>) -> R<String> {
     }
 }
 
+/// Sends a message (selector as text or Symbol OOP) with arguments to a receiver, answering its result.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsPerform(
     s: GciSession,
@@ -806,6 +822,7 @@ pub unsafe extern "C" fn GciTsPerform(
     })
 }
 
+/// Sends a message and copies the bytes of its result into the caller's buffer.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsPerformFetchBytes(
     s: GciSession,
@@ -827,6 +844,7 @@ pub unsafe extern "C" fn GciTsPerformFetchBytes(
 
 // ===================== non-blocking =====================
 
+/// `GciTsExecute` as a non-blocking call: its result is fetched with `GciTsNbResult`.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsNbExecute(
     s: GciSession,
@@ -849,6 +867,7 @@ pub unsafe extern "C" fn GciTsNbExecute(
     })
 }
 
+/// `GciTsPerform` as a non-blocking call: its result is fetched with `GciTsNbResult`.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsNbPerform(
     s: GciSession,
@@ -872,6 +891,7 @@ pub unsafe extern "C" fn GciTsNbPerform(
     })
 }
 
+/// Waits up to `timeout_ms` for the non-blocking call to finish: 1 done, 0 not yet, -1 error.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsNbPoll(
     s: GciSession,
@@ -881,6 +901,7 @@ pub unsafe extern "C" fn GciTsNbPoll(
     guard(err, -1, || Ok(sess(s)?.poll(timeout_ms)? as c_int))
 }
 
+/// The result of the finished non-blocking call.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsNbResult(s: GciSession, err: *mut GciErrSType) -> OopType {
     guard(err, abi::OOP_ILLEGAL, || sess(s)?.result())
@@ -888,6 +909,7 @@ pub unsafe extern "C" fn GciTsNbResult(s: GciSession, err: *mut GciErrSType) -> 
 
 // ===================== transactions =====================
 
+/// Commits the session's transaction; false with `err` set on a conflict or failure.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsCommit(s: GciSession, err: *mut GciErrSType) -> BoolType {
     guard(err, abi::FALSE, || {
@@ -903,6 +925,7 @@ pub unsafe extern "C" fn GciTsCommit(s: GciSession, err: *mut GciErrSType) -> Bo
     })
 }
 
+/// Aborts the session's transaction, discarding its changes.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsAbort(s: GciSession, err: *mut GciErrSType) -> BoolType {
     guard(err, abi::FALSE, || {
@@ -911,6 +934,7 @@ pub unsafe extern "C" fn GciTsAbort(s: GciSession, err: *mut GciErrSType) -> Boo
     })
 }
 
+/// Begins a transaction (`System beginTransaction`).
 #[no_mangle]
 pub unsafe extern "C" fn GciTsBegin(s: GciSession, err: *mut GciErrSType) -> BoolType {
     guard(err, abi::FALSE, || {
@@ -928,6 +952,7 @@ fn resolve(e: &mut Engine, name: &str) -> R<OopType> {
     }
 }
 
+/// The object a name (NUL-terminated) is bound to in the session's symbol list.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsResolveSymbol(
     s: GciSession,
@@ -942,6 +967,7 @@ pub unsafe extern "C" fn GciTsResolveSymbol(
     })
 }
 
+/// The object a name (a String or Symbol OOP) is bound to in the session's symbol list.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsResolveSymbolObj(
     s: GciSession,
@@ -974,6 +1000,7 @@ unsafe fn new_text(s: GciSession, text: String, symbol: bool) -> R<OopType> {
     })
 }
 
+/// A new String of `n` bytes (Latin-1 characters).
 #[no_mangle]
 pub unsafe extern "C" fn GciTsNewString_(
     s: GciSession,
@@ -989,6 +1016,7 @@ pub unsafe extern "C" fn GciTsNewString_(
     })
 }
 
+/// A new String of a NUL-terminated text.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsNewString(
     s: GciSession,
@@ -1003,6 +1031,7 @@ pub unsafe extern "C" fn GciTsNewString(
     })
 }
 
+/// The Symbol of a NUL-terminated text.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsNewSymbol(
     s: GciSession,
@@ -1042,6 +1071,7 @@ pub unsafe extern "C" fn GciTsNewUtf8String_(
     })
 }
 
+/// A new String (or wide string when needed) of UTF-8 text.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsNewUtf8String(
     s: GciSession,
@@ -1057,6 +1087,7 @@ pub unsafe extern "C" fn GciTsNewUtf8String(
     })
 }
 
+/// A new ByteArray of the given bytes.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsNewByteArray(
     s: GciSession,
@@ -1079,6 +1110,7 @@ pub unsafe extern "C" fn GciTsNewByteArray(
     })
 }
 
+/// A new instance of a class (no indexed slots).
 #[no_mangle]
 pub unsafe extern "C" fn GciTsNewObj(
     s: GciSession,
@@ -1092,6 +1124,7 @@ pub unsafe extern "C" fn GciTsNewObj(
 
 // ===================== conversions =====================
 
+/// The Integer of a 64-bit value (a SmallInteger, or a LargeInteger when it does not fit).
 #[no_mangle]
 pub unsafe extern "C" fn GciTsI64ToOop(s: GciSession, n: i64, err: *mut GciErrSType) -> OopType {
     guard(err, abi::OOP_ILLEGAL, || {
@@ -1103,6 +1136,7 @@ pub unsafe extern "C" fn GciTsI64ToOop(s: GciSession, n: i64, err: *mut GciErrST
     })
 }
 
+/// The 64-bit value of an Integer; fails for anything else or one out of range.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsOopToI64(
     s: GciSession,
@@ -1131,6 +1165,7 @@ pub unsafe extern "C" fn GciTsOopToI64(
     })
 }
 
+/// The Float object of a double.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsDoubleToOop(s: GciSession, f: f64, err: *mut GciErrSType) -> OopType {
     guard(err, abi::OOP_ILLEGAL, || {
@@ -1138,6 +1173,7 @@ pub unsafe extern "C" fn GciTsDoubleToOop(s: GciSession, f: f64, err: *mut GciEr
     })
 }
 
+/// The double value of a Float or a SmallInteger.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsOopToDouble(
     s: GciSession,
@@ -1156,11 +1192,13 @@ pub unsafe extern "C" fn GciTsOopToDouble(
     })
 }
 
+/// Whether an OOP is a special (immediate) object: SmallInteger, Character, Boolean, nil, SmallDouble.
 #[no_mangle]
 pub extern "C" fn GciTsOopIsSpecial(oop: OopType) -> BoolType {
     abi::oop_is_special(oop) as BoolType
 }
 
+/// The class of a special object, without a session.
 #[no_mangle]
 pub extern "C" fn GciTsFetchSpecialClass(oop: OopType) -> OopType {
     if abi::small_int_value(oop).is_some() {
@@ -1178,11 +1216,13 @@ pub extern "C" fn GciTsFetchSpecialClass(oop: OopType) -> OopType {
     }
 }
 
+/// The code point of a Character OOP, or -1.
 #[no_mangle]
 pub extern "C" fn GciTsOopToChar(oop: OopType) -> c_int {
     abi::char_value(oop).map_or(-1, |c| c as c_int)
 }
 
+/// The Character OOP of a code point.
 #[no_mangle]
 pub extern "C" fn GciTsCharToOop(ch: c_uint) -> OopType {
     abi::char_oop(ch).unwrap_or(abi::OOP_ILLEGAL)
@@ -1194,11 +1234,13 @@ pub extern "C" fn GciTsDoubleToSmallDouble(_f: f64) -> OopType {
     abi::OOP_ILLEGAL
 }
 
+/// The SmallInteger OOP of a 32-bit value.
 #[no_mangle]
 pub extern "C" fn GciTsI32ToOop(n: c_int) -> OopType {
     abi::small_int_oop(n as i64).unwrap_or(abi::OOP_ILLEGAL)
 }
 
+/// The SmallInteger OOP of a 32-bit value (the older name).
 #[no_mangle]
 pub extern "C" fn GciI32ToOop(n: c_int) -> OopType {
     GciTsI32ToOop(n)
@@ -1206,6 +1248,7 @@ pub extern "C" fn GciI32ToOop(n: c_int) -> OopType {
 
 // ===================== structural access =====================
 
+/// The class of an object.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsFetchClass(
     s: GciSession,
@@ -1221,6 +1264,7 @@ pub unsafe extern "C" fn GciTsFetchClass(
     })
 }
 
+/// The size of an object: its bytes, or its named plus indexed slots.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsFetchSize(s: GciSession, oop: OopType, err: *mut GciErrSType) -> i64 {
     guard(err, -1, || {
@@ -1231,6 +1275,7 @@ pub unsafe extern "C" fn GciTsFetchSize(s: GciSession, oop: OopType, err: *mut G
     })
 }
 
+/// The number of indexed slots (or bytes) of an object.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsFetchVaryingSize(
     s: GciSession,
@@ -1247,6 +1292,7 @@ pub unsafe extern "C" fn GciTsFetchVaryingSize(
     })
 }
 
+/// Whether an OOP names an object of the session.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsObjExists(s: GciSession, oop: OopType) -> BoolType {
     let mut err = GciErrSType::default();
@@ -1263,6 +1309,7 @@ fn is_kind_of(s: GciSession, oop: OopType, class: OopType) -> R<c_int> {
     })?
 }
 
+/// Whether an object is an instance of a class or of one of its subclasses.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsIsKindOf(
     s: GciSession,
@@ -1273,6 +1320,7 @@ pub unsafe extern "C" fn GciTsIsKindOf(
     guard(err, -1, || is_kind_of(s, oop, class))
 }
 
+/// `GciTsIsKindOf`, with the class given as an OOP and checked to be a class.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsIsKindOfClass(
     s: GciSession,
@@ -1283,6 +1331,7 @@ pub unsafe extern "C" fn GciTsIsKindOfClass(
     guard(err, -1, || is_kind_of(s, oop, class))
 }
 
+/// Whether a class is a class or a subclass of another.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsIsSubclassOf(
     s: GciSession,
@@ -1296,6 +1345,7 @@ pub unsafe extern "C" fn GciTsIsSubclassOf(
     })
 }
 
+/// Copies bytes of a byte object, from a 1-based index, into the caller's buffer; answers how many.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsFetchBytes(
     s: GciSession,
@@ -1322,6 +1372,7 @@ pub unsafe extern "C" fn GciTsFetchBytes(
     })
 }
 
+/// Copies the characters of a string as Latin-1 text, NUL-terminated, into the caller's buffer.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsFetchChars(
     s: GciSession,
@@ -1378,6 +1429,7 @@ pub unsafe extern "C" fn GciTsFetchUtf8Bytes(
     })
 }
 
+/// Copies the characters of a string as UTF-8, NUL-terminated, into the caller's buffer.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsFetchUtf8(
     s: GciSession,
@@ -1395,6 +1447,7 @@ pub unsafe extern "C" fn GciTsFetchUtf8(
     })
 }
 
+/// Copies OOPs of a pointer object's slots, from a 1-based index, into the caller's buffer.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsFetchOops(
     s: GciSession,
@@ -1426,6 +1479,7 @@ pub unsafe extern "C" fn GciTsFetchOops(
     })
 }
 
+/// Stores OOPs into a pointer object's slots from a 1-based index, growing it when they run past its end.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsStoreOops(
     s: GciSession,
@@ -1456,6 +1510,7 @@ pub unsafe extern "C" fn GciTsStoreOops(
     })
 }
 
+/// Stores bytes into a byte object from a 1-based index, growing it when they run past its end.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsStoreBytes(
     s: GciSession,
@@ -1565,6 +1620,7 @@ fn each_oop(s: GciSession, oops: *const OopType, n: c_int, save: bool) -> R<Bool
     })?
 }
 
+/// Adds objects to the export set, so they stay alive between calls.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsSaveObjs(
     s: GciSession,
@@ -1575,6 +1631,7 @@ pub unsafe extern "C" fn GciTsSaveObjs(
     guard(err, abi::FALSE, || each_oop(s, oops, n, true))
 }
 
+/// Removes objects from the export set.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsReleaseObjs(
     s: GciSession,
@@ -1585,6 +1642,7 @@ pub unsafe extern "C" fn GciTsReleaseObjs(
     guard(err, abi::FALSE, || each_oop(s, oops, n, false))
 }
 
+/// Empties the export set.
 #[no_mangle]
 pub unsafe extern "C" fn GciTsReleaseAllObjs(s: GciSession, err: *mut GciErrSType) -> BoolType {
     guard(err, abi::FALSE, || {

@@ -17,6 +17,7 @@
 // Every call's error is GemStone's fixed 2 KB `GciErrSType`, copied out once
 // into the caller's struct; boxing it would add an allocation to each failure.
 #![allow(clippy::result_large_err)]
+#![warn(missing_docs)]
 
 mod calls;
 mod oops;

@@ -25,7 +25,9 @@ const STOP_BOUND: Duration = Duration::from_secs(15);
 /// The built `gsmcp` and `gsmcp-worker` executables.
 #[derive(Debug, Clone)]
 pub struct Binaries {
+    /// The router executable (`gsmcp`).
     pub router: PathBuf,
+    /// The worker executable (`gsmcp-worker`).
     pub worker: PathBuf,
 }
 
@@ -173,21 +175,27 @@ pub struct ServerBuilder {
 /// A router that exited instead of listening (or a run to completion).
 #[derive(Debug)]
 pub struct Exited {
+    /// How it exited.
     pub status: ExitStatus,
+    /// Everything it wrote to standard output.
     pub stdout: String,
+    /// Everything it wrote to standard error.
     pub stderr: String,
 }
 
 impl ServerBuilder {
+    /// A builder with the default settings.
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// Adds a command-line argument.
     pub fn arg(mut self, arg: impl Into<OsString>) -> Self {
         self.args.push(arg.into());
         self
     }
 
+    /// Sets an environment variable for the router.
     pub fn env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Self {
         self.env.push((key.into(), value.into()));
         self
@@ -351,15 +359,18 @@ impl ServerBuilder {
 #[derive(Debug)]
 pub struct Server {
     child: Child,
+    /// The address it listens on.
     pub addr: SocketAddr,
     /// `http://127.0.0.1:<port>/mcp`
     pub url: String,
+    /// The file its log is written to.
     pub log_path: PathBuf,
 }
 
 /// An open MCP session as seen on the wire.
 #[derive(Debug, Clone)]
 pub struct OpenSession {
+    /// The `Mcp-Session-Id` the router gave it.
     pub id: String,
     /// The `initialize` result.
     pub init: Value,
@@ -371,14 +382,17 @@ impl Server {
         ServerBuilder::new().start()
     }
 
+    /// A builder for a router with other settings.
     pub fn builder() -> ServerBuilder {
         ServerBuilder::new()
     }
 
+    /// The port it listens on.
     pub fn port(&self) -> u16 {
         self.addr.port()
     }
 
+    /// The router's process id.
     pub fn pid(&self) -> u32 {
         self.child.id()
     }

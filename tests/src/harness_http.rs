@@ -15,9 +15,11 @@ pub const READ_BOUND: Duration = Duration::from_secs(60);
 /// One HTTP response.
 #[derive(Debug, Clone)]
 pub struct HttpResponse {
+    /// The status code.
     pub status: u16,
     /// Header names lower-cased, in order.
     pub headers: Vec<(String, String)>,
+    /// The body, as received (de-chunked).
     pub body: Vec<u8>,
 }
 
@@ -31,6 +33,7 @@ impl HttpResponse {
             .map(|(_, v)| v.as_str())
     }
 
+    /// The body as text (invalid UTF-8 replaced).
     pub fn text(&self) -> String {
         String::from_utf8_lossy(&self.body).into_owned()
     }
@@ -88,6 +91,7 @@ pub struct RawConn {
 }
 
 impl RawConn {
+    /// Opens a connection to `addr`.
     pub fn connect(addr: SocketAddr) -> RawConn {
         let stream = TcpStream::connect(addr).expect("connect to gsmcp");
         stream

@@ -7,7 +7,9 @@ use std::path::Path;
 /// One process.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Proc {
+    /// Process id.
     pub pid: i32,
+    /// Parent process id.
     pub ppid: i32,
     /// Process group id.
     pub pgrp: i32,
@@ -18,6 +20,7 @@ pub struct Proc {
 }
 
 impl Proc {
+    /// Whether it has exited and waits to be reaped.
     pub fn is_zombie(&self) -> bool {
         self.state == 'Z'
     }

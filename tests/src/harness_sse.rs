@@ -15,7 +15,9 @@ use std::time::Duration;
 /// One event block of a stream.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SseEvent {
+    /// The `id` field, if the block has one.
     pub id: Option<String>,
+    /// The `event` field, if the block has one.
     pub event: Option<String>,
     /// The `data` lines joined with `\n`; `None` for a comment-only block.
     pub data: Option<String>,
@@ -34,7 +36,9 @@ impl SseEvent {
 
 /// A response being read: its head, and its body read on demand.
 pub struct SseConn {
+    /// The response's status code.
     pub status: u16,
+    /// Header names lower-cased, in order.
     pub headers: Vec<(String, String)>,
     reader: BufReader<TcpStream>,
     chunked: bool,
@@ -94,6 +98,7 @@ impl SseConn {
         Self::post_accepting(server, sid, body, "application/json, text/event-stream")
     }
 
+    /// POSTs `body` in session `sid` with the given Accept header.
     pub fn post_accepting(server: &Server, sid: &str, body: &str, accept: &str) -> SseConn {
         SseConn::open(
             server,
@@ -117,6 +122,7 @@ impl SseConn {
         )
     }
 
+    /// The value of header `name` (any case), if present.
     pub fn header(&self, name: &str) -> Option<&str> {
         let name = name.to_ascii_lowercase();
         self.headers
@@ -125,6 +131,7 @@ impl SseConn {
             .map(|(_, v)| v.as_str())
     }
 
+    /// Whether the response is an event stream (`text/event-stream`).
     pub fn is_stream(&self) -> bool {
         self.header("content-type") == Some("text/event-stream")
     }

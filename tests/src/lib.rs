@@ -6,6 +6,8 @@
 //! Tests use only what a user could observe: the listen line, HTTP, the log file
 //! and `/proc`. Nothing here links the router or the worker.
 
+#![warn(missing_docs)]
+
 pub mod harness;
 pub mod harness_http;
 pub mod harness_proc;
