@@ -37,10 +37,10 @@ impl Vm {
         let Some(o) = self.heap.refused.take() else {
             return Ok(Value::Nil);
         };
-        let (class, user) = match self.repository_ops() {
-            Some(ops) => (ops.refusal)(self),
-            None => (self.k.error, String::from("this user")),
-        };
+        let (class, user) = self
+            .repository_ops()
+            .and_then(|ops| (ops.refusal)(self))
+            .unwrap_or_else(|| (self.k.error, String::from("this user")));
         let what = self.describe_refused(o);
         let text = if self.heap.is_kernel_object(o) && self.heap.refuses_for(o, F_KERNEL) {
             format!(

@@ -34,7 +34,7 @@ pub(crate) struct RepositoryOps {
     /// The repository's primitives (313..=316, 380..=399).
     pub primitive: fn(&mut Vm, u16, usize, usize) -> P,
     /// The class to signal for a refused write, and the user to name.
-    pub refusal: fn(&Vm) -> (Oop, String),
+    pub refusal: fn(&Vm) -> Option<(Oop, String)>,
 }
 
 /// A repository attached to a session: its operations and its state.

@@ -1,13 +1,16 @@
-//! The persistent repository of the embedded stone: creating a repository file
-//! holding the bootstrapped kernel, logging in to it as a user, and GemStone's
-//! transaction messages for a repository-backed session (commit, abort,
-//! continue, conflicts, needsCommit). It joins the object memory (`heap`,
+//! The persistent repository of the embedded stone: the state a login attaches
+//! to its `Vm` and the operations the engine reaches it through (methods made
+//! resident and compiled on first use), and GemStone's transaction messages for
+//! a repository-backed session (commit, abort, continue, conflicts,
+//! needsCommit); `login` makes a new repository and loads a login, whose
+//! public face is `Session` (`api::repository`). It joins the object memory (`heap`,
 //! through its write barrier's dirty list) to the store (`gsmcp-store`, which
 //! owns versions, views and conflict detection). See `PERSISTENCE.md`.
 //!
 //! Code map: `codec` (record bytes), `image` (heap ↔ records, OOP mapping,
-//! loading and refreshing), `users` (credentials), `prims` (the Smalltalk
-//! primitives). This module must not interpret Smalltalk itself beyond running
+//! loading and refreshing), `users` (credentials), `login` (creation and
+//! login), `security` (who may change the kernel), `repair`, `collect`
+//! (garbage collection), `prims` (the Smalltalk primitives). This module must not interpret Smalltalk itself beyond running
 //! the repository's own file-in, and must never log or keep a plain password.
 
 mod codec;
@@ -504,11 +507,8 @@ impl Vm {
     }
 
     /// SecurityError, and the user to name, for a write the barrier refused.
-    fn refusal(&self) -> (Oop, String) {
-        match self.repo() {
-            Some(r) => (r.security_error, r.user_id.clone()),
-            None => (self.k.error, String::from("this user")),
-        }
+    fn refusal(&self) -> Option<(Oop, String)> {
+        self.repo().map(|r| (r.security_error, r.user_id.clone()))
     }
 }
 
