@@ -1,7 +1,7 @@
 //! The census: every selector and global the worker's own Smalltalk sends —
 //! each tool's expression, the JSON escaper, and the fixed expressions and
 //! messages the worker and the GCI backend send — must be in the checked-in
-//! table `smalltalk/tools/CENSUS.tsv`, with the evidence that GemStone 3.7 has
+//! table `tools/CENSUS.tsv`, with the evidence that GemStone 3.7 has
 //! it. A name only the embedded stone's kernel offers is not admitted: the
 //! tool is rewritten instead. The table holds nothing the Smalltalk no longer
 //! sends, so it stays the list of what a real stone must answer.
@@ -9,35 +9,7 @@
 use gsmcp_smalltalk::census::names_in_doit;
 use std::collections::{BTreeMap, BTreeSet};
 
-const TABLE: &str = include_str!("../../../smalltalk/tools/CENSUS.tsv");
-
-/// Every tool file, by name.
-const FILES: &[(&str, &str)] = &[
-    (
-        "browsing.st",
-        include_str!("../../../smalltalk/tools/browsing.st"),
-    ),
-    (
-        "listing.st",
-        include_str!("../../../smalltalk/tools/listing.st"),
-    ),
-    (
-        "mutation.st",
-        include_str!("../../../smalltalk/tools/mutation.st"),
-    ),
-    (
-        "search.st",
-        include_str!("../../../smalltalk/tools/search.st"),
-    ),
-    (
-        "session.st",
-        include_str!("../../../smalltalk/tools/session.st"),
-    ),
-    (
-        "testing.st",
-        include_str!("../../../smalltalk/tools/testing.st"),
-    ),
-];
+const TABLE: &str = include_str!("CENSUS.tsv");
 
 /// Smalltalk the worker sends outside the tool files, and the messages the
 /// GCI backend sends itself (`GciTsPerform`), written as one doit.
@@ -59,7 +31,7 @@ fn fixed_smalltalk() -> Vec<String> {
 }
 
 /// Replaces every `{{hole}}` with `nil`: holes are filled with literals,
-/// numbers, booleans or the escaper (counted on its own).
+/// numbers or booleans.
 fn unholed(text: &str) -> String {
     let mut out = String::new();
     let mut rest = text;
@@ -76,18 +48,12 @@ fn unholed(text: &str) -> String {
 /// `(where, source)` of every doit the census covers.
 fn doits() -> Vec<(String, String)> {
     let mut out = Vec::new();
-    for (file, text) in FILES {
-        for line in text.lines() {
-            if let Some(name) = line.strip_prefix("!tool ") {
-                let name = name.trim();
-                out.push((
-                    format!("{file} {name}"),
-                    unholed(super::section(text, name)),
-                ));
-            }
-        }
+    for source in super::template::SOURCES {
+        out.push((
+            format!("{} {}", source.file, source.tool),
+            unholed(source.text),
+        ));
     }
-    out.push(("escaper.st".into(), super::escaper().as_str().to_string()));
     for (i, s) in fixed_smalltalk().into_iter().enumerate() {
         out.push((format!("fixed expression {}", i + 1), s));
     }
@@ -153,7 +119,7 @@ fn every_name_the_tools_send_is_in_the_census() {
     assert!(
         missing.is_empty(),
         "names the tools send with no evidence that GemStone 3.7 has them (add a row with \
-         evidence to smalltalk/tools/CENSUS.tsv, or rewrite the tool):\n{}",
+         evidence to worker/src/tools/CENSUS.tsv, or rewrite the tool):\n{}",
         missing.join("\n")
     );
     let stale: Vec<String> = table

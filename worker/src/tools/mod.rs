@@ -3,18 +3,23 @@
 //!
 //! A tool is a name, a title, a description, its parameters (from which the closed
 //! input schema is rendered), annotations, its toolset and a handler. Each toolset
-//! lives in its own module and contributes a `TOOLS` table. Arguments are validated
-//! here, before a handler runs, so handlers see only well-typed arguments. Handlers
-//! never splice client text into Smalltalk except `execute_code`'s `code`: the
-//! holes of a tool expression take only [`Literal`]s, which only quote or render.
+//! is a folder of its own, `tools/<toolset>/`, holding its Rust (`mod.rs`, a
+//! `TOOLS` table and the handlers) beside its Smalltalk (`<toolset>.st`, one
+//! `!tool NAME` section per expression). Arguments are validated here, before a
+//! handler runs, so handlers see only well-typed arguments. Handlers never splice
+//! client text into Smalltalk except `execute_code`'s `code`: the build turns
+//! every expression into a type whose holes are [`Literal`] fields
+//! ([`template`]), which only quote or render, and [`Context::run_json`]
+//! evaluates only such a type. Smalltalk the toolsets share (the JSON string
+//! writer, looking a class up or answering `notFound`, a finder's page) is
+//! written once, in `tools/shared.st`, and included by the build.
 //!
-//! A tool's Smalltalk lives in `smalltalk/tools/<toolset>.st` (one `!tool NAME`
-//! section per tool, cut out once by [`section`]; holes `{{name}}` filled by
-//! [`fill`] with [`Literal`]s, the shared JSON escaper of `escaper.st` among
-//! them) and answers a String of JSON that [`Context::run_json`] parses. This module also owns the paging rules
-//! ([`Context::page`], [`page_header`], [`window`]), the session's blind-write
-//! [`Ledger`] (kept by the [`Registry`], which serves one session), and the
-//! `[session]` line every result gets while the session holds uncommitted changes.
+//! This module also owns the error kinds and the shaping of results, and the
+//! `[session]` line every result gets while the session holds uncommitted
+//! changes; [`paging`] the `limit`/`offset` rules, [`ledger`] the session's
+//! blind-write [`Ledger`] (kept by the [`Registry`], which serves one session).
+//! The opt-in Conformance fixtures (`conformance/`) are served only when a
+//! deployment names them, and never run Smalltalk.
 //!
 //! A toolset's options (`MCP_TOOLSET_OPTIONS`) are declared in
 //! [`gsmcp_ipc::toolsets`], the table the router validated them against; the
@@ -26,10 +31,13 @@ pub mod browsing;
 mod census;
 pub mod conformance;
 pub mod execution;
+pub mod ledger;
 pub mod listing;
 pub mod mutation;
+pub mod paging;
 pub mod search;
 pub mod session;
+pub mod template;
 pub mod testing;
 
 use crate::backend::Login;
@@ -39,11 +47,12 @@ pub use crate::quote::Literal;
 use crate::resources::Resources;
 use crate::schema::{self, Param};
 pub use gsmcp_ipc::toolsets::{Options, OptionsError, Toolset};
-use gsmcp_smalltalk::{EvalPolicy, TransactionMark};
+use gsmcp_smalltalk::EvalPolicy;
+pub use ledger::Ledger;
+pub use paging::{page_header, window, Page};
 use serde_json::{json, Map, Value};
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
-use std::sync::{LazyLock, Mutex};
+use template::Expression;
 
 /// The behaviour hints a client may show; `openWorldHint` is always false (a tool
 /// touches only the session's stone).
@@ -129,78 +138,6 @@ pub struct Context<'a> {
     pub toolset: Toolset,
 }
 
-/// The session's blind-write ledgers: the class definitions and methods this
-/// session has read (get_method_source, describe_class, export_class_source,
-/// get_class_definition) or written itself. A tool that overwrites an existing
-/// definition consults them; reading tools only record.
-#[derive(Debug, Default)]
-pub struct Ledger {
-    classes: HashSet<String>,
-    methods: HashSet<(String, bool, String)>,
-    /// The subset of the above this session wrote itself: still its own after
-    /// its view moves (a commit of another session's version of the same object
-    /// would make this session's commit fail as a conflict).
-    written_classes: HashSet<String>,
-    written_methods: HashSet<(String, bool, String)>,
-}
-
-impl Ledger {
-    /// Records that the session has seen (or written) the definition of `class`.
-    pub fn saw_class(&mut self, class: &str) {
-        self.classes.insert(class.to_string());
-    }
-    /// Records that the session has seen (or written) `class>>selector`
-    /// (`meta` for the class side).
-    pub fn saw_method(&mut self, class: &str, meta: bool, selector: &str) {
-        self.methods
-            .insert((class.to_string(), meta, selector.to_string()));
-    }
-    pub fn has_seen_class(&self, class: &str) -> bool {
-        self.classes.contains(class)
-    }
-    pub fn has_seen_method(&self, class: &str, meta: bool, selector: &str) -> bool {
-        self.methods
-            .contains(&(class.to_string(), meta, selector.to_string()))
-    }
-    /// Records that the session wrote the definition of `class` itself.
-    pub fn wrote_class(&mut self, class: &str) {
-        self.saw_class(class);
-        self.written_classes.insert(class.to_string());
-    }
-    /// Records that the session wrote `class>>selector` itself.
-    pub fn wrote_method(&mut self, class: &str, meta: bool, selector: &str) {
-        self.saw_method(class, meta, selector);
-        self.written_methods
-            .insert((class.to_string(), meta, selector.to_string()));
-    }
-    /// The view moved forward (commit, refresh): what the session only read may
-    /// since have been replaced by another session's commit, so it must be read
-    /// again before it is overwritten; what it wrote itself stays its own.
-    pub fn forget_reads(&mut self) {
-        self.classes = self.written_classes.clone();
-        self.methods = self.written_methods.clone();
-    }
-    /// Applies what happened to the session's transaction between two marks:
-    /// an abort (even one that left the view in place) discarded the session's
-    /// own changes, so everything is forgotten; any other move of the view
-    /// (commit, continue) forgets what was only read.
-    pub fn follow(&mut self, before: TransactionMark, after: TransactionMark) {
-        if after.aborts != before.aborts {
-            self.forget_all();
-        } else if after.view != before.view {
-            self.forget_reads();
-        }
-    }
-
-    /// Forgets everything: the session's own changes were discarded (abort).
-    pub fn forget_all(&mut self) {
-        self.classes.clear();
-        self.methods.clear();
-        self.written_classes.clear();
-        self.written_methods.clear();
-    }
-}
-
 impl<'a> Context<'a> {
     /// A string argument the schema has already checked (absent → None).
     pub fn str_arg(&self, name: &str) -> Option<&'a str> {
@@ -228,70 +165,21 @@ impl<'a> Context<'a> {
         self.options.flag(self.toolset.name(), option, default)
     }
 
-    /// The `limit`/`offset` window of a list-shaped tool; a negative value is
-    /// `invalidParams`. `limit` defaults to the toolset's `defaultLimit` option
-    /// when it declares one, else to `default_limit`; a limit above the
-    /// toolset's `maxLimit` is `invalidParams`.
-    pub fn page(&self, default_limit: usize) -> Result<Page, ToolError> {
-        let default_limit = self.count_option("defaultLimit").unwrap_or(default_limit);
-        let read = |name: &str, default: usize| -> Result<usize, ToolError> {
-            match self.args.get(name) {
-                None => Ok(default),
-                Some(v) => v
-                    .as_u64()
-                    .or_else(|| {
-                        v.as_f64()
-                            .filter(|f| *f >= 0.0 && f.fract() == 0.0)
-                            .map(|f| f as u64)
-                    })
-                    .map(|n| n.min(usize::MAX as u64) as usize)
-                    .ok_or_else(|| {
-                        ToolError::new(
-                            ErrorKind::InvalidParams,
-                            format!("argument '{name}' must be a non-negative integer, not {v}"),
-                        )
-                    }),
-            }
-        };
-        let page = Page {
-            limit: read("limit", default_limit)?,
-            offset: read("offset", 0)?,
-        };
-        if let Some(max) = self.count_option("maxLimit") {
-            if page.limit > max {
-                return Err(ToolError::new(
-                    ErrorKind::InvalidParams,
-                    format!(
-                        "argument 'limit' is {}, above this server's maximum of {max} \
-                         ({}.maxLimit): ask for at most {max} and page on with offset",
-                        page.limit,
-                        self.toolset.name()
-                    ),
-                ));
-            }
-        }
-        Ok(page)
-    }
-
-    /// Runs one tool expression: `source` with its `{{name}}` holes filled by
-    /// `fills` (each a [`Literal`]: quoted client text, a number, a boolean, or
-    /// the shared escaper), evaluated as a doit answering a String of JSON,
-    /// which is parsed.
-    pub fn run_json(
-        &mut self,
-        source: &'static str,
-        fills: &[(&str, Literal)],
-    ) -> Result<Value, ToolError> {
-        let text = fill(source, fills);
+    /// Runs one tool expression (a type the build made of a `!tool` section,
+    /// its holes filled with [`Literal`]s), evaluated as a doit answering a
+    /// String of JSON, which is parsed.
+    pub fn run_json<E: Expression>(&mut self, expression: &E) -> Result<Value, ToolError> {
+        let text = expression.render();
         let answer = self
             .login
-            .evaluate_string(&text)
+            .evaluate_string(text.as_str())
             .map_err(|e| from_st_error(&e))?;
         serde_json::from_str(&answer).map_err(|e| {
             ToolError::new(
                 ErrorKind::Other,
                 format!(
-                    "the stone answered text that is not JSON ({e}): {}",
+                    "the stone answered the {} expression with text that is not JSON ({e}): {}",
+                    E::TOOL,
                     clip(&answer)
                 ),
             )
@@ -304,155 +192,6 @@ fn clip(s: &str) -> String {
     if out.len() < s.len() {
         out.push_str("...");
     }
-    out
-}
-
-/// A window over a list: at most `limit` items from `offset` (0-based).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Page {
-    pub limit: usize,
-    pub offset: usize,
-}
-
-/// The paging header line for `shown` items of a list of `total` (a lower
-/// bound when `at_least`), named with `noun` (plural).
-pub fn page_header(page: Page, shown: usize, total: usize, at_least: bool, noun: &str) -> String {
-    let of = if at_least {
-        format!("of at least {total}")
-    } else {
-        format!("of {total}")
-    };
-    if page.limit == 0 {
-        return if at_least {
-            format!("at least {total} {noun}")
-        } else {
-            format!("{total} {noun}")
-        };
-    }
-    if shown == 0 {
-        return if total == 0 {
-            format!("no {noun}")
-        } else {
-            format!(
-                "showing none {of} {noun}: offset {} is past the end",
-                page.offset
-            )
-        };
-    }
-    let last = page.offset + shown;
-    let mut line = format!("showing {}-{last} {of} {noun}", page.offset + 1);
-    if last < total {
-        line.push_str(&format!("; pass offset: {last} for the next page"));
-    }
-    line
-}
-
-/// Applies `page` to `items`, answering the window.
-pub fn window<T: Clone>(items: &[T], page: Page) -> Vec<T> {
-    items
-        .iter()
-        .skip(page.offset)
-        .take(page.limit)
-        .cloned()
-        .collect()
-}
-
-/// The JSON string writer of `smalltalk/tools/escaper.st`, without its
-/// comments (read once).
-pub fn escaper() -> Literal {
-    static ESCAPER: LazyLock<String> =
-        LazyLock::new(|| strip_comments(include_str!("../../../smalltalk/tools/escaper.st")));
-    Literal::shipped(ESCAPER.as_str())
-}
-
-fn strip_comments(text: &str) -> String {
-    text.lines()
-        .filter(|l| !l.starts_with('!'))
-        .collect::<Vec<_>>()
-        .join("\n")
-        .trim()
-        .to_string()
-}
-
-/// The expression of tool `name` in a `smalltalk/tools/*.st` file: the lines
-/// after `!tool NAME` up to the next `!tool`, without `!` comment lines. Each
-/// section is cut out once per process and kept; it is `'static`, like the
-/// files it comes from, so a tool expression can never be text a client sent.
-pub fn section(file: &'static str, name: &'static str) -> &'static str {
-    type Sections = HashMap<(usize, &'static str), &'static str>;
-    static SECTIONS: LazyLock<Mutex<Sections>> = LazyLock::new(Mutex::default);
-    let key = (file.as_ptr() as usize, name);
-    let mut sections = SECTIONS.lock().unwrap_or_else(|p| p.into_inner());
-    // one entry per (file, tool) of this build: bounded by the tool table
-    sections
-        .entry(key)
-        .or_insert_with(|| Box::leak(cut_section(file, name).into_boxed_str()))
-}
-
-/// The fragments tool expressions share (`smalltalk/tools/shared.st`).
-const SHARED: &str = include_str!("../../../smalltalk/tools/shared.st");
-
-fn cut_section(file: &str, name: &str) -> String {
-    let mut out = Vec::new();
-    for line in marked_lines(file, "!tool ", name) {
-        match line.strip_prefix("!include ") {
-            Some(fragment) => {
-                let lines = marked_lines(SHARED, "!fragment ", fragment.trim());
-                let lines: Vec<&str> = lines.filter(|l| !l.starts_with('!')).collect();
-                assert!(
-                    !lines.is_empty(),
-                    "{name}: no fragment {fragment} in shared.st"
-                );
-                out.extend(lines);
-            }
-            None if line.starts_with('!') => {}
-            None => out.push(line),
-        }
-    }
-    let text = out.join("\n").trim().to_string();
-    assert!(!text.is_empty(), "no expression for tool {name}");
-    text
-}
-
-/// The lines after `{marker}{name}` up to the next line starting with `marker`.
-fn marked_lines<'a>(
-    file: &'a str,
-    marker: &'a str,
-    name: &'a str,
-) -> impl Iterator<Item = &'a str> + 'a {
-    let mut inside = false;
-    file.lines()
-        .filter(move |line| match line.strip_prefix(marker) {
-            Some(rest) => {
-                inside = rest.trim() == name;
-                false
-            }
-            None => inside,
-        })
-}
-
-/// Fills `{{name}}` holes of `source` in one pass (a filled text is never
-/// scanned again, so a literal holding `{{x}}` stays as it is).
-pub fn fill(source: &str, fills: &[(&str, Literal)]) -> String {
-    let mut out = String::with_capacity(source.len() + 64);
-    let mut rest = source;
-    while let Some(start) = rest.find("{{") {
-        out.push_str(&rest[..start]);
-        let after = &rest[start + 2..];
-        match after.find("}}") {
-            Some(end) if fills.iter().any(|(n, _)| *n == &after[..end]) => {
-                let name = &after[..end];
-                let (_, value) = fills.iter().find(|(n, _)| *n == name).expect("checked");
-                out.push_str(value.as_str());
-                rest = &after[end + 2..];
-            }
-            _ => {
-                out.push_str("{{");
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
     out
 }
 
@@ -838,22 +577,6 @@ fn break_reason(number: u32) -> &'static str {
     }
 }
 
-/// Test support for the toolset modules: the `SOURCE` section `name` exists,
-/// and every `{{hole}}` in it is one of `holes` (the ones its tool fills).
-#[cfg(test)]
-pub(crate) fn assert_section_holes(source: &'static str, name: &'static str, holes: &[&str]) {
-    let text = section(source, name);
-    assert!(!text.trim().is_empty(), "{name}: no expression");
-    let mut rest = text;
-    while let Some(i) = rest.find("{{") {
-        let after = &rest[i + 2..];
-        let end = after.find("}}").expect("a closed hole");
-        let hole = &after[..end];
-        assert!(holes.contains(&hole), "{name}: unknown hole {{{{{hole}}}}}");
-        rest = &after[end + 2..];
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1113,93 +836,6 @@ mod tests {
     }
 
     #[test]
-    fn paging_headers() {
-        let p = |limit, offset| Page { limit, offset };
-        // (page, shown, total, at least, expected header)
-        let table = [
-            (
-                p(200, 0),
-                200,
-                1417,
-                false,
-                "showing 1-200 of 1417 classes; pass offset: 200 for the next page",
-            ),
-            (
-                p(200, 1400),
-                17,
-                1417,
-                false,
-                "showing 1401-1417 of 1417 classes",
-            ),
-            (p(0, 0), 0, 1417, false, "1417 classes"),
-            (p(0, 0), 0, 3, true, "at least 3 classes"),
-            (p(5, 0), 0, 0, false, "no classes"),
-            (
-                p(5, 10),
-                0,
-                4,
-                false,
-                "showing none of 4 classes: offset 10 is past the end",
-            ),
-            (
-                p(2, 0),
-                2,
-                3,
-                true,
-                "showing 1-2 of at least 3 classes; pass offset: 2 for the next page",
-            ),
-        ];
-        for (page, shown, total, at_least, expected) in table {
-            assert_eq!(
-                page_header(page, shown, total, at_least, "classes"),
-                expected
-            );
-        }
-        assert_eq!(window(&[1, 2, 3, 4, 5], p(2, 3)), vec![4, 5]);
-        assert_eq!(window(&[1, 2, 3], p(2, 7)), Vec::<i32>::new());
-        assert_eq!(window(&[1, 2, 3], p(0, 0)), Vec::<i32>::new());
-    }
-
-    #[test]
-    fn holes_are_filled_once() {
-        let fills = [("a", Literal::string("{{b}}")), ("b", Literal::integer(2))];
-        let table = [
-            ("x {{a}} y", "x '{{b}}' y"),
-            ("{{b}}{{b}}", "22"),
-            ("{{unknown}} {{b}}", "{{unknown}} 2"),
-            ("{ {{b}} }", "{ 2 }"),
-            ("{{b", "{{b"),
-            ("", ""),
-        ];
-        for (source, expected) in table {
-            assert_eq!(fill(source, &fills), expected, "{source:?}");
-        }
-    }
-
-    #[test]
-    fn every_tool_file_has_its_sections() {
-        let text = "! comment\n!tool one\nfirst\n! inner comment\n!tool two\nsecond\nthird\n\
-                    !tool three\nx := 1.\n!include theClass\n^ x\n";
-        assert_eq!(section(text, "one"), "first");
-        assert_eq!(section(text, "two"), "second\nthird");
-        let three = section(text, "three");
-        assert!(
-            three.starts_with(
-                "x := 1.\ncls := System myUserProfile symbolList objectNamed: {{className}}.\n"
-            ),
-            "{three}"
-        );
-        assert!(
-            three.ends_with("[^ '{\"error\":\"notFound\"}'].\n^ x"),
-            "{three}"
-        );
-        assert!(!three.contains('!'), "{three}");
-        let escaper = escaper();
-        assert!(!escaper.as_str().contains('!'), "{}", escaper.as_str());
-        assert!(escaper.as_str().starts_with('['));
-    }
-
-    #[test]
     fn ledgers_record_what_was_seen() {
         let r = Registry::new(&[], &[]).unwrap();
         assert!(!r.has_seen_class("Foo"));
@@ -1214,26 +850,6 @@ mod tests {
         assert!(r.has_seen_method("Foo", false, "mine"));
         r.ledger.borrow_mut().forget_all();
         assert!(!r.has_seen_method("Foo", false, "mine"));
-    }
-
-    #[test]
-    fn ledgers_follow_transaction_marks() {
-        let mark = |view, aborts| TransactionMark { view, aborts };
-        // (before, after, read kept, written kept)
-        let table = [
-            (mark(5, 0), mark(5, 0), true, true),
-            (mark(5, 0), mark(7, 0), false, true),
-            (mark(5, 0), mark(5, 1), false, false),
-            (mark(5, 2), mark(9, 3), false, false),
-        ];
-        for (before, after, read, written) in table {
-            let mut l = Ledger::default();
-            l.saw_class("Read");
-            l.wrote_class("Mine");
-            l.follow(before, after);
-            assert_eq!(l.has_seen_class("Read"), read, "{before:?} -> {after:?}");
-            assert_eq!(l.has_seen_class("Mine"), written, "{before:?} -> {after:?}");
-        }
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The Testing toolset (SUnit): `list_test_classes`, `run_test_class`,
 //! `run_test_method`, `list_failing_tests` and `describe_test_failure`.
 //!
-//! Their Smalltalk lives in `smalltalk/tools/testing.st`. A class's tests are
+//! Their Smalltalk lives in `testing.st` beside this file. A class's tests are
 //! run one evaluation per test selector, so `run_test_class` can report
 //! progress between them. A name that is not bound to a class is `notFound`; a
 //! class that is not a TestCase subclass is `invalidParams`; an abstract test
@@ -10,14 +10,19 @@
 
 use super::listing::{LIMIT, OFFSET};
 use super::{
-    check_error, escaper, page_header, section, window, Annotations, Context, ErrorKind, Tool,
-    ToolError, ToolOutput, Toolset, DEFAULT_LIMIT, READ_ONLY,
+    check_error, page_header, window, Annotations, Context, ErrorKind, Tool, ToolError, ToolOutput,
+    Toolset, DEFAULT_LIMIT, READ_ONLY,
 };
 use crate::quote::Literal;
 use crate::schema::{Param, ParamType};
 use serde_json::{json, Value};
 
-const SOURCE: &str = include_str!("../../../smalltalk/tools/testing.st");
+use expressions as st;
+
+/// This toolset's expressions, cut from `testing.st` by the build.
+mod expressions {
+    include!(concat!(env!("OUT_DIR"), "/tools/testing.rs"));
+}
 
 /// Running tests executes repository code, which may change objects.
 const RUNS_CODE: Annotations = Annotations {
@@ -137,13 +142,9 @@ fn class_error(kind: &str, class: &str, selector: Option<&str>) -> (ErrorKind, S
 
 /// The test selectors of `class`.
 fn selectors(cx: &mut Context<'_>, class: &str) -> Result<Vec<String>, ToolError> {
-    let answer = cx.run_json(
-        section(SOURCE, "test_selectors"),
-        &[
-            ("escaper", escaper()),
-            ("className", Literal::symbol(class)),
-        ],
-    )?;
+    let answer = cx.run_json(&st::TestSelectors {
+        class_name: Literal::symbol(class),
+    })?;
     let answer = check_error(answer, |k| class_error(k, class, None))?;
     Ok(answer["selectors"]
         .as_array()
@@ -169,18 +170,11 @@ fn run_with(
     selector: Option<&str>,
     with_stack: bool,
 ) -> Result<Vec<Value>, ToolError> {
-    let answer = cx.run_json(
-        section(SOURCE, "run_tests"),
-        &[
-            ("escaper", escaper()),
-            ("className", Literal::symbol(class)),
-            (
-                "selector",
-                selector.map_or_else(Literal::nil, Literal::symbol),
-            ),
-            ("withStack", Literal::boolean(with_stack)),
-        ],
-    )?;
+    let answer = cx.run_json(&st::RunTests {
+        class_name: Literal::symbol(class),
+        selector: selector.map_or_else(Literal::nil, Literal::symbol),
+        with_stack: Literal::boolean(with_stack),
+    })?;
     let answer = check_error(answer, |k| class_error(k, class, selector))?;
     Ok(answer["results"].as_array().cloned().unwrap_or_default())
 }
@@ -217,10 +211,7 @@ fn summary(results: &[Value]) -> Value {
 
 fn list_test_classes(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let page = cx.page(DEFAULT_LIMIT)?;
-    let answer = cx.run_json(
-        section(SOURCE, "list_test_classes"),
-        &[("escaper", escaper())],
-    )?;
+    let answer = cx.run_json(&st::ListTestClasses)?;
     let mut classes: Vec<Value> = answer.as_array().cloned().unwrap_or_default();
     classes.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
     let shown = window(&classes, page);
@@ -445,10 +436,7 @@ runs in one call (Testing.maxTestClasses); split them over several calls",
             names
         }
         None => {
-            let answer = cx.run_json(
-                section(SOURCE, "list_test_classes"),
-                &[("escaper", escaper())],
-            )?;
+            let answer = cx.run_json(&st::ListTestClasses)?;
             let mut n: Vec<String> = answer
                 .as_array()
                 .map(|a| {
@@ -508,9 +496,6 @@ runs in one call (Testing.maxTestClasses); pass classNames to run the others",
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The holes this module fills.
-    const HOLES: &[&str] = &["escaper", "className", "selector", "withStack"];
 
     #[test]
     fn stack_reports_are_trimmed_to_the_test() {
@@ -587,13 +572,6 @@ CalcTest (TestCase) >> performTest @1 line 1";
             ),
             ("CalcTest", "TestCase", "performTest")
         );
-    }
-
-    #[test]
-    fn every_expression_exists_and_every_hole_is_known() {
-        for name in ["list_test_classes", "test_selectors", "run_tests"] {
-            crate::tools::assert_section_holes(SOURCE, name, HOLES);
-        }
     }
 
     #[test]

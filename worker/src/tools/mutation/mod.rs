@@ -4,7 +4,7 @@
 //!
 //! None of them commits: every change stays in the session's transaction until
 //! `commit`, and `abort` discards it. Their Smalltalk lives in
-//! `smalltalk/tools/mutation.st`; every argument enters it only as a quoted
+//! `mutation.st` beside this file; every argument enters it only as a quoted
 //! literal (names as symbols, text as strings, name lists as Array literals of
 //! symbols), so no client text is ever evaluated as code.
 //!
@@ -14,15 +14,17 @@
 //! that this session read or wrote it. Every successful write is recorded too.
 
 use super::browsing::no_class;
-use super::{
-    check_error, escaper, section, Annotations, Context, ErrorKind, Tool, ToolError, ToolOutput,
-    Toolset,
-};
+use super::{check_error, Annotations, Context, ErrorKind, Tool, ToolError, ToolOutput, Toolset};
 use crate::quote::Literal;
 use crate::schema::{Param, ParamType};
 use serde_json::{json, Map, Value};
 
-const SOURCE: &str = include_str!("../../../smalltalk/tools/mutation.st");
+use expressions as st;
+
+/// This toolset's expressions, cut from `mutation.st` by the build.
+mod expressions {
+    include!(concat!(env!("OUT_DIR"), "/tools/mutation.rs"));
+}
 
 const WRITES: Annotations = Annotations {
     read_only: false,
@@ -369,10 +371,9 @@ fn add_dictionary(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
             format!("argument 'dictionaryName' {why}"),
         ));
     }
-    let answer = cx.run_json(
-        section(SOURCE, "add_dictionary"),
-        &[("dictionaryName", Literal::symbol(name))],
-    )?;
+    let answer = cx.run_json(&st::AddDictionary {
+        dictionary_name: Literal::symbol(name),
+    })?;
     let d = check_error(answer, |kind| {
         let why = if kind == "exists" {
             format!("the symbol list already has a dictionary named '{name}'")
@@ -430,10 +431,9 @@ fn remove_dictionary(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
             format!("refused: {name} is never removed (the session cannot work without it)"),
         ));
     }
-    let answer = cx.run_json(
-        section(SOURCE, "remove_dictionary"),
-        &[("dictionaryName", Literal::symbol(name))],
-    )?;
+    let answer = cx.run_json(&st::RemoveDictionary {
+        dictionary_name: Literal::symbol(name),
+    })?;
     let d = check_error(answer, |_| {
         (
             ErrorKind::NotFound,
@@ -530,19 +530,15 @@ fn compile_method(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
         || selector
             .as_deref()
             .is_some_and(|s| cx.ledger.has_seen_method(class, meta, s));
-    let answer = cx.run_json(
-        section(SOURCE, "compile_method"),
-        &[
-            ("escaper", escaper()),
-            ("className", Literal::symbol(class)),
-            ("meta", Literal::boolean(meta)),
-            ("selector", Literal::optional_symbol(selector.as_deref())),
-            ("mayOverwrite", Literal::boolean(may_overwrite)),
-            ("source", Literal::string(source)),
-            ("category", Literal::string(category)),
-            ("kernelGuard", kernel_guard(cx)),
-        ],
-    )?;
+    let answer = cx.run_json(&st::CompileMethod {
+        class_name: Literal::symbol(class),
+        meta: Literal::boolean(meta),
+        selector: Literal::optional_symbol(selector.as_deref()),
+        may_overwrite: Literal::boolean(may_overwrite),
+        source: Literal::string(source),
+        category: Literal::string(category),
+        kernel_guard: kernel_guard(cx),
+    })?;
     let side = if meta { " class" } else { "" };
     match answer.get("error").and_then(Value::as_str) {
         None => {}
@@ -615,15 +611,12 @@ fn delete_method(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let selector = cx.str_arg("selector").unwrap_or_default();
     let meta = cx.bool_arg("meta");
     let side = if meta { " class" } else { "" };
-    let answer = cx.run_json(
-        section(SOURCE, "delete_method"),
-        &[
-            ("className", Literal::symbol(class)),
-            ("selector", Literal::symbol(selector)),
-            ("meta", Literal::boolean(meta)),
-            ("kernelGuard", kernel_guard(cx)),
-        ],
-    )?;
+    let answer = cx.run_json(&st::DeleteMethod {
+        class_name: Literal::symbol(class),
+        selector: Literal::symbol(selector),
+        meta: Literal::boolean(meta),
+        kernel_guard: kernel_guard(cx),
+    })?;
     if answer["error"] == "kernel" {
         return Err(refused_kernel(class));
     }
@@ -645,14 +638,10 @@ selectors"
 
 fn delete_class(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let class = cx.str_arg("className").unwrap_or_default();
-    let answer = cx.run_json(
-        section(SOURCE, "delete_class"),
-        &[
-            ("escaper", escaper()),
-            ("className", Literal::symbol(class)),
-            ("kernelGuard", kernel_guard(cx)),
-        ],
-    )?;
+    let answer = cx.run_json(&st::DeleteClass {
+        class_name: Literal::symbol(class),
+        kernel_guard: kernel_guard(cx),
+    })?;
     if answer["error"] == "kernel" {
         return Err(refused_kernel(class));
     }
@@ -681,13 +670,10 @@ fn set_class_comment(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let class = cx.str_arg("className").unwrap_or_default();
     let comment = cx.str_arg("comment").unwrap_or_default();
     if blind_write_guard(cx) && !cx.ledger.has_seen_class(class) {
-        let exists = cx.run_json(
-            section(SOURCE, "class_exists"),
-            &[
-                ("className", Literal::symbol(class)),
-                ("kernelGuard", kernel_guard(cx)),
-            ],
-        )?;
+        let exists = cx.run_json(&st::ClassExists {
+            class_name: Literal::symbol(class),
+            kernel_guard: kernel_guard(cx),
+        })?;
         if exists["exists"] != true {
             let (k, m) = no_class(class);
             return Err(ToolError::new(k, m));
@@ -697,14 +683,11 @@ fn set_class_comment(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
         }
         return Err(refused_unseen_class(class));
     }
-    let answer = cx.run_json(
-        section(SOURCE, "set_class_comment"),
-        &[
-            ("className", Literal::symbol(class)),
-            ("comment", Literal::string(comment)),
-            ("kernelGuard", kernel_guard(cx)),
-        ],
-    )?;
+    let answer = cx.run_json(&st::SetClassComment {
+        class_name: Literal::symbol(class),
+        comment: Literal::string(comment),
+        kernel_guard: kernel_guard(cx),
+    })?;
     if answer["error"] == "kernel" {
         return Err(refused_kernel(class));
     }
@@ -729,13 +712,10 @@ fn compile_class_definition(cx: &mut Context<'_>) -> Result<ToolOutput, ToolErro
     }
     check_options(cx)?;
     if blind_write_guard(cx) && !cx.ledger.has_seen_class(class) {
-        let exists = cx.run_json(
-            section(SOURCE, "class_exists"),
-            &[
-                ("className", Literal::symbol(class)),
-                ("kernelGuard", kernel_guard(cx)),
-            ],
-        )?;
+        let exists = cx.run_json(&st::ClassExists {
+            class_name: Literal::symbol(class),
+            kernel_guard: kernel_guard(cx),
+        })?;
         if exists["kernel"] == true {
             return Err(refused_kernel(class));
         }
@@ -754,20 +734,19 @@ fn compile_class_definition(cx: &mut Context<'_>) -> Result<ToolOutput, ToolErro
         .get("recompileMethods")
         .and_then(Value::as_bool)
         .unwrap_or(true);
-    let fills = [
-        ("escaper", escaper()),
-        ("className", Literal::symbol(class)),
-        ("superclassName", optional_symbol(cx, "superclassName")),
-        ("dictionary", optional_symbol(cx, "dictionary")),
-        ("instVarNames", symbol_array(cx, "instVarNames")),
-        ("classVars", symbol_array(cx, "classVars")),
-        ("classInstVars", symbol_array(cx, "classInstVars")),
-        ("poolDictionaries", symbol_array(cx, "poolDictionaries")),
-        ("options", symbol_array(cx, "options")),
-        ("recompile", Literal::boolean(recompile)),
-        ("kernelGuard", kernel_guard(cx)),
-    ];
-    let answer = cx.run_json(section(SOURCE, "compile_class_definition"), &fills)?;
+    let definition = st::CompileClassDefinition {
+        class_name: Literal::symbol(class),
+        superclass_name: optional_symbol(cx, "superclassName"),
+        dictionary: optional_symbol(cx, "dictionary"),
+        inst_var_names: symbol_array(cx, "instVarNames"),
+        class_vars: symbol_array(cx, "classVars"),
+        class_inst_vars: symbol_array(cx, "classInstVars"),
+        pool_dictionaries: symbol_array(cx, "poolDictionaries"),
+        options: symbol_array(cx, "options"),
+        recompile: Literal::boolean(recompile),
+        kernel_guard: kernel_guard(cx),
+    };
+    let answer = cx.run_json(&definition)?;
     if let Some(kind) = answer["error"].as_str() {
         let name = answer["name"].as_str().unwrap_or("");
         if kind == "kernel" {

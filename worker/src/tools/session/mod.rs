@@ -1,15 +1,17 @@
 //! The Session toolset: `abort`, `commit`, `refresh` and `status`. These tools
 //! report or move the session's transaction state; `commit` is the only tool of
 //! the whole surface that commits, and these are the only tools that move the
-//! session's view. Their Smalltalk lives in `smalltalk/tools/session.st`.
+//! session's view. Their Smalltalk lives in `session.st` beside this file.
 
-use super::{
-    escaper, from_st_error, section, Annotations, Context, ErrorKind, Tool, ToolError, ToolOutput,
-    Toolset,
-};
+use super::{from_st_error, Annotations, Context, ErrorKind, Tool, ToolError, ToolOutput, Toolset};
 use serde_json::{json, Value};
 
-const SOURCE: &str = include_str!("../../../smalltalk/tools/session.st");
+use expressions as st;
+
+/// This toolset's expressions, cut from `session.st` by the build.
+mod expressions {
+    include!(concat!(env!("OUT_DIR"), "/tools/session.rs"));
+}
 
 /// The unary messages these tools send to System itself
 /// ([`crate::backend::Login::system_print_string`]), never through the
@@ -123,7 +125,7 @@ fn commit(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     // what conflicted, if the stone can still say (a client may have broken
     // the symbol list this expression compiles against: then nothing is named)
     let conflicts: Vec<String> = cx
-        .run_json(section(SOURCE, "conflicts"), &[("escaper", escaper())])
+        .run_json(&st::Conflicts)
         .ok()
         .and_then(|v| {
             v.as_array().map(|a| {
@@ -258,12 +260,7 @@ fn parse_status(answer: &str) -> Option<(u64, bool)> {
 
 #[cfg(test)]
 mod tests {
-    use super::{conflict_error, parse_status, section, SOURCE};
-
-    #[test]
-    fn session_expressions_exist() {
-        assert!(!section(SOURCE, "conflicts").is_empty());
-    }
+    use super::{conflict_error, parse_status};
 
     #[test]
     fn conflict_messages_name_what_conflicted_and_the_remedy() {

@@ -2,7 +2,7 @@
 //! `find_references_to` and `search_method_source`, which methods of the
 //! session's classes define, send, refer to or contain something.
 //!
-//! Their Smalltalk lives in `smalltalk/tools/search.st`; selectors, names and
+//! Their Smalltalk lives in `search.st` beside this file; selectors, names and
 //! patterns enter it only as quoted literals. The finders page in Smalltalk
 //! (only the window is serialised) and answer the true total; the source search
 //! stops one hit past the requested page and reports "at least" that many.
@@ -11,15 +11,21 @@
 //! tools only read.
 
 use super::listing::{no_dictionary, LIMIT, OFFSET};
+use super::template::Expression;
 use super::{
-    check_error, escaper, page_header, section, window, Context, ErrorKind, Page, Tool, ToolError,
-    ToolOutput, Toolset, DEFAULT_LIMIT, READ_ONLY,
+    check_error, page_header, window, Context, ErrorKind, Page, Tool, ToolError, ToolOutput,
+    Toolset, DEFAULT_LIMIT, READ_ONLY,
 };
 use crate::quote::Literal;
 use crate::schema::{Param, ParamType};
 use serde_json::{json, Value};
 
-const SOURCE: &str = include_str!("../../../smalltalk/tools/search.st");
+use expressions as st;
+
+/// This toolset's expressions, cut from `search.st` by the build.
+mod expressions {
+    include!(concat!(env!("OUT_DIR"), "/tools/search.rs"));
+}
 
 const SELECTOR: Param = Param {
     name: "selector",
@@ -149,12 +155,12 @@ fn hits(v: &Value) -> Vec<Hit> {
 /// stone); a larger window is the same as this one.
 const WINDOW_CAP: usize = 1 << 40;
 
-/// The `{{offset}}` and `{{limit}}` fills of a finder.
-fn window_fills(page: Page) -> [(&'static str, Literal); 2] {
-    [
-        ("offset", Literal::integer(page.offset.min(WINDOW_CAP))),
-        ("limit", Literal::integer(page.limit.min(WINDOW_CAP))),
-    ]
+/// The `{{offset}}` and `{{limit}}` of a finder's page.
+fn window_literals(page: Page) -> (Literal, Literal) {
+    (
+        Literal::integer(page.offset.min(WINDOW_CAP)),
+        Literal::integer(page.limit.min(WINDOW_CAP)),
+    )
 }
 
 /// A finder's `{"total": N, "hits": [...]}`: the window's hits and the total.
@@ -178,8 +184,12 @@ fn answer(page: Page, shown: &[Hit], total: usize, at_least: bool, what: Value) 
     ToolOutput { text, structured }
 }
 
-/// Runs a finder (`tool`) for the selector argument, sorts and pages its hits.
-fn find_by_selector(cx: &mut Context<'_>, tool: &'static str) -> Result<ToolOutput, ToolError> {
+/// Runs a finder (`finder` makes its expression from the selector and the
+/// window) for the selector argument and pages its hits.
+fn find_by_selector<E: Expression>(
+    cx: &mut Context<'_>,
+    finder: fn(Literal, (Literal, Literal)) -> E,
+) -> Result<ToolOutput, ToolError> {
     let page = cx.page(DEFAULT_LIMIT)?;
     let selector = cx.str_arg("selector").unwrap_or_default();
     if selector.is_empty() {
@@ -188,12 +198,7 @@ fn find_by_selector(cx: &mut Context<'_>, tool: &'static str) -> Result<ToolOutp
             "argument 'selector' must not be empty",
         ));
     }
-    let mut fills = vec![
-        ("escaper", escaper()),
-        ("selector", Literal::symbol(selector)),
-    ];
-    fills.extend(window_fills(page));
-    let v = cx.run_json(section(SOURCE, tool), &fills)?;
+    let v = cx.run_json(&finder(Literal::symbol(selector), window_literals(page)))?;
     let (shown, total) = paged_hits(&v);
     Ok(answer(
         page,
@@ -205,19 +210,30 @@ fn find_by_selector(cx: &mut Context<'_>, tool: &'static str) -> Result<ToolOutp
 }
 
 fn find_implementors(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
-    find_by_selector(cx, "find_implementors")
+    find_by_selector(cx, |selector, (offset, limit)| st::FindImplementors {
+        selector,
+        offset,
+        limit,
+    })
 }
 
 fn find_senders(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
-    find_by_selector(cx, "find_senders")
+    find_by_selector(cx, |selector, (offset, limit)| st::FindSenders {
+        selector,
+        offset,
+        limit,
+    })
 }
 
 fn find_references_to(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let page = cx.page(DEFAULT_LIMIT)?;
     let name = cx.str_arg("name").unwrap_or_default();
-    let mut fills = vec![("escaper", escaper()), ("name", Literal::symbol(name))];
-    fills.extend(window_fills(page));
-    let v = cx.run_json(section(SOURCE, "find_references_to"), &fills)?;
+    let (offset, limit) = window_literals(page);
+    let v = cx.run_json(&st::FindReferencesTo {
+        name: Literal::symbol(name),
+        offset,
+        limit,
+    })?;
     let v = check_error(v, |_| {
         (
             ErrorKind::NotFound,
@@ -243,18 +259,11 @@ fn search_method_source(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let dictionary = cx.str_arg("dictionaryName");
     // One hit past the page tells whether more follow; limit 0 counts them all.
     let stop = (page.limit > 0).then(|| page.offset.saturating_add(page.limit).saturating_add(1));
-    let v = cx.run_json(
-        section(SOURCE, "search_method_source"),
-        &[
-            ("escaper", escaper()),
-            ("pattern", Literal::string(pattern)),
-            ("stop", stop.map_or_else(Literal::nil, Literal::integer)),
-            (
-                "dictionaryName",
-                dictionary.map_or_else(Literal::nil, Literal::symbol),
-            ),
-        ],
-    )?;
+    let v = cx.run_json(&st::SearchMethodSource {
+        pattern: Literal::string(pattern),
+        stop: stop.map_or_else(Literal::nil, Literal::integer),
+        dictionary_name: dictionary.map_or_else(Literal::nil, Literal::symbol),
+    })?;
     let v = check_error(v, |_| no_dictionary(dictionary.unwrap_or_default()))?;
     let all = hits(&v["hits"]);
     let complete = v["complete"].as_bool().unwrap_or(true);
@@ -266,28 +275,4 @@ fn search_method_source(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
         !complete,
         json!({"pattern": pattern, "dictionaryName": dictionary}),
     ))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The holes this module fills.
-    const HOLES: &[&str] = &[
-        "escaper",
-        "selector",
-        "name",
-        "pattern",
-        "dictionaryName",
-        "stop",
-        "offset",
-        "limit",
-    ];
-
-    #[test]
-    fn every_tool_has_its_expression_and_every_hole_is_known() {
-        for tool in &TOOLS {
-            crate::tools::assert_section_holes(SOURCE, tool.name, HOLES);
-        }
-    }
 }

@@ -1,19 +1,24 @@
 //! The Listing toolset: `list_all_classes`, `list_classes`, `list_dictionaries`
 //! and `list_dictionary_entries`, what the session's symbol list binds.
 //!
-//! Their Smalltalk lives in `smalltalk/tools/listing.st` and answers whole lists
+//! Their Smalltalk lives in `listing.st` beside this file and answers whole lists
 //! as JSON; this module sorts and pages them. These tools only read: they never
 //! commit, never move the view and install nothing.
 
 use super::{
-    check_error, escaper, page_header, section, window, Context, ErrorKind, Tool, ToolError,
-    ToolOutput, Toolset, DEFAULT_LIMIT, READ_ONLY,
+    check_error, page_header, window, Context, ErrorKind, Tool, ToolError, ToolOutput, Toolset,
+    DEFAULT_LIMIT, READ_ONLY,
 };
 use crate::quote::Literal;
 use crate::schema::{Param, ParamType};
 use serde_json::{json, Value};
 
-const SOURCE: &str = include_str!("../../../smalltalk/tools/listing.st");
+use expressions as st;
+
+/// This toolset's expressions, cut from `listing.st` by the build.
+mod expressions {
+    include!(concat!(env!("OUT_DIR"), "/tools/listing.rs"));
+}
 
 pub const LIMIT: Param = Param {
     name: "limit",
@@ -92,10 +97,7 @@ names the ones there are"
 }
 
 fn list_dictionaries(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
-    let answer = cx.run_json(
-        section(SOURCE, "list_dictionaries"),
-        &[("escaper", escaper())],
-    )?;
+    let answer = cx.run_json(&st::ListDictionaries)?;
     let dicts = answer.as_array().cloned().unwrap_or_default();
     let mut text = format!("{} dictionaries, in lookup order", dicts.len());
     for d in &dicts {
@@ -113,10 +115,7 @@ fn list_dictionaries(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
 
 fn list_all_classes(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let page = cx.page(DEFAULT_LIMIT)?;
-    let answer = cx.run_json(
-        section(SOURCE, "list_all_classes"),
-        &[("escaper", escaper())],
-    )?;
+    let answer = cx.run_json(&st::ListAllClasses)?;
     let dicts: Vec<String> = answer["dictionaries"]
         .as_array()
         .map(|a| {
@@ -165,13 +164,9 @@ fn list_all_classes(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
 fn list_classes(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let page = cx.page(DEFAULT_LIMIT)?;
     let name = cx.str_arg("dictionaryName").unwrap_or_default();
-    let answer = cx.run_json(
-        section(SOURCE, "list_classes"),
-        &[
-            ("escaper", escaper()),
-            ("dictionaryName", Literal::symbol(name)),
-        ],
-    )?;
+    let answer = cx.run_json(&st::ListClasses {
+        dictionary_name: Literal::symbol(name),
+    })?;
     let answer = check_error(answer, |_| no_dictionary(name))?;
     let mut classes: Vec<String> = answer
         .as_array()
@@ -203,13 +198,9 @@ fn list_classes(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
 fn list_dictionary_entries(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let page = cx.page(DEFAULT_LIMIT)?;
     let name = cx.str_arg("dictionaryName").unwrap_or_default();
-    let answer = cx.run_json(
-        section(SOURCE, "list_dictionary_entries"),
-        &[
-            ("escaper", escaper()),
-            ("dictionaryName", Literal::symbol(name)),
-        ],
-    )?;
+    let answer = cx.run_json(&st::ListDictionaryEntries {
+        dictionary_name: Literal::symbol(name),
+    })?;
     let answer = check_error(answer, |_| no_dictionary(name))?;
     let mut entries: Vec<Value> = answer.as_array().cloned().unwrap_or_default();
     entries.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
@@ -239,19 +230,4 @@ fn list_dictionary_entries(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError
             "entries": shown,
         }),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The holes this module fills.
-    const HOLES: &[&str] = &["escaper", "dictionaryName"];
-
-    #[test]
-    fn every_tool_has_its_expression_and_every_hole_is_known() {
-        for tool in &TOOLS {
-            crate::tools::assert_section_holes(SOURCE, tool.name, HOLES);
-        }
-    }
 }

@@ -2,20 +2,22 @@
 //! `get_class_definition`, `get_class_hierarchy`, `get_method_source` and
 //! `list_methods`, what one class is and holds.
 //!
-//! Their Smalltalk lives in `smalltalk/tools/browsing.st`; class names and
+//! Their Smalltalk lives beside this file in `browsing.st`; class names and
 //! selectors enter it only as quoted symbol literals. These tools only read, but
 //! the ones that show a current definition record it in the session's ledger
 //! (the blind-write guardrail of the Mutation tools consults it).
 
-use super::{
-    check_error, escaper, section, Context, ErrorKind, Tool, ToolError, ToolOutput, Toolset,
-    READ_ONLY,
-};
+use super::template::Expression;
+use super::{check_error, Context, ErrorKind, Tool, ToolError, ToolOutput, Toolset, READ_ONLY};
 use crate::quote::Literal;
 use crate::schema::{Param, ParamType};
+use expressions as st;
 use serde_json::{json, Value};
 
-const SOURCE: &str = include_str!("../../../smalltalk/tools/browsing.st");
+/// This toolset's expressions, cut from `browsing.st` by the build.
+mod expressions {
+    include!(concat!(env!("OUT_DIR"), "/tools/browsing.rs"));
+}
 
 const CLASS: Param = Param {
     name: "className",
@@ -116,19 +118,10 @@ list_classes name the classes there are (names are case-sensitive)"
     )
 }
 
-/// Runs the browsing expression `tool` on the class the call names.
-fn run(
-    cx: &mut Context<'_>,
-    tool: &'static str,
-    extra: &[(&str, Literal)],
-) -> Result<Value, ToolError> {
+/// Runs a browsing expression on the class the call names.
+fn run(cx: &mut Context<'_>, expression: &impl Expression) -> Result<Value, ToolError> {
     let class = cx.str_arg("className").unwrap_or_default();
-    let mut fills = vec![
-        ("escaper", escaper()),
-        ("className", Literal::symbol(class)),
-    ];
-    fills.extend(extra.iter().cloned());
-    let answer = cx.run_json(section(SOURCE, tool), &fills)?;
+    let answer = cx.run_json(expression)?;
     check_error(answer, |kind| match kind {
         "noMethod" => {
             let side = if cx.bool_arg("meta") { " class" } else { "" };
@@ -143,6 +136,11 @@ selectors and find_implementors finds the classes that define it"
         }
         _ => no_class(class),
     })
+}
+
+/// The class the call names, as a symbol literal.
+fn class_literal(cx: &Context<'_>) -> Literal {
+    Literal::symbol(cx.str_arg("className").unwrap_or_default())
 }
 
 fn strings(v: &Value) -> Vec<&str> {
@@ -177,7 +175,12 @@ fn list_or_none(items: &[&str]) -> String {
 }
 
 fn describe_class(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
-    let d = run(cx, "describe_class", &[])?;
+    let d = run(
+        cx,
+        &st::DescribeClass {
+            class_name: class_literal(cx),
+        },
+    )?;
     let name = d["name"].as_str().unwrap_or("").to_string();
     cx.ledger.saw_class(&name);
     let mut text = format!(
@@ -199,7 +202,12 @@ fn describe_class(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
 }
 
 fn list_methods(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
-    let d = run(cx, "list_methods", &[])?;
+    let d = run(
+        cx,
+        &st::ListMethods {
+            class_name: class_literal(cx),
+        },
+    )?;
     let mut text = d["name"].as_str().unwrap_or("").to_string();
     render_categories(&mut text, "instance side", &d["instanceSide"]);
     render_categories(&mut text, "class side", &d["classSide"]);
@@ -210,7 +218,12 @@ fn list_methods(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
 }
 
 fn get_class_definition(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
-    let d = run(cx, "get_class_definition", &[])?;
+    let d = run(
+        cx,
+        &st::GetClassDefinition {
+            class_name: class_literal(cx),
+        },
+    )?;
     cx.ledger.saw_class(d["name"].as_str().unwrap_or(""));
     let mut text = d["definition"].as_str().unwrap_or("").to_string();
     if let Some(cat) = d["category"].as_str() {
@@ -223,7 +236,12 @@ fn get_class_definition(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
 }
 
 fn export_class_source(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
-    let d = run(cx, "export_class_source", &[])?;
+    let d = run(
+        cx,
+        &st::ExportClassSource {
+            class_name: class_literal(cx),
+        },
+    )?;
     let name = d["name"].as_str().unwrap_or("").to_string();
     cx.ledger.saw_class(&name);
     for (side, meta) in [("instanceSelectors", false), ("classSelectors", true)] {
@@ -239,7 +257,12 @@ fn export_class_source(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
 }
 
 fn get_class_hierarchy(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
-    let d = run(cx, "get_class_hierarchy", &[])?;
+    let d = run(
+        cx,
+        &st::GetClassHierarchy {
+            class_name: class_literal(cx),
+        },
+    )?;
     let name = d["name"].as_str().unwrap_or("");
     let mut chain = strings(&d["superclasses"]);
     chain.push(name);
@@ -259,11 +282,11 @@ fn get_method_source(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let selector = cx.str_arg("selector").unwrap_or_default();
     let d = run(
         cx,
-        "get_method_source",
-        &[
-            ("selector", Literal::symbol(selector)),
-            ("meta", Literal::boolean(meta)),
-        ],
+        &st::GetMethodSource {
+            class_name: class_literal(cx),
+            selector: Literal::symbol(selector),
+            meta: Literal::boolean(meta),
+        },
     )?;
     let class = d["className"].as_str().unwrap_or("").to_string();
     cx.ledger.saw_method(&class, meta, selector);
@@ -276,19 +299,4 @@ fn get_method_source(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let mut structured = d;
     structured["meta"] = json!(meta);
     Ok(ToolOutput { text, structured })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The holes this module fills.
-    const HOLES: &[&str] = &["escaper", "className", "selector", "meta"];
-
-    #[test]
-    fn every_tool_has_its_expression_and_every_hole_is_known() {
-        for tool in &TOOLS {
-            crate::tools::assert_section_holes(SOURCE, tool.name, HOLES);
-        }
-    }
 }
