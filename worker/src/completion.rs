@@ -13,6 +13,9 @@ use serde_json::{json, Map, Value};
 /// The most values one answer carries (the spec's cap).
 pub const MAX_VALUES: usize = 100;
 
+/// Answers `completion/complete`: the values of a prompt argument or a
+/// resource template variable that begin with what the client typed, at most
+/// [`MAX_VALUES`].
 pub fn complete(
     prompts: &Prompts,
     resources: &Resources,

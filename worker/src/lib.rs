@@ -21,6 +21,8 @@
 //! [`prompts`], [`resources`] and [`completion`] answer the prompt, resource and
 //! completion methods over what the served toolsets offer.
 
+#![warn(missing_docs)]
+
 pub mod backend;
 pub mod completion;
 pub mod gci;

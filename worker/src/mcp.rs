@@ -34,9 +34,13 @@ change. Use status to see whether the session holds uncommitted changes.";
 /// Identity the worker reports in `initialize` (from the router's Hello).
 #[derive(Debug, Clone)]
 pub struct ServerInfo {
+    /// The server's `serverInfo.name`.
     pub name: String,
+    /// Its `serverInfo.version`.
     pub version: String,
+    /// Its `serverInfo.title`, if the deployment set one.
     pub title: Option<String>,
+    /// The `instructions` of `initialize`, if the deployment set them (else the built-in ones).
     pub instructions: Option<String>,
 }
 
@@ -54,6 +58,7 @@ pub struct Server {
 }
 
 impl Server {
+    /// A session's server: its identity and the tools it serves.
     pub fn new(info: ServerInfo, registry: Registry) -> Server {
         let (prompts, resources) = (registry.prompts(), registry.resources());
         Server {
@@ -73,6 +78,7 @@ impl Server {
         self.view_note = Some(note);
     }
 
+    /// The session's tool registry.
     pub fn registry(&self) -> &Registry {
         &self.registry
     }

@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 /// Where frames for the router go (the worker's IPC writer; a buffer in tests).
 pub trait FrameSink: Send + Sync {
+    /// Writes one frame to the router.
     fn send_frame(&self, frame: &ToRouter) -> Result<(), IpcError>;
 }
 
@@ -30,13 +31,18 @@ pub const CLIENT_ANSWER_BOUND: Duration = Duration::from_secs(15 * 60);
 /// Why a running call was told to stop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Interruption {
+    /// The client cancelled the request.
     Cancelled,
+    /// The router sent a soft break (a deadline passed).
     SoftBreak,
+    /// The router sent a hard break.
     HardBreak,
+    /// The router is ending the session.
     ShuttingDown,
 }
 
 impl Interruption {
+    /// What happened, as a phrase for a message.
     pub fn describe(self) -> &'static str {
         match self {
             Interruption::Cancelled => "the request was cancelled",
@@ -50,17 +56,26 @@ impl Interruption {
 /// MCP log levels, in syslog order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Level {
+    /// `debug`
     Debug,
+    /// `info`
     Info,
+    /// `notice`
     Notice,
+    /// `warning`
     Warning,
+    /// `error`
     Error,
+    /// `critical`
     Critical,
+    /// `alert`
     Alert,
+    /// `emergency`
     Emergency,
 }
 
 impl Level {
+    /// The level's name on the wire.
     pub fn as_str(self) -> &'static str {
         match self {
             Level::Debug => "debug",
@@ -79,18 +94,30 @@ impl Level {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum RequestError {
+    /// The client did not declare the capability the request needs.
     #[error("the client did not declare the {0:?} capability at initialize")]
     NotDeclared(&'static str),
+    /// The call was told to stop while it waited.
     #[error("{}", .0.describe())]
     Interrupted(Interruption),
+    /// No answer came within [`CLIENT_ANSWER_BOUND`].
     #[error("the client did not answer in time")]
     Timeout,
+    /// The client has no stream the request could travel on.
     #[error("the client has no open stream to receive the request")]
     NoStream,
+    /// The client answered with a JSON-RPC error.
     #[error("the client answered with error {code}: {message}")]
-    Client { code: i64, message: String },
+    Client {
+        /// The JSON-RPC error code.
+        code: i64,
+        /// The error's message.
+        message: String,
+    },
+    /// The answer was not a JSON-RPC response.
     #[error("the client's answer is not a JSON-RPC response: {0}")]
     Malformed(String),
+    /// The frame could not be sent to the router.
     #[error("cannot reach the router")]
     Ipc(#[from] IpcError),
 }
@@ -118,6 +145,7 @@ fn lock(m: &Mutex<State>) -> MutexGuard<'_, State> {
 }
 
 impl Link {
+    /// A link writing to `sink`, with no call running.
     pub fn new(sink: Box<dyn FrameSink>) -> Arc<Link> {
         Arc::new(Link {
             sink,
@@ -183,6 +211,7 @@ pub struct Notifier {
 }
 
 impl Notifier {
+    /// The call this notifier speaks for.
     pub fn call_id(&self) -> u64 {
         self.call_id
     }

@@ -11,10 +11,13 @@ use std::os::unix::net::UnixStream;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ProcessError {
+    /// `PR_SET_PDEATHSIG` was refused.
     #[error("cannot ask for SIGKILL on the router's death: {0}")]
     DeathSignal(io::Error),
+    /// The router was already gone.
     #[error("the router exited before the worker started")]
     Orphaned,
+    /// The IPC socket the router passed is unusable.
     #[error(transparent)]
     Socket(#[from] gsmcp_ipc::startup::StartupError),
 }

@@ -12,8 +12,11 @@ use std::collections::BTreeMap;
 
 /// One argument of a prompt.
 pub struct PromptArg {
+    /// The argument's name.
     pub name: &'static str,
+    /// What it is for.
     pub description: &'static str,
+    /// Whether `prompts/get` must name it.
     pub required: bool,
     /// Values `completion/complete` offers for this argument.
     pub suggestions: &'static [&'static str],
@@ -27,9 +30,13 @@ pub type Render = fn(&Arguments) -> Result<Vec<Value>, String>;
 
 /// One prompt.
 pub struct Prompt {
+    /// The prompt's name.
     pub name: &'static str,
+    /// Its title.
     pub title: &'static str,
+    /// What it is for.
     pub description: &'static str,
+    /// Its arguments.
     pub arguments: &'static [PromptArg],
     /// Renders the `messages` of `prompts/get` for checked arguments; an `Err`
     /// is a message for a -32602 answer (an argument's value is unusable).
@@ -37,6 +44,7 @@ pub struct Prompt {
 }
 
 impl Prompt {
+    /// The prompt's entry in `prompts/list`.
     pub fn to_json(&self) -> Value {
         let args: Vec<Value> = self
             .arguments
@@ -64,18 +72,22 @@ pub struct Prompts {
 }
 
 impl Prompts {
+    /// The prompts of the served toolsets.
     pub fn new(prompts: Vec<&'static Prompt>) -> Prompts {
         Prompts { prompts }
     }
 
+    /// Whether no toolset offers a prompt.
     pub fn is_empty(&self) -> bool {
         self.prompts.is_empty()
     }
 
+    /// The prompt named `name`.
     pub fn find(&self, name: &str) -> Option<&'static Prompt> {
         self.prompts.iter().copied().find(|p| p.name == name)
     }
 
+    /// Answers `prompts/list` (one page: the list is short).
     pub fn list(&self, params: &Map<String, Value>) -> Result<Value, RpcError> {
         if !matches!(params.get("cursor"), None | Some(Value::Null)) {
             return Err(invalid("invalid cursor: prompts/list has a single page"));
@@ -83,6 +95,7 @@ impl Prompts {
         Ok(json!({"prompts": self.prompts.iter().map(|p| p.to_json()).collect::<Vec<_>>()}))
     }
 
+    /// Answers `prompts/get`: the prompt's messages with the arguments filled in.
     pub fn get(&self, params: &Map<String, Value>) -> Result<Value, RpcError> {
         let name = match params.get("name") {
             Some(Value::String(n)) => n,

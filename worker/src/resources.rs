@@ -18,26 +18,39 @@ pub const RESOURCE_NOT_FOUND: i64 = -32002;
 /// The content of a resource.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Body {
+    /// UTF-8 text.
     Text(String),
+    /// Bytes, sent base64-encoded.
     Blob(Vec<u8>),
 }
 
 /// A resource with a fixed URI.
 pub struct Resource {
+    /// The resource's URI.
     pub uri: &'static str,
+    /// Its name.
     pub name: &'static str,
+    /// Its title.
     pub title: &'static str,
+    /// What it is.
     pub description: &'static str,
+    /// Its MIME type.
     pub mime_type: &'static str,
+    /// Reads its contents.
     pub read: fn() -> Body,
 }
 
 /// A family of resources named by a URI template.
 pub struct Template {
+    /// The URI template (RFC 6570 simple `{name}` expressions).
     pub uri_template: &'static str,
+    /// Its name.
     pub name: &'static str,
+    /// Its title.
     pub title: &'static str,
+    /// What its resources are.
     pub description: &'static str,
+    /// Their MIME type.
     pub mime_type: &'static str,
     /// Renders the resource for the template's variables, in template order.
     pub read: fn(&[(&str, String)]) -> Body,
@@ -61,6 +74,7 @@ pub struct Resources {
 }
 
 impl Resources {
+    /// The resources and templates of the served toolsets.
     pub fn new(fixed: Vec<&'static Resource>, templates: Vec<&'static Template>) -> Resources {
         Resources {
             fixed,
@@ -69,10 +83,12 @@ impl Resources {
         }
     }
 
+    /// Whether no toolset offers a resource or a template.
     pub fn is_empty(&self) -> bool {
         self.fixed.is_empty() && self.templates.is_empty()
     }
 
+    /// The resource templates.
     pub fn templates(&self) -> &[&'static Template] {
         &self.templates
     }
@@ -82,6 +98,7 @@ impl Resources {
         self.subscribed.iter().map(String::as_str)
     }
 
+    /// Answers `resources/list` (one page: the list is short).
     pub fn list(&self, params: &Map<String, Value>) -> Result<Value, RpcError> {
         no_cursor(params, "resources/list")?;
         let items: Vec<Value> = self
@@ -95,6 +112,7 @@ impl Resources {
         Ok(json!({"resources": items}))
     }
 
+    /// Answers `resources/templates/list`.
     pub fn list_templates(&self, params: &Map<String, Value>) -> Result<Value, RpcError> {
         no_cursor(params, "resources/templates/list")?;
         let items: Vec<Value> = self
@@ -108,12 +126,14 @@ impl Resources {
         Ok(json!({"resourceTemplates": items}))
     }
 
+    /// Answers `resources/read` for a fixed resource or one a template matches.
     pub fn read(&self, params: &Map<String, Value>) -> Result<Value, RpcError> {
         let uri = uri_param(params)?;
         let (mime, body) = self.resolve(uri).ok_or_else(|| not_found(uri))?;
         Ok(json!({"contents": [contents_json(uri, mime, &body)]}))
     }
 
+    /// Answers `resources/subscribe` for a resource that exists, and records it.
     pub fn subscribe(&mut self, params: &Map<String, Value>) -> Result<Value, RpcError> {
         let uri = uri_param(params)?;
         if !self.exists(uri) {

@@ -11,8 +11,11 @@ use serde_json::{json, Map, Value};
 /// The JSON type of one parameter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ParamType {
+    /// A JSON string.
     String,
+    /// A JSON boolean.
     Boolean,
+    /// A JSON integer (3.0 counts, as JSON Schema has it).
     Integer,
     /// An array of strings.
     StringArray,
@@ -55,9 +58,13 @@ impl ParamType {
 /// One named parameter of a tool.
 #[derive(Debug, Clone, Copy)]
 pub struct Param {
+    /// The argument's name.
     pub name: &'static str,
+    /// Its JSON type.
     pub ty: ParamType,
+    /// What it means, for the model.
     pub description: &'static str,
+    /// Whether a call must give it.
     pub required: bool,
 }
 

@@ -48,20 +48,31 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ServeError {
+    /// The IPC socket failed.
     #[error("IPC")]
     Ipc(#[from] IpcError),
+    /// The router sent no `Hello` in time.
     #[error("no Hello from the router within {0:?}")]
     HandshakeTimeout(Duration),
+    /// The router speaks another frame protocol.
     #[error("the router speaks frame protocol {got}, this worker speaks {PROTOCOL_VERSION}")]
-    Protocol { got: u32 },
+    Protocol {
+        /// The router's protocol version.
+        got: u32,
+    },
+    /// The configured toolsets or options are not this build's.
     #[error(transparent)]
     Toolsets(#[from] ConfigError),
+    /// The login failed.
     #[error(transparent)]
     Login(#[from] LoginError),
+    /// The router sent a frame out of place.
     #[error("unexpected frame from the router: {0}")]
     Unexpected(String),
+    /// The engine thread could not be started.
     #[error("cannot start the engine thread: {0}")]
     Thread(io::Error),
+    /// The engine thread ended before it logged in.
     #[error("the engine thread ended without logging in")]
     EngineGone,
 }

@@ -19,9 +19,21 @@ pub enum LibraryError {
     #[error(
         "cannot load {path}: {cause} (is it a GemStone/S 64 client library for this platform?)"
     )]
-    Load { path: String, cause: String },
+    /// The dynamic loader refused the file.
+    Load {
+        /// The file.
+        path: String,
+        /// What the dynamic loader said.
+        cause: String,
+    },
+    /// The file lacks a function the backend calls.
     #[error("{path} has no function {symbol}: it is not a thread-safe GCI library of GemStone 3.6 or later")]
-    Symbol { path: String, symbol: String },
+    Symbol {
+        /// The file.
+        path: String,
+        /// The function it lacks.
+        symbol: String,
+    },
 }
 
 type LoginFn = unsafe extern "C" fn(
@@ -93,20 +105,35 @@ type VersionFn = unsafe extern "C" fn(*mut c_char, usize) -> c_uint;
 
 /// A loaded library and the functions the backend uses.
 pub struct Library {
+    /// The file it was loaded from.
     pub path: PathBuf,
+    /// Its version, from the file name (`3.7.5` of `libgcits-3.7.5-64.so`).
     pub version: String,
+    /// `GciTsLogin`.
     pub login: LoginFn,
+    /// `GciTsNbLogin`, where the library has it.
     pub nb_login: Option<NbLoginFn>,
+    /// `GciTsNbLoginFinished`, where the library has it.
     pub nb_login_finished: Option<NbLoginFinishedFn>,
+    /// `GciTsLogout`.
     pub logout: SessErrFn<BoolType>,
+    /// `GciTsExecute`.
     pub execute: ExecuteFn,
+    /// `GciTsPerform`.
     pub perform: PerformFn,
+    /// `GciTsFetchUtf8Bytes`.
     pub fetch_utf8_bytes: FetchUtf8BytesFn,
+    /// `GciTsFetchOops`.
     pub fetch_oops: FetchOopsFn,
+    /// `GciTsReleaseObjs`.
     pub release_objs: OopsFn,
+    /// `GciTsBreak`.
     pub brk: BreakFn,
+    /// `GciTsClearStack`.
     pub clear_stack: ClearStackFn,
+    /// `GciTsNewUtf8String`.
     pub new_utf8_string: NewUtf8Fn,
+    /// `GciTsVersion`.
     pub version_fn: VersionFn,
     // the handles stay open for the process's life: the functions above point into them
     _lib: libloading::Library,

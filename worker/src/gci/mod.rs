@@ -55,17 +55,27 @@ impl Handle {
 
 /// Everything the backend needs to log in.
 pub struct Settings<'a> {
+    /// `$GEMSTONE`, the product directory the library is found under.
     pub gemstone: Option<&'a str>,
+    /// `MCP_GCI_LIBRARY`, a library file named directly.
     pub library: Option<&'a str>,
+    /// The stone's name (`MCP_STONE`).
     pub stone: &'a str,
+    /// The gem's NRS (`MCP_GEM_NRS`).
     pub gem_nrs: &'a str,
+    /// The NetLDI (`MCP_NETLDI`), for a remote or RPC gem.
     pub netldi: Option<&'a str>,
+    /// The host user the gem runs as (`MCP_HOST_USER`).
     pub host_user: Option<&'a str>,
+    /// That user's host password.
     pub host_password: Option<&'a str>,
+    /// The GemStone user to log in as.
     pub user: &'a str,
+    /// Its password.
     pub password: &'a str,
 }
 
+/// One GCI session: the library, the session handle and its breaker.
 pub struct GciLogin {
     lib: Arc<Library>,
     sess: Handle,

@@ -31,9 +31,11 @@ impl Ledger {
         self.methods
             .insert((class.to_string(), meta, selector.to_string()));
     }
+    /// Whether the session has seen (or written) the definition of `class`.
     pub fn has_seen_class(&self, class: &str) -> bool {
         self.classes.contains(class)
     }
+    /// Whether the session has seen (or written) `class>>selector`.
     pub fn has_seen_method(&self, class: &str, meta: bool, selector: &str) -> bool {
         self.methods
             .contains(&(class.to_string(), meta, selector.to_string()))

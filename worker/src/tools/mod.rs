@@ -58,8 +58,11 @@ use template::Expression;
 /// touches only the session's stone).
 #[derive(Debug, Clone, Copy)]
 pub struct Annotations {
+    /// `readOnlyHint`: the tool changes nothing.
     pub read_only: bool,
+    /// `destructiveHint`: the tool may discard or replace something.
     pub destructive: bool,
+    /// `idempotentHint`: calling it again with the same arguments changes nothing more.
     pub idempotent: bool,
 }
 
@@ -77,15 +80,22 @@ pub const DEFAULT_LIMIT: usize = gsmcp_ipc::toolsets::DEFAULT_LIMIT as usize;
 /// What went wrong in a tool, as the client sees it (`structuredContent.error.kind`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorKind {
+    /// The code did not compile.
     CompileError,
+    /// What the call names does not exist.
     NotFound,
+    /// An argument is wrong.
     InvalidParams,
+    /// The server will not do it (a guard, a precondition).
     Refused,
+    /// Another session's commit came first.
     Conflict,
+    /// Anything else (a Smalltalk error, an interrupted evaluation).
     Other,
 }
 
 impl ErrorKind {
+    /// The kind's name on the wire.
     pub fn as_str(self) -> &'static str {
         match self {
             ErrorKind::CompileError => "compileError",
@@ -101,13 +111,16 @@ impl ErrorKind {
 /// A tool failure: a result with `isError: true`, never a JSON-RPC error.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolError {
+    /// What went wrong.
     pub kind: ErrorKind,
+    /// The message, the result's text.
     pub message: String,
     /// Extra fields of `structuredContent.error` (error number, class, position…).
     pub details: Map<String, Value>,
 }
 
 impl ToolError {
+    /// A tool error without details.
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> ToolError {
         ToolError {
             kind,
@@ -120,15 +133,20 @@ impl ToolError {
 /// A tool's successful answer: the text a model reads and the same facts as JSON.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolOutput {
+    /// What the model reads.
     pub text: String,
+    /// The same as `structuredContent`.
     pub structured: Value,
 }
 
 /// What a handler gets: the login, the call's validated arguments, and the
 /// call's voice towards the client (progress, logs).
 pub struct Context<'a> {
+    /// The session's login.
     pub login: &'a mut dyn Login,
+    /// The call's arguments, already checked against the tool's schema.
     pub args: &'a Map<String, Value>,
+    /// Progress, logs and server requests towards the client.
     pub notify: &'a Notifier,
     /// What this session has read or written (the blind-write guardrail).
     pub ledger: &'a mut Ledger,
@@ -210,16 +228,24 @@ pub fn check_error(
     }
 }
 
+/// What runs a tool.
 pub type Handler = fn(&mut Context<'_>) -> Result<ToolOutput, ToolError>;
 
 /// One tool.
 pub struct Tool {
+    /// The name the client calls.
     pub name: &'static str,
+    /// Its title.
     pub title: &'static str,
+    /// What it does, for the model.
     pub description: &'static str,
+    /// The toolset it belongs to.
     pub toolset: Toolset,
+    /// Its parameters, from which its closed input schema is rendered.
     pub params: &'static [Param],
+    /// Its behaviour hints.
     pub annotations: Annotations,
+    /// Its handler.
     pub handler: Handler,
 }
 
@@ -278,8 +304,13 @@ pub fn all_tools() -> impl Iterator<Item = &'static Tool> {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ConfigError {
+    /// A toolset this build does not have.
     #[error("unknown toolset {name:?} (known: {})", Toolset::ALL.map(Toolset::name).join(", "))]
-    UnknownToolset { name: String },
+    UnknownToolset {
+        /// The name as configured.
+        name: String,
+    },
+    /// A toolset option that is not this build's or has a bad value.
     #[error("toolset options: {0}")]
     Options(#[from] OptionsError),
 }
@@ -321,6 +352,7 @@ impl Registry {
         })
     }
 
+    /// The served tool named `name`.
     pub fn get(&self, name: &str) -> Option<&'static Tool> {
         self.tools.iter().copied().find(|t| t.name == name)
     }

@@ -7,7 +7,9 @@ use super::{Context, ErrorKind, ToolError};
 /// A window over a list: at most `limit` items from `offset` (0-based).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Page {
+    /// How many items at most (0: only the count).
     pub limit: usize,
+    /// How many items to skip.
     pub offset: usize,
 }
 

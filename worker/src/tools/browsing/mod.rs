@@ -41,6 +41,7 @@ const META: Param = Param {
     required: false,
 };
 
+/// The Browsing tools.
 pub static TOOLS: [Tool; 6] = [
     Tool {
         name: "describe_class",

@@ -22,17 +22,23 @@ const STEP: Duration = Duration::from_millis(50);
 
 /// A conformance tool: its answer is a complete `CallToolResult`.
 pub struct Fixture {
+    /// The fixed name the suite calls.
     pub name: &'static str,
+    /// Its title.
     pub title: &'static str,
+    /// What it does.
     pub description: &'static str,
+    /// Its parameters (unless the schema is verbatim).
     pub params: &'static [Param],
     /// A schema published verbatim instead of the one rendered from `params`;
     /// such a fixture checks its own arguments.
     pub verbatim_schema: Option<fn() -> Value>,
+    /// Runs it with the call's notifier and arguments.
     pub run: fn(&Notifier, &Map<String, Value>) -> Result<Value, ToolError>,
 }
 
 impl Fixture {
+    /// The fixture's entry in `tools/list`.
     pub fn to_json(&self) -> Value {
         json!({
             "name": self.name,
@@ -60,6 +66,7 @@ impl Fixture {
     }
 }
 
+/// The fixture tool named `name`.
 pub fn find(name: &str) -> Option<&'static Fixture> {
     TOOLS.iter().find(|t| t.name == name)
 }
@@ -131,6 +138,7 @@ fn asked(e: RequestError) -> ToolError {
 
 const NONE: &[Param] = &[];
 
+/// The fixture tools the suite calls by name.
 pub static TOOLS: [Fixture; 13] = [
     Fixture {
         name: "test_simple_text",
@@ -390,6 +398,7 @@ fn static_text() -> Body {
     Body::Text("Fixed text served by the gsmcp conformance fixtures.".into())
 }
 
+/// The fixed resources the suite reads.
 pub static RESOURCES: [Resource; 6] = [
     Resource {
         uri: "test://static-text",
@@ -441,6 +450,7 @@ pub static RESOURCES: [Resource; 6] = [
     },
 ];
 
+/// The resource template the suite reads through.
 pub static TEMPLATES: [Template; 1] = [Template {
     uri_template: "test://template/{id}/data",
     name: "template-data",
@@ -460,6 +470,7 @@ fn no_args(_: &Arguments) -> Result<Vec<Value>, String> {
     )])
 }
 
+/// The prompts the suite gets.
 pub static PROMPTS: [Prompt; 4] = [
     Prompt {
         name: "test_simple_prompt",

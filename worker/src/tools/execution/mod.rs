@@ -16,6 +16,7 @@ use serde_json::json;
 /// deployment does not set `Execution.maxResultChars`.
 pub const RESULT_CAP: usize = 50_000;
 
+/// The Execution tool.
 pub static TOOLS: [Tool; 1] = [Tool {
     name: "execute_code",
     title: "Execute Smalltalk code",

@@ -20,6 +20,7 @@ mod expressions {
     include!(concat!(env!("OUT_DIR"), "/tools/listing.rs"));
 }
 
+/// The `limit` parameter of a list-shaped tool.
 pub const LIMIT: Param = Param {
     name: "limit",
     ty: ParamType::Integer,
@@ -27,6 +28,7 @@ pub const LIMIT: Param = Param {
     required: false,
 };
 
+/// The `offset` parameter of a list-shaped tool.
 pub const OFFSET: Param = Param {
     name: "offset",
     ty: ParamType::Integer,
@@ -41,6 +43,7 @@ const DICTIONARY: Param = Param {
     required: true,
 };
 
+/// The Listing tools.
 pub static TOOLS: [Tool; 4] = [
     Tool {
         name: "list_all_classes",

@@ -68,6 +68,7 @@ const fn names(name: &'static str, description: &'static str) -> Param {
     }
 }
 
+/// The Mutation tools.
 pub static TOOLS: [Tool; 7] = [
     Tool {
         name: "add_dictionary",

@@ -34,6 +34,7 @@ const SELECTOR: Param = Param {
     required: true,
 };
 
+/// The Search tools.
 pub static TOOLS: [Tool; 4] = [
     Tool {
         name: "find_implementors",

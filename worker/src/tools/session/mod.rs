@@ -22,6 +22,7 @@ const COMMIT: &str = "commitTransaction";
 const SESSION: &str = "session";
 const NEEDS_COMMIT: &str = "needsCommit";
 
+/// The Session tools.
 pub static TOOLS: [Tool; 4] = [
     Tool {
         name: "abort",

@@ -53,6 +53,7 @@ const CLASS_NAMES: Param = Param {
     required: false,
 };
 
+/// The Testing tools.
 pub static TOOLS: [Tool; 5] = [
     Tool {
         name: "list_test_classes",
