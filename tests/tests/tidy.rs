@@ -8,16 +8,6 @@ use std::path::{Path, PathBuf};
 /// The longest a non-test source file may be.
 const MAX_LINES: usize = 1_500;
 
-/// Files still longer than [`MAX_LINES`], each waiting to be split along the
-/// layers it mixes. The list only shrinks: a listed file that has come under
-/// the limit fails the check until it is taken off.
-const TOO_LONG_FOR_NOW: &[&str] = &[
-    "gci/src/calls.rs",
-    "smalltalk/src/interp/vm.rs",
-    "smalltalk/src/object/heap.rs",
-    "smalltalk/src/prims/collection.rs",
-];
-
 /// The crates' directories, relative to the workspace root.
 const CRATES: &[&str] = &[
     "ipc",
@@ -104,27 +94,15 @@ fn every_module_opens_with_a_doc_comment() {
 #[test]
 fn no_source_file_is_too_long() {
     let mut too_long = Vec::new();
-    let mut listed_but_short = Vec::new();
     for (rel, text) in sources() {
-        if is_test_code(&rel) {
-            continue;
-        }
         let lines = text.lines().count();
-        let listed = TOO_LONG_FOR_NOW.contains(&rel.as_str());
-        if lines > MAX_LINES && !listed {
+        if !is_test_code(&rel) && lines > MAX_LINES {
             too_long.push(format!("{rel} ({lines} lines)"));
-        }
-        if lines <= MAX_LINES && listed {
-            listed_but_short.push(rel);
         }
     }
     assert!(
         too_long.is_empty(),
         "longer than {MAX_LINES} lines: {too_long:?}; split them by what they own"
-    );
-    assert!(
-        listed_but_short.is_empty(),
-        "now within {MAX_LINES} lines: take {listed_but_short:?} off TOO_LONG_FOR_NOW"
     );
 }
 

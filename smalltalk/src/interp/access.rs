@@ -6,7 +6,7 @@
 //! kernel's `basicAt:` / `at:put:` semantics without a send; a failure is an
 //! answer (`None`, `Err(())`), never a signal.
 // `basic_at` is `extern "C-unwind"` so that it answers in two registers (see
-// `vm.rs`); its types never leave Rust
+// `interp/mod.rs`); its types never leave Rust
 #![allow(improper_ctypes_definitions)]
 
 use super::Vm;

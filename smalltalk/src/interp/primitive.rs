@@ -5,7 +5,7 @@
 //! implement them. The table is filled by the primitives layer and installed
 //! in every [`Vm`] when it is made; the interpreter never names a family.
 // a primitive entry is `extern "C-unwind"` so that it answers in two registers
-// (see `vm.rs`); its types never leave Rust
+// (see `interp/mod.rs`); its types never leave Rust
 #![allow(improper_ctypes_definitions)]
 
 use super::{Unwind, Vm};

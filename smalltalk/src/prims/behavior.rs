@@ -3,7 +3,7 @@
 //! reflective primitives of Behavior (40..78) and evaluating doits. It owns the
 //! class/method bookkeeping; it must not parse or interpret by itself.
 // `prim_behavior` answers in two registers (`extern "C-unwind"`, see
-// `interp/vm.rs`); its types never leave Rust
+// `interp/mod.rs`); its types never leave Rust
 #![allow(improper_ctypes_definitions)]
 
 use std::sync::Arc;

@@ -4,7 +4,7 @@
 //! `ensure:`, `ifCurtailed:`, `retry`, `pass`, `outer`, `resume:`,
 //! `return:`, ...) over the handler stack of `interp::exceptions`.
 // the primitive arms are `extern "C-unwind"` so that they answer in two
-// registers (see `interp/vm.rs`); their types never leave Rust
+// registers (see `interp/mod.rs`); their types never leave Rust
 #![allow(improper_ctypes_definitions)]
 
 use crate::interp::primitive::P;

@@ -4,7 +4,7 @@
 //! the kernel's own `hash`, `key` and `value:` are the ones in use (checked
 //! once per method epoch).
 // the primitive arms are `extern "C-unwind"` so that they answer in two
-// registers (see `interp/vm.rs`); their types never leave Rust
+// registers (see `interp/mod.rs`); their types never leave Rust
 #![allow(improper_ctypes_definitions)]
 
 use crate::interp::Vm;

@@ -14,7 +14,7 @@
 //! (400..=429, the collection fast paths). The repository's primitives
 //! (313..=316, 380..=399) are the attached repository's.
 // the primitive dispatchers and their arms are `extern "C-unwind"` so that
-// they answer in two registers (see `interp/vm.rs`); their types never leave Rust
+// they answer in two registers (see `interp/mod.rs`); their types never leave Rust
 #![allow(improper_ctypes_definitions)]
 
 pub(crate) mod behavior;

@@ -4,7 +4,7 @@
 //! wrong kind fails the primitive (the Smalltalk fallback coerces or
 //! signals); division by zero signals ZeroDivide.
 // the primitive arms are `extern "C-unwind"` so that they answer in two
-// registers (see `interp/vm.rs`); their types never leave Rust
+// registers (see `interp/mod.rs`); their types never leave Rust
 #![allow(improper_ctypes_definitions)]
 
 use num_bigint::BigInt;

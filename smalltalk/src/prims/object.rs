@@ -3,7 +3,7 @@
 //! engine's own printString of any object (`basic_print`), used where
 //! Smalltalk printing cannot run.
 // the primitive arms are `extern "C-unwind"` so that they answer in two
-// registers (see `interp/vm.rs`); their types never leave Rust
+// registers (see `interp/mod.rs`); their types never leave Rust
 #![allow(improper_ctypes_definitions)]
 
 use super::{identity_hash, quote, selector_arity, symbol_print_body};

@@ -4,7 +4,7 @@
 //! strings (`prim_string_bytes`) beside the code-point path they must agree
 //! with.
 // the primitive arms are `extern "C-unwind"` so that they answer in two
-// registers (see `interp/vm.rs`); their types never leave Rust
+// registers (see `interp/mod.rs`); their types never leave Rust
 #![allow(improper_ctypes_definitions)]
 
 use super::{bytes_hash, quote, selector_arity, string_hash, symbol_print_body, BIG_COPY};

@@ -3,7 +3,7 @@
 //! memory and stack limits, the transaction messages of an image without a
 //! repository), Transcript output, and the class an error number names.
 // the primitive arms are `extern "C-unwind"` so that they answer in two
-// registers (see `interp/vm.rs`); their types never leave Rust
+// registers (see `interp/mod.rs`); their types never leave Rust
 #![allow(improper_ctypes_definitions)]
 
 use crate::interp::primitive::P;
