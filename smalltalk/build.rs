@@ -4,8 +4,19 @@
 //! method of `src/persist/repository.gs`) using it takes (`PRIMITIVE_ARITY`,
 //! 255 for a primitive no kernel method uses). A method with fewer arguments
 //! than its primitive reads is compiled to run its fallback code instead.
+//!
+//! It also holds the named primitive numbers (`src/object/primitives.rs`)
+//! and the kernel to each other, failing the build when a kernel method uses a
+//! number that has no constant, when a constant's doc names a method that does
+//! not use its number, or when a constant no kernel method uses does not say so
+//! ("(no kernel method"); and it writes which numbers exist
+//! (`KNOWN_PRIMITIVES`, exactly the constants) for the compiler.
 
 use std::{env, fs, path::PathBuf};
+
+#[path = "build/primitives.rs"]
+mod primitives;
+use primitives::check_numbers;
 
 fn main() {
     let dir =
@@ -32,6 +43,8 @@ fn main() {
     }
     out.push_str("];\n");
     let mut arity = [u8::MAX; 500];
+    // number -> the methods using it, as `Class>>selector` / `Class class>>selector`
+    let mut users: std::collections::BTreeMap<usize, Vec<String>> = Default::default();
     // the kernel, and the repository's own methods filed in at login
     let repository_gs = dir
         .with_file_name("src")
@@ -42,12 +55,19 @@ fn main() {
         let text = fs::read_to_string(f).expect("read a kernel file");
         let mut pattern_args: Option<u8> = None;
         let mut next_is_pattern = false;
+        let mut class = String::new();
+        let mut method = String::new();
         for line in text.lines() {
             let t = line.trim();
             if next_is_pattern {
                 pattern_args = Some(args_of_pattern(t));
+                method = format!("{class}>>{}", selector_of_pattern(t));
                 next_is_pattern = false;
-            } else if t.starts_with("method:") || t.starts_with("classmethod:") {
+            } else if let Some(c) = t.strip_prefix("classmethod:") {
+                class = format!("{} class", c.trim());
+                next_is_pattern = true;
+            } else if let Some(c) = t.strip_prefix("method:") {
+                class = c.trim().to_string();
                 next_is_pattern = true;
             } else if t == "%" {
                 pattern_args = None;
@@ -56,6 +76,7 @@ fn main() {
                     if n < arity.len() {
                         arity[n] = arity[n].min(a);
                     }
+                    users.entry(n).or_default().push(method.clone());
                 }
             }
         }
@@ -66,6 +87,44 @@ fn main() {
         "/// Per primitive number, the fewest arguments a kernel method using it takes.\npub static PRIMITIVE_ARITY: [u8; 500] = {arity:?};\n"
     );
     fs::write(out_dir.join("primitive_arity.rs"), arity).expect("write primitive_arity.rs");
+    let numbers = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"))
+        .join("src/object/primitives.rs");
+    println!("cargo:rerun-if-changed={}", numbers.display());
+    println!("cargo:rerun-if-changed=build/primitives.rs");
+    let text = fs::read_to_string(&numbers).expect("read src/object/primitives.rs");
+    let known = match check_numbers(&text, &users) {
+        Ok(known) => known,
+        Err(problems) => panic!(
+            "\nsrc/object/primitives.rs and the kernel disagree:\n  {}\n",
+            problems.join("\n  ")
+        ),
+    };
+    let mut table = [false; 500];
+    for n in known {
+        table[n] = true;
+    }
+    let known = format!(
+        "/// Per primitive number, whether the engine implements it (a constant of `numbers`).\npub static KNOWN_PRIMITIVES: [bool; 500] = {table:?};\n"
+    );
+    fs::write(out_dir.join("primitive_known.rs"), known).expect("write primitive_known.rs");
+}
+
+/// The selector a method pattern line declares (`size`, `+`, `at:put:`).
+fn selector_of_pattern(pattern: &str) -> String {
+    let first = pattern.chars().next().unwrap_or(' ');
+    if first.is_alphabetic() || first == '_' {
+        let keywords: String = pattern
+            .split_whitespace()
+            .filter(|w| w.ends_with(':'))
+            .collect();
+        if keywords.is_empty() {
+            pattern.split_whitespace().next().unwrap_or("").to_string()
+        } else {
+            keywords
+        }
+    } else {
+        pattern.split_whitespace().next().unwrap_or("").to_string()
+    }
 }
 
 /// How many arguments a method pattern line declares (`size` 0, `+ x` 1,

@@ -6,6 +6,7 @@
 // leave Rust
 #![allow(improper_ctypes_definitions)]
 
+use crate::object::primitives::*;
 use std::sync::Arc;
 
 use super::*;
@@ -333,7 +334,7 @@ impl Vm {
     fn prim_size(&mut self, rp: usize, n: u16) -> super::primitive::P {
         let r = self.stack[rp];
         if let Value::Obj(o) = r {
-            if n == 21 && matches!(self.heap.get(o).body, Body::Dict(_)) {
+            if n == OBJECT_SIZE && matches!(self.heap.get(o).body, Body::Dict(_)) {
                 return self.prim(n, rp, 0);
             }
         }

@@ -11,6 +11,7 @@ use crate::interp::{
 use crate::object::code::{CascadePart, Method, Node};
 use crate::object::heap::Body;
 use crate::object::known::exc;
+use crate::object::primitives::*;
 use crate::object::value::{Oop, Value};
 
 impl Vm {
@@ -553,8 +554,8 @@ impl Vm {
         argc: usize,
     ) -> Result<Option<Value>, Unwind> {
         Ok(match (n, argc) {
-            (286, 0) => Some(self.captured_report(r)),
-            (287, 1) => match self.stack[rp + 1] {
+            (EXCEPTION_STACK_REPORT, 0) => Some(self.captured_report(r)),
+            (PROCESS_STACK_REPORT_TO_LEVEL, 1) => match self.stack[rp + 1] {
                 Value::Int(level) if level >= 0 => Some(self.live_report(level as usize)),
                 _ => None,
             },

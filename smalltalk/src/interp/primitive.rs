@@ -1,5 +1,6 @@
 //! What a primitive is to the interpreter: its answer ([`P`]), which numbers
-//! exist ([`is_known_primitive`]) and how many arguments each reads
+//! exist ([`is_known_primitive`]: exactly the ones `object::primitives` names,
+//! held to the kernel by `build.rs`) and how many arguments each reads
 //! ([`PRIMITIVE_ARITY`], derived from the kernel by `build.rs`), and the
 //! table ([`Primitives`]) through which evaluation reaches the families that
 //! implement them. The table is filled by the primitives layer and installed
@@ -12,24 +13,16 @@ use super::{Unwind, Vm};
 use crate::object::value::Value;
 
 include!(concat!(env!("OUT_DIR"), "/primitive_arity.rs"));
+include!(concat!(env!("OUT_DIR"), "/primitive_known.rs"));
 
 /// A primitive's answer: `Ok(Some(v))`, `Ok(None)` when it fails (the
 /// method's Smalltalk body then runs), or an unwind.
 pub type P = Result<Option<Value>, Unwind>;
 
-/// Whether `n` is a primitive number the VM implements.
+/// Whether `n` is a primitive number the VM implements: one
+/// `object::primitives` names.
 pub fn is_known_primitive(n: u16) -> bool {
-    matches!(n,
-        1..=24 | 26..=29 |
-        40..=78 |
-        90..=98 |
-        100..=159 |
-        160..=169 |
-        200..=241 |
-        250..=260 |
-        270..=280 | 285..=287 |
-        300..=304 | 310..=319 | 320..=331 | 340 | 341 | 360..=364 | 380..=399 |
-        400..=429)
+    KNOWN_PRIMITIVES.get(n as usize).copied().unwrap_or(false)
 }
 
 /// The entry points of the primitive families, as evaluation calls them.

@@ -4,6 +4,7 @@
 //! immutable after compilation (caches live in the interpreter), so they can be
 //! shared through `Arc` and sent across threads with the session.
 
+use crate::object::primitives::*;
 use std::sync::Arc;
 
 use crate::object::value::{Oop, Value};
@@ -218,11 +219,12 @@ impl Dispatch {
                 Trivial::SetIVar(i) if num_args == 1 => Dispatch::SetIVar(i),
                 Trivial::SetIVar(_) => Dispatch::Frame,
             },
-            (250, _) => Dispatch::Block,
-            (5 | 22, 1) => Dispatch::At,
-            (6 | 23, 2) => Dispatch::AtPut,
-            (4 | 21, 0) => Dispatch::Size,
-            (405..=407 | 425, _) => Dispatch::Loop,
+            (BLOCK_VALUE, _) => Dispatch::Block,
+            (OBJECT_BASIC_AT | OBJECT_AT, 1) => Dispatch::At,
+            (OBJECT_BASIC_AT_PUT | OBJECT_AT_PUT, 2) => Dispatch::AtPut,
+            (OBJECT_BASIC_SIZE | OBJECT_SIZE, 0) => Dispatch::Size,
+            (OC_DO | SEQ_DO | SEQ_DO_WITH_INDEX | COLLECTION_DETECT_IF_NONE, _) => Dispatch::Loop,
+            // the collection fast paths' family
             (400..=429, _) => Dispatch::Collection,
             _ => Dispatch::Prim,
         }

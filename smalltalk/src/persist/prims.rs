@@ -9,6 +9,7 @@ use crate::interp::primitive::P;
 use crate::interp::Vm;
 use crate::object::heap::Body;
 use crate::object::known::exc;
+use crate::object::primitives::*;
 use crate::object::value::Value;
 
 impl Vm {
@@ -26,18 +27,20 @@ impl Vm {
             }
         };
         match n {
-            313 if !self.may_commit => self.signal_persist(PersistError::CommitDisabled),
-            313 => match self.repo_commit() {
+            SYSTEM_COMMIT_TRANSACTION if !self.may_commit => {
+                self.signal_persist(PersistError::CommitDisabled)
+            }
+            SYSTEM_COMMIT_TRANSACTION => match self.repo_commit() {
                 Ok(b) => Ok(Some(Value::bool(b))),
                 Err(e) => self.signal_persist(e),
             },
-            314 => match self.repo_abort() {
+            SYSTEM_ABORT_TRANSACTION => match self.repo_abort() {
                 Ok(()) => Ok(Some(Value::True)),
                 Err(e) => self.signal_persist(e),
             },
-            315 => Ok(Some(Value::True)),
-            316 => Ok(Some(Value::bool(self.repo_needs_commit()))),
-            380 => {
+            SYSTEM_IN_TRANSACTION => Ok(Some(Value::True)),
+            SYSTEM_NEEDS_COMMIT => Ok(Some(Value::bool(self.repo_needs_commit()))),
+            SYSTEM_CONTINUE_TRANSACTION => {
                 if self.repo().is_some_and(|r| r.store.must_abort()) {
                     return self.signal_persist(PersistError::Store(
                         gsmcp_store::StoreError::CommitRefused,
@@ -48,16 +51,16 @@ impl Vm {
                     Err(e) => self.signal_persist(e),
                 }
             }
-            381 => Ok(Some(self.transaction_conflicts())),
-            382 => Ok(Some(self.sym("autoBegin"))),
-            383 | 384 => {
+            SYSTEM_TRANSACTION_CONFLICTS => Ok(Some(self.transaction_conflicts())),
+            SYSTEM_TRANSACTION_MODE => Ok(Some(self.sym("autoBegin"))),
+            USERS_ADD_USER | USERS_ADD_USER_COMMIT_DISABLED => {
                 let (Some(user), Some(password)) =
                     (self.string_of(arg(self, 0)), self.string_of(arg(self, 1)))
                 else {
                     return Ok(None);
                 };
                 let disabled = match (n, arg(self, 2)) {
-                    (383, _) => false,
+                    (USERS_ADD_USER, _) => false,
                     (_, Value::True) => true,
                     (_, Value::False) => false,
                     _ => return Ok(None),
@@ -67,7 +70,7 @@ impl Vm {
                     Err(e) => self.signal_persist(e),
                 }
             }
-            385 => {
+            USERS_USER_IDS => {
                 let ids: Vec<String> = self
                     .repo()
                     .map(|r| r.users.0.iter().map(|u| u.user_id.clone()).collect())
@@ -75,7 +78,7 @@ impl Vm {
                 let items = ids.iter().map(|s| self.new_string(s)).collect();
                 Ok(Some(self.new_array(items)))
             }
-            386 => {
+            USERS_USER_WITH_ID => {
                 let Some(user) = self.string_of(arg(self, 0)) else {
                     return Ok(None);
                 };

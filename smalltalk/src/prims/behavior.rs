@@ -6,6 +6,7 @@
 // `interp/mod.rs`); its types never leave Rust
 #![allow(improper_ctypes_definitions)]
 
+use crate::object::primitives::*;
 use std::sync::Arc;
 
 use crate::compiler::{CompileErr, Compiler};
@@ -424,7 +425,7 @@ impl Vm {
 
     /// `basicNew` / `basicNew:` (primitives 40, 41, 77, 78) of class `c`.
     fn basic_new(&mut self, c: Oop, format: Format, inst_size: usize, n: u16, a0: Value) -> P {
-        let size = if n == 41 || n == 78 {
+        let size = if n == BEHAVIOR_BASIC_NEW_SIZED || n == BEHAVIOR_NEW_SIZED {
             match a0 {
                 Value::Int(i) if i >= 0 => i as usize,
                 _ => return Ok(None),
@@ -460,7 +461,13 @@ impl Vm {
         argc: usize,
     ) -> P {
         let Value::Obj(c) = r else { return Ok(None) };
-        if matches!(n, 46..=54 | 69 | 76) {
+        if matches!(
+            n,
+            BEHAVIOR_SELECTORS
+                ..=BEHAVIOR_CATEGORY_OF_SELECTOR
+                    | BEHAVIOR_MOVE_METHOD_TO_CATEGORY
+                    | BEHAVIOR_REMOVE_ALL_METHODS
+        ) {
             // these read or change the method dictionary or the categories:
             // a class loaded from a repository fills them on first use
             self.ensure_methods(c);
@@ -477,7 +484,8 @@ impl Vm {
         let Some(d) = self.heap.class_data(c) else {
             return Ok(None);
         };
-        if let 40 | 77 | 41 | 78 = n {
+        if let BEHAVIOR_BASIC_NEW | BEHAVIOR_NEW | BEHAVIOR_BASIC_NEW_SIZED | BEHAVIOR_NEW_SIZED = n
+        {
             // instance creation is hot: it needs two fields, not a copy of the class
             let (format, inst_size) = (d.format, d.inst_size);
             let a0 = if argc > 0 {
@@ -492,20 +500,20 @@ impl Vm {
         let a = |i: usize| args.get(i).copied().unwrap_or(Value::Nil);
         let a0 = a(0);
         Ok(Some(match n {
-            42 => Value::Obj(d.name),
-            43 => d.superclass.map(Value::Obj).unwrap_or(Value::Nil),
-            44 => self.symbols_array(d.ivar_names.clone()),
-            45 => {
+            BEHAVIOR_NAME => Value::Obj(d.name),
+            BEHAVIOR_SUPERCLASS => d.superclass.map(Value::Obj).unwrap_or(Value::Nil),
+            BEHAVIOR_INST_VAR_NAMES => self.symbols_array(d.ivar_names.clone()),
+            BEHAVIOR_ALL_INST_VAR_NAMES => {
                 let names = self.all_ivar_names(c);
                 let syms: Vec<Oop> = names.iter().map(|n| self.intern(n)).collect();
                 self.symbols_array(syms)
             }
-            46 => {
+            BEHAVIOR_SELECTORS => {
                 let mut s: Vec<Oop> = d.methods.keys().copied().collect();
                 s.sort_by_key(|o| self.string_of(Value::Obj(*o)));
                 self.symbols_array(s)
             }
-            47 => {
+            BEHAVIOR_COMPILE_METHOD => {
                 let Some(src) = self.string_of(a0) else {
                     return Ok(None);
                 };
@@ -524,7 +532,7 @@ impl Vm {
                     Err(e) => return self.signal_compile_error(&src, &[e]).map(Some),
                 }
             }
-            48 => {
+            BEHAVIOR_REMOVE_SELECTOR => {
                 let Value::Obj(s) = a0 else { return Ok(None) };
                 if !d.methods.contains_key(&s) {
                     let name = self.string_of(a0).unwrap_or_default();
@@ -542,12 +550,12 @@ impl Vm {
                 self.methods_changed();
                 r
             }
-            49..=51 => {
+            BEHAVIOR_SOURCE_CODE_AT | BEHAVIOR_COMPILED_METHOD_AT | BEHAVIOR_INCLUDES_SELECTOR => {
                 let m = a0.oop().and_then(|s| d.methods.get(&s).copied());
                 match (n, m) {
-                    (51, m) => Value::bool(m.is_some()),
+                    (BEHAVIOR_INCLUDES_SELECTOR, m) => Value::bool(m.is_some()),
                     (_, None) => Value::Nil,
-                    (49, Some(m)) => {
+                    (BEHAVIOR_SOURCE_CODE_AT, Some(m)) => {
                         self.ensure_method(m);
                         match &self.heap.get(m).body {
                             Body::Method(mm) => {
@@ -560,14 +568,14 @@ impl Vm {
                     (_, Some(m)) => Value::Obj(m),
                 }
             }
-            52 => {
+            BEHAVIOR_CATEGORY_NAMES => {
                 let mut cats: Vec<Oop> = d.categories.values().copied().collect();
                 cats.sort();
                 cats.dedup();
                 cats.sort_by_key(|o| self.string_of(Value::Obj(*o)));
                 self.symbols_array(cats)
             }
-            53 => {
+            BEHAVIOR_SELECTORS_IN => {
                 let Some(cat) = self.string_of(a0) else {
                     return Ok(None);
                 };
@@ -580,28 +588,28 @@ impl Vm {
                 s.sort_by_key(|o| self.string_of(Value::Obj(*o)));
                 self.symbols_array(s)
             }
-            54 => a0
+            BEHAVIOR_CATEGORY_OF_SELECTOR => a0
                 .oop()
                 .and_then(|s| d.categories.get(&s).copied())
                 .map(Value::Obj)
                 .unwrap_or(Value::Nil),
-            55 => self.symbols_array(d.subclasses.clone()),
-            56 => self
+            BEHAVIOR_SUBCLASSES => self.symbols_array(d.subclasses.clone()),
+            BEHAVIOR_COMMENT => self
                 .heap
                 .class_data(d.this_class)
                 .map(|x| x.comment)
                 .unwrap_or(Value::Nil),
-            57 => {
+            BEHAVIOR_SET_COMMENT => {
                 let t = d.this_class;
                 self.heap.class_data_mut(t).comment = a0;
                 r
             }
-            58 => self
+            BEHAVIOR_CATEGORY => self
                 .heap
                 .class_data(d.this_class)
                 .map(|x| x.category)
                 .unwrap_or(Value::Nil),
-            59 => {
+            BEHAVIOR_SET_CATEGORY => {
                 let t = d.this_class;
                 let v = match self.string_of(a0) {
                     Some(s) => self.sym(&s),
@@ -610,7 +618,7 @@ impl Vm {
                 self.heap.class_data_mut(t).category = v;
                 r
             }
-            60 => {
+            BEHAVIOR_CLASS_VAR_NAMES => {
                 let vars: Vec<Oop> = self
                     .heap
                     .class_data(d.this_class)
@@ -618,7 +626,7 @@ impl Vm {
                     .unwrap_or_default();
                 self.symbols_array(vars)
             }
-            61 => {
+            CLASS_DEFINE_SUBCLASS => {
                 // _subclass: name instVarNames: classVars: classInstVars: poolDictionaries: inDictionary: options: format:
                 if d.is_meta {
                     return Ok(None);
@@ -675,22 +683,22 @@ impl Vm {
                     Err(msg) => return self.signal_error(self.k.argument_error, &msg).map(Some),
                 }
             }
-            62 => Value::bool(d.is_meta),
-            63 => Value::Int(d.inst_size as i64),
-            64 => Value::bool(matches!(
+            BEHAVIOR_IS_META => Value::bool(d.is_meta),
+            BEHAVIOR_INST_SIZE => Value::Int(d.inst_size as i64),
+            BEHAVIOR_IS_BYTES => Value::bool(matches!(
                 d.format,
                 Format::Bytes | Format::Dbyte | Format::Qbyte
             )),
-            65 => Value::bool(d.format.is_indexable()),
-            66 => {
+            BEHAVIOR_IS_INDEXABLE => Value::bool(d.format.is_indexable()),
+            BEHAVIOR_LOOKUP_SELECTOR => {
                 let Value::Obj(s) = a0 else { return Ok(None) };
                 match self.lookup(c, s) {
                     Some(m) => Value::Obj(self.method_object(&m)),
                     None => Value::Nil,
                 }
             }
-            67 => Value::Obj(d.this_class),
-            68 => {
+            BEHAVIOR_THIS_CLASS => Value::Obj(d.this_class),
+            BEHAVIOR_SHARED_POOLS => {
                 let p = self
                     .heap
                     .class_data(d.this_class)
@@ -698,7 +706,7 @@ impl Vm {
                     .unwrap_or_default();
                 self.new_array(p)
             }
-            69 => {
+            BEHAVIOR_MOVE_METHOD_TO_CATEGORY => {
                 let (Value::Obj(s), Some(cat)) = (a0, self.string_of(a(1))) else {
                     return Ok(None);
                 };
@@ -711,7 +719,7 @@ impl Vm {
                 });
                 r
             }
-            70 | 71 => {
+            BEHAVIOR_CLASS_VAR_AT | BEHAVIOR_CLASS_VAR_AT_PUT => {
                 let Value::Obj(k) = self.dict_key(a0) else {
                     return Ok(None);
                 };
@@ -723,7 +731,7 @@ impl Vm {
                 let Some(&(_, assoc)) = vars.iter().find(|(x, _)| *x == k) else {
                     return Ok(None);
                 };
-                if n == 70 {
+                if n == BEHAVIOR_CLASS_VAR_AT {
                     self.heap.slot(assoc, 1)
                 } else {
                     let v = a(1);
@@ -731,7 +739,7 @@ impl Vm {
                     v
                 }
             }
-            72 => {
+            BEHAVIOR_ALL_SUPERCLASSES => {
                 let mut out = vec![];
                 let mut s = d.superclass;
                 while let Some(x) = s {
@@ -740,17 +748,17 @@ impl Vm {
                 }
                 self.symbols_array(out)
             }
-            73 => {
+            BEHAVIOR_INHERITS_FROM => {
                 let Value::Obj(other) = a0 else {
                     return Ok(Some(Value::False));
                 };
                 Value::bool(other != c && self.inherits(c, other))
             }
-            74 => {
+            BEHAVIOR_DEFINITION => {
                 let t = self.class_definition(d.this_class);
                 self.new_string(&t)
             }
-            75 => {
+            BEHAVIOR_CLASS_HISTORY => {
                 let h = self
                     .heap
                     .class_data(d.this_class)
@@ -758,7 +766,7 @@ impl Vm {
                     .unwrap_or_default();
                 self.symbols_array(h)
             }
-            76 => {
+            BEHAVIOR_REMOVE_ALL_METHODS => {
                 let cd = self.heap.class_data_mut(c);
                 cd.methods.clear();
                 cd.categories.clear();

@@ -11,6 +11,7 @@ use crate::interp::primitive::P;
 use crate::interp::{Unwind, Vm};
 use crate::object::heap::Body;
 use crate::object::known::exc;
+use crate::object::primitives::*;
 use crate::object::value::Value;
 
 impl Vm {
@@ -22,8 +23,8 @@ impl Vm {
         argc: usize,
     ) -> P {
         match n {
-            250 => self.call_block(rp, argc),
-            251 => {
+            BLOCK_VALUE => self.call_block(rp, argc),
+            BLOCK_VALUE_WITH_ARGUMENTS => {
                 let Some(args) = self.array_items(self.arg(rp, 0)) else {
                     return Ok(None);
                 };
@@ -36,32 +37,36 @@ impl Vm {
                 }
                 Ok(Some(self.call_value(r, &args)?))
             }
-            252 => {
+            BLOCK_NUM_ARGS => {
                 let Value::Obj(b) = r else { return Ok(None) };
                 let Body::Block(c) = &self.heap.get(b).body else {
                     return Ok(None);
                 };
                 Ok(Some(Value::Int(c.code.num_args as i64)))
             }
-            253 => {
+            BLOCK_ON_DO => {
                 let (sel, h) = (self.arg(rp, 0), self.arg(rp, 1));
                 Ok(Some(self.on_do(r, sel, h)?))
             }
-            254 => {
+            BLOCK_ENSURE => {
                 let f = self.arg(rp, 0);
                 Ok(Some(self.ensure(r, f)?))
             }
-            255 => {
+            BLOCK_IF_CURTAILED => {
                 let f = self.arg(rp, 0);
                 Ok(Some(self.if_curtailed(r, f)?))
             }
             // the loops run only on blocks: anything else would loop forever
-            256 | 257 | 260 if !self.is_block_of(r, 0) => Ok(None),
-            258 | 259 if !(self.is_block_of(r, 0) && self.is_block_of(self.arg(rp, 0), 0)) => {
+            BLOCK_WHILE_TRUE | BLOCK_WHILE_FALSE | BLOCK_REPEAT if !self.is_block_of(r, 0) => {
                 Ok(None)
             }
-            256 | 257 => {
-                let want = n == 256;
+            BLOCK_WHILE_TRUE_DO | BLOCK_WHILE_FALSE_DO
+                if !(self.is_block_of(r, 0) && self.is_block_of(self.arg(rp, 0), 0)) =>
+            {
+                Ok(None)
+            }
+            BLOCK_WHILE_TRUE | BLOCK_WHILE_FALSE => {
+                let want = n == BLOCK_WHILE_TRUE;
                 loop {
                     let v = self.call_value(r, &[])?;
                     if matches!(v, Value::True) != want {
@@ -70,8 +75,8 @@ impl Vm {
                     self.poll()?;
                 }
             }
-            258 | 259 => {
-                let want = n == 258;
+            BLOCK_WHILE_TRUE_DO | BLOCK_WHILE_FALSE_DO => {
+                let want = n == BLOCK_WHILE_TRUE_DO;
                 let body = self.arg(rp, 0);
                 loop {
                     let v = self.call_value(r, &[])?;
@@ -82,7 +87,7 @@ impl Vm {
                     self.poll()?;
                 }
             }
-            260 => loop {
+            BLOCK_REPEAT => loop {
                 self.call_value(r, &[])?;
                 self.poll()?;
             },
@@ -106,23 +111,23 @@ impl Vm {
             Value::Nil
         };
         Ok(Some(match n {
-            270 => self.signal(r)?,
-            271 => {
+            EXCEPTION_SIGNAL => self.signal(r)?,
+            EXCEPTION_SIGNAL_TEXT => {
                 if let Value::Obj(o) = r {
                     self.heap.store(o, exc::MESSAGE_TEXT, a0);
                 }
                 self.signal(r)?
             }
-            272 => self.ex_return(r, a0)?,
-            273 => self.ex_retry(r, None)?,
-            274 => self.ex_retry(r, Some(a0))?,
-            275 => self.ex_pass(r)?,
-            276 => self.ex_outer(r)?,
-            277 => self.ex_resume(r, a0)?,
-            278 => self.ex_resignal_as(r, a0)?,
-            279 => self.ex_is_nested(r)?,
-            280 => return Err(self.unhandled(r)),
-            285 => {
+            EXCEPTION_RETURN => self.ex_return(r, a0)?,
+            EXCEPTION_RETRY => self.ex_retry(r, None)?,
+            EXCEPTION_RETRY_USING => self.ex_retry(r, Some(a0))?,
+            EXCEPTION_PASS => self.ex_pass(r)?,
+            EXCEPTION_OUTER => self.ex_outer(r)?,
+            EXCEPTION_RESUME => self.ex_resume(r, a0)?,
+            EXCEPTION_RESIGNAL_AS => self.ex_resignal_as(r, a0)?,
+            EXCEPTION_IS_NESTED => self.ex_is_nested(r)?,
+            EXCEPTION_UNHANDLED => return Err(self.unhandled(r)),
+            EXCEPTION_DESCRIPTION => {
                 let d = self.basic_description(r);
                 self.new_string(&d)
             }

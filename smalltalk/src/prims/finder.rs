@@ -9,6 +9,7 @@
 //! only its answers: nothing here stores into an existing object, so a search
 //! never adds to a commit.
 
+use crate::object::primitives::*;
 use std::cmp::Ordering;
 
 use crate::interp::primitive::P;
@@ -38,8 +39,8 @@ impl Vm {
             }
         };
         Ok(match n {
-            360 => self.searched_classes(),
-            361 => {
+            FINDER_CLASSES => self.searched_classes(),
+            FINDER_IMPLEMENTORS => {
                 let (Value::Obj(sel), Some(classes)) =
                     (arg(self, 0), self.class_list(arg(self, 1)))
                 else {
@@ -47,7 +48,7 @@ impl Vm {
                 };
                 self.implementors(sel, &classes)
             }
-            362 => {
+            FINDER_SENDERS => {
                 let (Value::Obj(sel), Some(keyword), Some(classes)) = (
                     arg(self, 0),
                     self.chars_of(arg(self, 1)),
@@ -61,14 +62,14 @@ impl Vm {
                 let methods = self.scan(&classes, &Test::Literal(sel));
                 Some(self.with_offsets(methods, &Needle::new(&keyword, false)))
             }
-            363 => {
+            FINDER_REFERENCES => {
                 let Some(classes) = self.class_list(arg(self, 1)) else {
                     return Ok(None);
                 };
                 let methods = self.scan(&classes, &Test::Refers(arg(self, 0)));
                 Some(self.method_array(&methods))
             }
-            364 => {
+            FINDER_SUBSTRING_SEARCH => {
                 let ignore_case = match arg(self, 1) {
                     Value::True => true,
                     Value::False => false,
@@ -268,28 +269,35 @@ impl Vm {
     /// from the class in place, with `prim_behavior`'s answers; None for any
     /// other primitive.
     pub(crate) fn behavior_read(&mut self, n: u16, c: Oop, arg: Value) -> Option<P> {
-        if matches!(n, 46 | 49..=51 | 54) {
+        if matches!(
+            n,
+            BEHAVIOR_SELECTORS
+                | BEHAVIOR_SOURCE_CODE_AT
+                | BEHAVIOR_COMPILED_METHOD_AT
+                | BEHAVIOR_INCLUDES_SELECTOR
+                | BEHAVIOR_CATEGORY_OF_SELECTOR
+        ) {
             self.ensure_methods(c);
         }
         let d = self.heap.class_data(c)?;
         let key = arg.oop();
         let method = key.and_then(|s| d.methods.get(&s).copied());
         let v = match n {
-            42 => Value::Obj(d.name),
-            43 => d.superclass.map_or(Value::Nil, Value::Obj),
-            46 => {
+            BEHAVIOR_NAME => Value::Obj(d.name),
+            BEHAVIOR_SUPERCLASS => d.superclass.map_or(Value::Nil, Value::Obj),
+            BEHAVIOR_SELECTORS => {
                 let mut sels: Vec<Oop> = d.methods.keys().copied().collect();
                 sels.sort_by(|a, b| self.symbol_order(*a, *b));
                 self.new_array(sels.into_iter().map(Value::Obj).collect())
             }
-            51 => Value::bool(method.is_some()),
-            54 => key
+            BEHAVIOR_INCLUDES_SELECTOR => Value::bool(method.is_some()),
+            BEHAVIOR_CATEGORY_OF_SELECTOR => key
                 .and_then(|s| d.categories.get(&s).copied())
                 .map_or(Value::Nil, Value::Obj),
-            50 => method.map_or(Value::Nil, Value::Obj),
-            62 => Value::bool(d.is_meta),
-            67 => Value::Obj(d.this_class),
-            49 => {
+            BEHAVIOR_COMPILED_METHOD_AT => method.map_or(Value::Nil, Value::Obj),
+            BEHAVIOR_IS_META => Value::bool(d.is_meta),
+            BEHAVIOR_THIS_CLASS => Value::Obj(d.this_class),
+            BEHAVIOR_SOURCE_CODE_AT => {
                 let Some(mo) = method else {
                     return Some(Ok(Some(Value::Nil)));
                 };

@@ -9,6 +9,7 @@
 
 use crate::interp::Vm;
 use crate::object::heap::Body;
+use crate::object::primitives::*;
 use crate::object::value::{Oop, Value};
 
 impl Vm {
@@ -39,7 +40,7 @@ impl Vm {
         let (hash_sel, key_sel, set_sel) = (self.sels.hash, self.sels.key, self.sels.value_set);
         let int_hash = self
             .lookup(self.k.small_integer, hash_sel)
-            .is_some_and(|m| m.primitive == 114);
+            .is_some_and(|m| m.primitive == NUMBER_HASH);
         let assoc_key = self
             .lookup(self.k.association, key_sel)
             .is_some_and(|m| matches!(m.trivial, crate::object::code::Trivial::IVar(0)));

@@ -32,6 +32,7 @@ pub(crate) use hashing::{bytes_hash, hash_start, identity_hash, string_hash};
 use crate::interp::primitive::{Primitives, P};
 use crate::interp::{Vm, R};
 use crate::object::heap::Body;
+use crate::object::primitives::*;
 use crate::object::value::Value;
 
 /// The primitives as every `Vm` reaches them.
@@ -139,17 +140,21 @@ impl Vm {
             40..=78 => self.prim_behavior(n, r, rp, argc),
             90..=98 => self.prim_method(n, r),
             // `printString` of a SmallInteger, the common case, straight away
-            122 | 148 => match r {
+            NUMBER_PRINT_STRING | NUMBER_PRINT_STRING_HELPER => match r {
                 Value::Int(x) => Ok(Some(self.small_int_string(x))),
                 _ => self.prim_number(n, r, rp, argc),
             },
             100..=159 => self.prim_number(n, r, rp, argc),
             160..=169 => self.prim_char(n, r, rp),
             200..=239 => self.prim_string(n, r, rp, argc),
-            240 | 241 => Ok(self.hashed_index_of(r, self.arg(rp, 0), n == 241)),
+            SET_INDEX_OF | DICTIONARY_INDEX_OF => {
+                Ok(self.hashed_index_of(r, self.arg(rp, 0), n == DICTIONARY_INDEX_OF))
+            }
             400..=429 => self.collection_primitive(n, r, rp, argc),
             250..=260 => self.prim_block(n, r, rp, argc),
-            286 | 287 => self.prim_stack_report(n, r, rp, argc),
+            EXCEPTION_STACK_REPORT | PROCESS_STACK_REPORT_TO_LEVEL => {
+                self.prim_stack_report(n, r, rp, argc)
+            }
             270..=285 => self.prim_exception(n, r, rp, argc),
             313..=316 if self.has_repository() => self.repository_primitive(n, rp, argc),
             360..=364 => self.prim_finder(n, rp, argc),

@@ -7,6 +7,7 @@
 // registers (see `interp/mod.rs`); their types never leave Rust
 #![allow(improper_ctypes_definitions)]
 
+use crate::object::primitives::*;
 use num_bigint::BigInt;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
@@ -33,34 +34,42 @@ impl Vm {
                 Value::Nil
             };
             let fast = match (n, y) {
-                (100, Value::Int(y)) => Value::small_int(x + y),
-                (101, Value::Int(y)) => Value::small_int(x - y),
-                (102, Value::Int(y)) => x.checked_mul(y).and_then(Value::small_int),
-                (104, Value::Int(y)) if y != 0 => Some(Value::Int(crate::interp::floor_div(x, y))),
-                (105, Value::Int(y)) if y != 0 => Some(Value::Int(
+                (NUMBER_ADD, Value::Int(y)) => Value::small_int(x + y),
+                (NUMBER_SUBTRACT, Value::Int(y)) => Value::small_int(x - y),
+                (NUMBER_MULTIPLY, Value::Int(y)) => x.checked_mul(y).and_then(Value::small_int),
+                (NUMBER_INTEGER_DIVIDE, Value::Int(y)) if y != 0 => {
+                    Some(Value::Int(crate::interp::floor_div(x, y)))
+                }
+                (NUMBER_MODULO, Value::Int(y)) if y != 0 => Some(Value::Int(
                     x.rem_euclid(y) + if y < 0 && x.rem_euclid(y) != 0 { y } else { 0 },
                 )),
-                (106, Value::Int(y)) if y != 0 => Some(Value::Int(x / y)),
-                (107, Value::Int(y)) if y != 0 => Some(Value::Int(x % y)),
-                (108, Value::Int(y)) => Some(Value::bool(x < y)),
-                (109, Value::Int(y)) => Some(Value::bool(x > y)),
-                (110, Value::Int(y)) => Some(Value::bool(x <= y)),
-                (111, Value::Int(y)) => Some(Value::bool(x >= y)),
-                (112, Value::Int(y)) => Some(Value::bool(x == y)),
-                (113, Value::Int(y)) => Some(Value::bool(x != y)),
-                (114, _) => Some(Value::Int(x)),
-                (115, _) => Value::small_int(-x),
-                (116, _) => Value::small_int(x.abs()),
-                (117, _) => Some(Value::Float(x as f64)),
-                (118..=121 | 149, _) => Some(r),
-                (126, Value::Int(y)) => Some(Value::Int(x & y)),
-                (127, Value::Int(y)) => Some(Value::Int(x | y)),
-                (128, Value::Int(y)) => Some(Value::Int(x ^ y)),
-                (144, _) => Some(Value::bool(x == 0)),
-                (145, _) => Some(Value::Int(x.signum())),
-                (157, _) => Some(Value::bool(x < 0)),
-                (159, _) => Some(Value::bool(x % 2 == 0)),
-                (122 | 148, _) => return Ok(Some(self.small_int_string(x))),
+                (NUMBER_QUO, Value::Int(y)) if y != 0 => Some(Value::Int(x / y)),
+                (NUMBER_REM, Value::Int(y)) if y != 0 => Some(Value::Int(x % y)),
+                (NUMBER_LESS, Value::Int(y)) => Some(Value::bool(x < y)),
+                (NUMBER_GREATER, Value::Int(y)) => Some(Value::bool(x > y)),
+                (NUMBER_LESS_OR_EQUAL, Value::Int(y)) => Some(Value::bool(x <= y)),
+                (NUMBER_GREATER_OR_EQUAL, Value::Int(y)) => Some(Value::bool(x >= y)),
+                (NUMBER_EQUAL, Value::Int(y)) => Some(Value::bool(x == y)),
+                (NUMBER_NOT_EQUAL, Value::Int(y)) => Some(Value::bool(x != y)),
+                (NUMBER_HASH, _) => Some(Value::Int(x)),
+                (NUMBER_NEGATED, _) => Value::small_int(-x),
+                (NUMBER_ABS, _) => Value::small_int(x.abs()),
+                (NUMBER_AS_FLOAT, _) => Some(Value::Float(x as f64)),
+                (
+                    NUMBER_TRUNCATED | NUMBER_ROUNDED | NUMBER_FLOOR | NUMBER_CEILING
+                    | NUMBER_AS_INTEGER,
+                    _,
+                ) => Some(r),
+                (INTEGER_BIT_AND, Value::Int(y)) => Some(Value::Int(x & y)),
+                (INTEGER_BIT_OR, Value::Int(y)) => Some(Value::Int(x | y)),
+                (INTEGER_BIT_XOR, Value::Int(y)) => Some(Value::Int(x ^ y)),
+                (NUMBER_IS_ZERO, _) => Some(Value::bool(x == 0)),
+                (NUMBER_SIGN, _) => Some(Value::Int(x.signum())),
+                (NUMBER_NEGATIVE, _) => Some(Value::bool(x < 0)),
+                (INTEGER_EVEN, _) => Some(Value::bool(x % 2 == 0)),
+                (NUMBER_PRINT_STRING | NUMBER_PRINT_STRING_HELPER, _) => {
+                    return Ok(Some(self.small_int_string(x)))
+                }
                 _ => None,
             };
             if fast.is_some() {
@@ -100,31 +109,31 @@ impl Vm {
             _ => None,
         };
         match n {
-            100 => bin!(Op::Add),
-            101 => bin!(Op::Sub),
-            102 => bin!(Op::Mul),
-            103 => bin!(Op::Div),
-            104 => bin!(Op::IntDiv),
-            105 => bin!(Op::Mod),
-            106 => bin!(Op::Quo),
-            107 => bin!(Op::Rem),
-            108 => cmp!(|o| o == Less),
-            109 => cmp!(|o| o == Greater),
-            110 => cmp!(|o| o != Greater),
-            111 => cmp!(|o| o != Less),
-            112 => {
+            NUMBER_ADD => bin!(Op::Add),
+            NUMBER_SUBTRACT => bin!(Op::Sub),
+            NUMBER_MULTIPLY => bin!(Op::Mul),
+            NUMBER_DIVIDE => bin!(Op::Div),
+            NUMBER_INTEGER_DIVIDE => bin!(Op::IntDiv),
+            NUMBER_MODULO => bin!(Op::Mod),
+            NUMBER_QUO => bin!(Op::Quo),
+            NUMBER_REM => bin!(Op::Rem),
+            NUMBER_LESS => cmp!(|o| o == Less),
+            NUMBER_GREATER => cmp!(|o| o == Greater),
+            NUMBER_LESS_OR_EQUAL => cmp!(|o| o != Greater),
+            NUMBER_GREATER_OR_EQUAL => cmp!(|o| o != Less),
+            NUMBER_EQUAL => {
                 let Some(b) = b else {
                     return Ok(Some(Value::False));
                 };
                 Ok(Some(Value::bool(num::compare(&a, &b) == Some(Equal))))
             }
-            113 => {
+            NUMBER_NOT_EQUAL => {
                 let Some(b) = b else {
                     return Ok(Some(Value::True));
                 };
                 Ok(Some(Value::bool(num::compare(&a, &b) != Some(Equal))))
             }
-            114 => Ok(Some(Value::Int(match &a {
+            NUMBER_HASH => Ok(Some(Value::Int(match &a {
                 Num::F(f) if f.fract() == 0.0 && f.abs() < 1e18 => *f as i64 & ((1 << 60) - 1),
                 Num::F(f) => (f.to_bits() >> 4) as i64 & ((1 << 60) - 1),
                 other => match other.ratio() {
@@ -137,7 +146,7 @@ impl Vm {
                     None => 0,
                 },
             }))),
-            115 => {
+            NUMBER_NEGATED => {
                 let z = Num::I(BigInt::zero());
                 let res = num::arith(Op::Sub, &z, &a);
                 // keep the receiver's kind for floats and scaled decimals
@@ -148,7 +157,7 @@ impl Vm {
                 };
                 self.num_result(r, res)
             }
-            116 => {
+            NUMBER_ABS => {
                 let res = match &a {
                     Num::F(f) => Num::F(f.abs()),
                     Num::I(i) => Num::I(i.abs()),
@@ -157,14 +166,15 @@ impl Vm {
                 };
                 self.num_result(r, Ok(res))
             }
-            117 => Ok(Some(Value::Float(a.to_f64()))),
-            118 | 149 | 119 | 120 | 121 => {
+            NUMBER_AS_FLOAT => Ok(Some(Value::Float(a.to_f64()))),
+            NUMBER_TRUNCATED | NUMBER_AS_INTEGER | NUMBER_ROUNDED | NUMBER_FLOOR
+            | NUMBER_CEILING => {
                 let res = match &a {
                     Num::F(f) => {
                         let g = match n {
-                            119 => f.round(),
-                            120 => f.floor(),
-                            121 => f.ceil(),
+                            NUMBER_ROUNDED => f.round(),
+                            NUMBER_FLOOR => f.floor(),
+                            NUMBER_CEILING => f.ceil(),
                             _ => f.trunc(),
                         };
                         num::f_to_big(g).map(Num::I)
@@ -173,7 +183,7 @@ impl Vm {
                         let (p, q) = other.ratio().unwrap();
                         use num_integer::Integer;
                         Ok(Num::I(match n {
-                            119 => {
+                            NUMBER_ROUNDED => {
                                 let twice = &p * 2
                                     + if p.is_negative() {
                                         -q.clone()
@@ -182,19 +192,19 @@ impl Vm {
                                     };
                                 twice / (&q * 2)
                             }
-                            120 => p.div_floor(&q),
-                            121 => -((-p).div_floor(&q)),
+                            NUMBER_FLOOR => p.div_floor(&q),
+                            NUMBER_CEILING => -((-p).div_floor(&q)),
                             _ => p / q,
                         }))
                     }
                 };
                 self.num_result(r, res)
             }
-            122 | 148 => {
+            NUMBER_PRINT_STRING | NUMBER_PRINT_STRING_HELPER => {
                 let s = self.num_print(&a);
                 Ok(Some(self.new_string(&s)))
             }
-            123 => {
+            INTEGER_PRINT_STRING_RADIX => {
                 let Some(i) = int else { return Ok(None) };
                 let Value::Int(radix) = self.arg(rp, 0) else {
                     return Ok(None);
@@ -205,26 +215,30 @@ impl Vm {
                 let s = num::int_print_radix(&i, radix as u32);
                 Ok(Some(self.new_string(&s)))
             }
-            124 | 125 => {
+            NUMBER_GCD | NUMBER_LCM => {
                 let (Some(x), Some(y)) = (int, bint) else {
                     return Ok(None);
                 };
                 use num_integer::Integer;
-                let v = if n == 124 { x.gcd(&y) } else { x.lcm(&y) };
+                let v = if n == NUMBER_GCD {
+                    x.gcd(&y)
+                } else {
+                    x.lcm(&y)
+                };
                 Ok(Some(self.small_or_big(v)))
             }
-            126..=128 => {
+            INTEGER_BIT_AND | INTEGER_BIT_OR | INTEGER_BIT_XOR => {
                 let (Some(x), Some(y)) = (int, bint) else {
                     return Ok(None);
                 };
                 let v = match n {
-                    126 => x & y,
-                    127 => x | y,
+                    INTEGER_BIT_AND => x & y,
+                    INTEGER_BIT_OR => x | y,
                     _ => x ^ y,
                 };
                 Ok(Some(self.small_or_big(v)))
             }
-            129 => {
+            INTEGER_BIT_SHIFT => {
                 let (Some(x), Value::Int(s)) = (int, self.arg(rp, 0)) else {
                     return Ok(None);
                 };
@@ -243,7 +257,7 @@ impl Vm {
                 };
                 Ok(Some(self.small_or_big(v)))
             }
-            130 => {
+            NUMBER_SQRT => {
                 if let Some(i) = &int {
                     if !i.is_negative() {
                         let s = i.sqrt();
@@ -260,7 +274,7 @@ impl Vm {
                 }
                 Ok(Some(Value::Float(f.sqrt())))
             }
-            131 => {
+            NUMBER_RAISED_TO => {
                 let Some(b) = b else { return Ok(None) };
                 match (&a, &b) {
                     (_, Num::I(e)) if !matches!(a, Num::F(_)) => {
@@ -293,7 +307,7 @@ impl Vm {
                     _ => Ok(Some(Value::Float(a.to_f64().powf(b.to_f64())))),
                 }
             }
-            132 => {
+            INTEGER_FACTORIAL => {
                 let Some(i) = int else { return Ok(None) };
                 let Some(k) = i.to_u64() else {
                     return self
@@ -314,7 +328,7 @@ impl Vm {
                 }
                 Ok(Some(self.small_or_big(acc)))
             }
-            133 => {
+            NUMBER_AS_FRACTION => {
                 let res = match &a {
                     Num::F(f) => float_to_fraction(*f),
                     other => {
@@ -324,7 +338,7 @@ impl Vm {
                 };
                 self.num_result(r, res)
             }
-            134 => {
+            NUMBER_AS_SCALED_DECIMAL => {
                 let Value::Int(s) = self.arg(rp, 0) else {
                     return Ok(None);
                 };
@@ -343,21 +357,25 @@ impl Vm {
                 };
                 self.num_result(r, res)
             }
-            135 | 136 => {
+            NUMBER_NUMERATOR | NUMBER_DENOMINATOR => {
                 let Some((p, q)) = a.ratio() else {
                     return Ok(None);
                 };
-                Ok(Some(self.small_or_big(if n == 135 { p } else { q })))
+                Ok(Some(self.small_or_big(if n == NUMBER_NUMERATOR {
+                    p
+                } else {
+                    q
+                })))
             }
-            137..=143 => {
+            NUMBER_LN..=NUMBER_LOG => {
                 let x = a.to_f64();
                 let v = match n {
-                    137 => x.ln(),
-                    138 => x.exp(),
-                    139 => x.sin(),
-                    140 => x.cos(),
-                    141 => x.tan(),
-                    142 => x.atan(),
+                    NUMBER_LN => x.ln(),
+                    NUMBER_EXP => x.exp(),
+                    NUMBER_SIN => x.sin(),
+                    NUMBER_COS => x.cos(),
+                    NUMBER_TAN => x.tan(),
+                    NUMBER_ARC_TAN => x.atan(),
                     _ => {
                         let Some(b) = b else { return Ok(None) };
                         x.ln() / b.to_f64().ln()
@@ -365,19 +383,19 @@ impl Vm {
                 };
                 Ok(Some(Value::Float(v)))
             }
-            144 => Ok(Some(Value::bool(a.is_zero()))),
-            145 => Ok(Some(Value::Int(if a.is_zero() {
+            NUMBER_IS_ZERO => Ok(Some(Value::bool(a.is_zero()))),
+            NUMBER_SIGN => Ok(Some(Value::Int(if a.is_zero() {
                 0
             } else if a.is_negative() {
                 -1
             } else {
                 1
             }))),
-            146 => {
+            INTEGER_HIGH_BIT => {
                 let Some(i) = int else { return Ok(None) };
                 Ok(Some(Value::Int(i.bits() as i64)))
             }
-            147 => {
+            INTEGER_AS_CHARACTER => {
                 let Some(c) = int.and_then(|i| i.to_u32()) else {
                     return Ok(None);
                 };
@@ -386,11 +404,11 @@ impl Vm {
                 }
                 Ok(Some(Value::Char(c)))
             }
-            150 => Ok(Some(Value::Int(match a {
+            SCALED_DECIMAL_SCALE => Ok(Some(Value::Int(match a {
                 Num::Scaled(_, _, s) => s as i64,
                 _ => 0,
             }))),
-            151 | 152 => {
+            NUMBER_ROUND_TO | NUMBER_TRUNCATE_TO => {
                 let Some(b) = b else { return Ok(None) };
                 let q = num::arith(Op::Div, &a, &b);
                 let q = match q {
@@ -398,18 +416,26 @@ impl Vm {
                     Err(e) => return self.num_result(r, Err(e)),
                 };
                 let qv = self.num_value(q);
-                let sel = if n == 151 { "rounded" } else { "truncated" };
+                let sel = if n == NUMBER_ROUND_TO {
+                    "rounded"
+                } else {
+                    "truncated"
+                };
                 let qi = self.send_str(qv, sel, &[])?;
                 let bv = self.arg(rp, 0);
                 Ok(Some(self.send_str(qi, "*", &[bv])?))
             }
-            153 | 154 => {
+            NUMBER_FRACTION_PART | NUMBER_INTEGER_PART => {
                 let res = match &a {
-                    Num::F(f) => Ok(Num::F(if n == 153 { f.fract() } else { f.trunc() })),
+                    Num::F(f) => Ok(Num::F(if n == NUMBER_FRACTION_PART {
+                        f.fract()
+                    } else {
+                        f.trunc()
+                    })),
                     other => {
                         let (p, q) = other.ratio().unwrap();
                         let ip = &p / &q;
-                        if n == 154 {
+                        if n == NUMBER_INTEGER_PART {
                             Ok(match other {
                                 Num::Scaled(_, _, s) => Num::Scaled(ip, BigInt::one(), *s),
                                 _ => Num::I(ip),
@@ -421,14 +447,14 @@ impl Vm {
                 };
                 self.num_result(r, res)
             }
-            155 => Ok(Some(Value::bool(matches!(a, Num::F(f) if f.is_nan())))),
-            156 => Ok(Some(Value::bool(matches!(a, Num::F(f) if f.is_infinite())))),
-            157 => Ok(Some(Value::bool(a.is_negative()))),
-            158 => {
+            NUMBER_IS_NAN => Ok(Some(Value::bool(matches!(a, Num::F(f) if f.is_nan())))),
+            FLOAT_IS_INFINITE => Ok(Some(Value::bool(matches!(a, Num::F(f) if f.is_infinite())))),
+            NUMBER_NEGATIVE => Ok(Some(Value::bool(a.is_negative()))),
+            NUMBER_SQUARED => {
                 let res = num::arith(Op::Mul, &a, &a);
                 self.num_result(r, res)
             }
-            159 => {
+            INTEGER_EVEN => {
                 let Some(i) = int else { return Ok(None) };
                 Ok(Some(Value::bool((&i % 2u32).is_zero())))
             }

@@ -7,6 +7,7 @@
 #![allow(improper_ctypes_definitions)]
 
 use super::{identity_hash, quote, selector_arity, symbol_print_body};
+use crate::object::primitives::*;
 
 use crate::interp::num::{self};
 use crate::interp::primitive::P;
@@ -24,26 +25,28 @@ impl Vm {
         argc: usize,
     ) -> P {
         Ok(match n {
-            1 => Some(Value::bool(r.identical(self.arg(rp, 0)))),
-            2 => Some(Value::Obj(self.class_of(r))),
-            3 | 17 => Some(Value::Int(identity_hash(r))),
-            4 | 21 => {
-                if n == 21
+            OBJECT_IDENTICAL => Some(Value::bool(r.identical(self.arg(rp, 0)))),
+            OBJECT_CLASS => Some(Value::Obj(self.class_of(r))),
+            OBJECT_IDENTITY_HASH | OBJECT_HASH => Some(Value::Int(identity_hash(r))),
+            OBJECT_BASIC_SIZE | OBJECT_SIZE => {
+                if n == OBJECT_SIZE
                     && matches!(r, Value::Obj(o) if matches!(self.heap.get(o).body, Body::Dict(_)))
                 {
                     return Ok(self.dict_entries(r).map(|e| Value::Int(e.len() as i64)));
                 }
                 Some(Value::Int(self.basic_size(r) as i64))
             }
-            5 | 22 => Self::one_based(self.arg(rp, 0)).and_then(|i| self.basic_at(r, i)),
-            6 | 23 => {
+            OBJECT_BASIC_AT | OBJECT_AT => {
+                Self::one_based(self.arg(rp, 0)).and_then(|i| self.basic_at(r, i))
+            }
+            OBJECT_BASIC_AT_PUT | OBJECT_AT_PUT => {
                 let (i, x) = (self.arg(rp, 0), self.arg(rp, 1));
                 match Self::one_based(i) {
                     Some(i) if self.basic_at_put(r, i, x).is_ok() => Some(x),
                     _ => None,
                 }
             }
-            7 => {
+            OBJECT_INST_VAR_AT => {
                 let Value::Obj(o) = r else { return Ok(None) };
                 let Some(i) = Self::one_based(self.arg(rp, 0)) else {
                     return Ok(None);
@@ -54,7 +57,7 @@ impl Vm {
                     _ => None,
                 }
             }
-            8 => {
+            OBJECT_INST_VAR_AT_PUT => {
                 let Value::Obj(o) = r else { return Ok(None) };
                 let Some(i) = Self::one_based(self.arg(rp, 0)) else {
                     return Ok(None);
@@ -71,7 +74,7 @@ impl Vm {
                     None
                 }
             }
-            9 => Some(match r {
+            OBJECT_SHALLOW_COPY => Some(match r {
                 Value::Obj(o) => {
                     let obj = self.heap.get(o);
                     match &obj.body {
@@ -85,7 +88,7 @@ impl Vm {
                 }
                 other => other,
             }),
-            10 => {
+            OBJECT_PERFORM => {
                 // perform: sel with: ...
                 let sel = self.arg(rp, 0);
                 let Value::Obj(s) = sel else { return Ok(None) };
@@ -98,7 +101,7 @@ impl Vm {
                 }
                 Some(self.send_msg(r, s, &args)?)
             }
-            11 => {
+            OBJECT_PERFORM_WITH_ARGUMENTS => {
                 let sel = self.arg(rp, 0);
                 let Value::Obj(s) = sel else { return Ok(None) };
                 let Some(args) = self.array_items(self.arg(rp, 1)) else {
@@ -111,7 +114,7 @@ impl Vm {
                 }
                 Some(self.send_msg(r, s, &args)?)
             }
-            12 => {
+            OBJECT_IS_KIND_OF => {
                 let c = self.arg(rp, 0);
                 match c {
                     Value::Obj(co) if self.heap.class_data(co).is_some() => {
@@ -120,33 +123,33 @@ impl Vm {
                     _ => Some(Value::False),
                 }
             }
-            13 => {
+            OBJECT_RESPONDS_TO => {
                 let Value::Obj(s) = self.arg(rp, 0) else {
                     return Ok(Some(Value::False));
                 };
                 let c = self.class_of(r);
                 Some(Value::bool(self.lookup(c, s).is_some()))
             }
-            14 => {
+            OBJECT_PRINT_STRING => {
                 let s = self.basic_print(r, 0);
                 Some(self.new_string(&s))
             }
-            15 => Some(Value::bool(!r.identical(self.arg(rp, 0)))),
-            16 => Some(Value::bool(r.identical(self.arg(rp, 0)))),
-            18 => {
+            OBJECT_NOT_IDENTICAL => Some(Value::bool(!r.identical(self.arg(rp, 0)))),
+            OBJECT_EQUAL => Some(Value::bool(r.identical(self.arg(rp, 0)))),
+            OBJECT_DISPLAY_STRING => {
                 let s = match self.string_of(r) {
                     Some(s) => s,
                     None => self.basic_print(r, 0),
                 };
                 Some(self.new_string(&s))
             }
-            19 => {
+            OBJECT_IS_MEMBER_OF => {
                 let c = self.arg(rp, 0);
                 Some(Value::bool(
                     matches!(c, Value::Obj(co) if co == self.class_of(r)),
                 ))
             }
-            20 => {
+            OBJECT_BECOME => {
                 let (Value::Obj(a), Value::Obj(b)) = (r, self.arg(rp, 0)) else {
                     return Ok(None);
                 };
@@ -175,7 +178,7 @@ impl Vm {
                 self.heap.set_class(b, oa.class);
                 Some(r)
             }
-            24 => {
+            OBJECT_SIGNAL_ERROR => {
                 // _signalError: number args: array
                 let Value::Int(num) = self.arg(rp, 0) else {
                     return Ok(None);
@@ -189,7 +192,7 @@ impl Vm {
                 }
                 Some(self.signal(ex)?)
             }
-            29 => {
+            OBJECT_SET_BASIC_SIZE => {
                 let Value::Int(size) = self.arg(rp, 0) else {
                     return Ok(None);
                 };
@@ -210,15 +213,15 @@ impl Vm {
                 }
                 Some(r)
             }
-            28 => {
+            OBJECT_DOES_NOT_UNDERSTAND => {
                 let msg = self.arg(rp, 0);
                 Some(self.signal_mnu(r, msg)?)
             }
-            26 => Some(Value::bool(match r {
+            OBJECT_IS_INVARIANT => Some(Value::bool(match r {
                 Value::Obj(o) => self.heap.is_invariant(o),
                 _ => true,
             })),
-            27 => {
+            OBJECT_IMMEDIATE_INVARIANT => {
                 if let Value::Obj(o) = r {
                     self.heap.set_invariant(o);
                 }

@@ -8,6 +8,7 @@
 #![allow(improper_ctypes_definitions)]
 
 use super::{bytes_hash, quote, selector_arity, string_hash, symbol_print_body, BIG_COPY};
+use crate::object::primitives::*;
 use num_bigint::BigInt;
 
 use crate::interp::primitive::P;
@@ -17,7 +18,7 @@ use crate::object::value::Value;
 
 impl Vm {
     pub(super) extern "C-unwind" fn prim_char(&mut self, n: u16, r: Value, rp: usize) -> P {
-        if n == 161 {
+        if n == CHAR_WITH_VALUE {
             let c = match self.arg(rp, 0) {
                 Value::Int(i) if (0..=0x10FFFF).contains(&i) => i as u32,
                 _ => return Ok(None),
@@ -27,15 +28,19 @@ impl Vm {
         let Value::Char(c) = r else { return Ok(None) };
         let ch = char::from_u32(c).unwrap_or('\u{FFFD}');
         Ok(Some(match n {
-            160 => Value::Int(c as i64),
-            162 => Value::bool("aeiouAEIOU".contains(ch)),
-            163 => Value::bool(ch.is_alphabetic()),
-            164 => Value::bool(ch.is_ascii_digit()),
-            165 => Value::bool(ch.is_whitespace()),
-            166 => Value::Char(ch.to_uppercase().next().map(|u| u as u32).unwrap_or(c)),
-            167 => Value::Char(ch.to_lowercase().next().map(|u| u as u32).unwrap_or(c)),
-            168 => Value::bool(ch.is_uppercase()),
-            169 => Value::bool(ch.is_lowercase()),
+            CHAR_VALUE => Value::Int(c as i64),
+            CHAR_IS_VOWEL => Value::bool("aeiouAEIOU".contains(ch)),
+            CHAR_IS_LETTER => Value::bool(ch.is_alphabetic()),
+            CHAR_IS_DIGIT => Value::bool(ch.is_ascii_digit()),
+            CHAR_IS_SEPARATOR => Value::bool(ch.is_whitespace()),
+            CHAR_AS_UPPERCASE => {
+                Value::Char(ch.to_uppercase().next().map(|u| u as u32).unwrap_or(c))
+            }
+            CHAR_AS_LOWERCASE => {
+                Value::Char(ch.to_lowercase().next().map(|u| u as u32).unwrap_or(c))
+            }
+            CHAR_IS_UPPERCASE => Value::bool(ch.is_uppercase()),
+            CHAR_IS_LOWERCASE => Value::bool(ch.is_lowercase()),
             _ => return Ok(None),
         }))
     }
@@ -62,7 +67,7 @@ impl Vm {
         }
         // primitives valid on any indexable object
         match n {
-            209 => {
+            STRING_COPY_FROM_TO => {
                 let (Some(from), Value::Int(to)) =
                     (Self::one_based(self.arg(rp, 0)), self.arg(rp, 1))
                 else {
@@ -95,7 +100,7 @@ impl Vm {
                 };
                 return Ok(Some(Value::Obj(self.heap.alloc(class, body))));
             }
-            210 => {
+            STRING_INDEX_OF => {
                 let x = self.arg(rp, 0);
                 let size = self.basic_size(r);
                 for i in 0..size {
@@ -106,7 +111,7 @@ impl Vm {
                 }
                 return Ok(Some(Value::Int(0)));
             }
-            222 => {
+            STRING_REPLACE_FROM_TO => {
                 // replaceFrom: start to: stop with: other startingAt: repStart
                 let (Some(start), Value::Int(stop), other, Some(rs)) = (
                     Self::one_based(self.arg(rp, 0)),
@@ -137,7 +142,7 @@ impl Vm {
                 }
                 return Ok(Some(r));
             }
-            225 => {
+            STRING_REVERSE => {
                 let Value::Obj(o) = r else { return Ok(None) };
                 let inst = self.inst_size_of(o);
                 let obj = self.heap.get(o);
@@ -158,7 +163,7 @@ impl Vm {
                 };
                 return Ok(Some(Value::Obj(self.heap.alloc(class, body))));
             }
-            230 => {
+            STRING_AS_BYTE_ARRAY => {
                 let Value::Obj(o) = r else { return Ok(None) };
                 return Ok(match &self.heap.get(o).body {
                     Body::Bytes(b) => {
@@ -170,7 +175,7 @@ impl Vm {
                     _ => None,
                 });
             }
-            231 => {
+            STRING_OCCURRENCES_OF => {
                 let x = self.arg(rp, 0);
                 if let (Value::Obj(o), Value::Char(c)) = (r, x) {
                     let obj = self.heap.get(o);
@@ -194,7 +199,7 @@ impl Vm {
                 }
                 return Ok(Some(Value::Int(count)));
             }
-            234 => {
+            STRING_NEW_WITH_ALL => {
                 // String class new: n withAll: aChar  (receiver is the class)
                 let (Value::Obj(c), Value::Int(k), Value::Char(ch)) =
                     (r, self.arg(rp, 0), self.arg(rp, 1))
@@ -214,7 +219,7 @@ impl Vm {
                 };
                 return Ok(Some(Value::Obj(self.heap.alloc(c, body))));
             }
-            215 => {
+            STRING_ENCODE_AS_UTF8 => {
                 let Some(chars) = self.chars_of(r) else {
                     return Ok(None);
                 };
@@ -224,7 +229,7 @@ impl Vm {
                         .alloc(self.k.byte_array, Body::Bytes(s.into_bytes())),
                 )));
             }
-            216 => {
+            STRING_DECODE_FROM_UTF8 => {
                 let Value::Obj(o) = r else { return Ok(None) };
                 let Body::Bytes(b) = &self.heap.get(o).body else {
                     return Ok(None);
@@ -238,7 +243,7 @@ impl Vm {
             }
             _ => {}
         }
-        if n == 200 && !self.is_kind_of(r, self.k.character_collection) {
+        if n == STRING_CONCATENATE && !self.is_kind_of(r, self.k.character_collection) {
             // ByteArray , ByteArray
             let (Value::Obj(a), Value::Obj(b)) = (r, self.arg(rp, 0)) else {
                 return Ok(None);
@@ -253,12 +258,12 @@ impl Vm {
             let class = self.heap.get(a).class;
             return Ok(Some(Value::Obj(self.heap.alloc(class, Body::Bytes(v)))));
         }
-        if n == 229 && argc == 1 {
+        if n == STRING_INCLUDES_STRING && argc == 1 {
             if let Some(v) = self.includes_string_ascii(r, self.arg(rp, 0)) {
                 return Ok(Some(v));
             }
         }
-        if n == 224 {
+        if n == STRING_SIZE {
             // size: no need to copy the characters
             if let Value::Obj(o) = r {
                 let obj = self.heap.get(o);
@@ -286,41 +291,42 @@ impl Vm {
             None
         };
         Ok(Some(match n {
-            200 => {
+            STRING_CONCATENATE => {
                 let Some(t) = arg_chars else { return Ok(None) };
                 let mut v = s;
                 v.extend(t);
                 self.string_from_chars(v)
             }
-            201 => {
+            STRING_EQUAL => {
                 let other = self.arg(rp, 0);
                 if self.is_symbol(r) && self.is_symbol(other) {
                     return Ok(Some(Value::bool(r.identical(other))));
                 }
                 Value::bool(arg_chars.is_some_and(|t| t == s))
             }
-            202..=205 => {
+            STRING_LESS | STRING_GREATER | STRING_LESS_OR_EQUAL | STRING_GREATER_OR_EQUAL => {
                 let Some(t) = arg_chars else { return Ok(None) };
                 let o = s.cmp(&t);
                 use std::cmp::Ordering::*;
                 Value::bool(match n {
-                    202 => o == Less,
-                    203 => o == Greater,
-                    204 => o != Greater,
+                    STRING_LESS => o == Less,
+                    STRING_GREATER => o == Greater,
+                    STRING_LESS_OR_EQUAL => o != Greater,
                     _ => o != Less,
                 })
             }
-            206 => Value::Int(string_hash(&s)),
-            207 => {
+            STRING_HASH => Value::Int(string_hash(&s)),
+            STRING_AS_SYMBOL => {
                 let st = Self::chars_to_string(&s);
                 self.sym(&st)
             }
-            208 | 233 => {
-                if n == 208 && !self.is_symbol(r) && self.class_of(r) == self.k.string {
+            STRING_AS_STRING | STRING_AS_UNICODE => {
+                if n == STRING_AS_STRING && !self.is_symbol(r) && self.class_of(r) == self.k.string
+                {
                     return Ok(Some(r));
                 }
                 let v = self.string_from_chars(s);
-                if n == 233 {
+                if n == STRING_AS_UNICODE {
                     if let Value::Obj(o) = v {
                         let chars = self.chars_of(v).unwrap_or_default();
                         let c = if chars.iter().all(|&c| c < 128) {
@@ -341,20 +347,24 @@ impl Vm {
                 }
                 v
             }
-            211 | 229 | 235 | 236 | 237 => {
+            STRING_INCLUDES_SUBSTRING
+            | STRING_INCLUDES_STRING
+            | STRING_SAME_AS
+            | STRING_STARTS_WITH
+            | STRING_ENDS_WITH => {
                 let Some(t) = arg_chars else { return Ok(None) };
                 let (a, b) = (Self::chars_to_string(&s), Self::chars_to_string(&t));
                 Value::bool(match n {
-                    211 => a.contains(&b),
-                    229 => a.to_lowercase().contains(&b.to_lowercase()),
-                    235 => a.to_lowercase() == b.to_lowercase(),
-                    236 => a.starts_with(&b),
+                    STRING_INCLUDES_SUBSTRING => a.contains(&b),
+                    STRING_INCLUDES_STRING => a.to_lowercase().contains(&b.to_lowercase()),
+                    STRING_SAME_AS => a.to_lowercase() == b.to_lowercase(),
+                    STRING_STARTS_WITH => a.starts_with(&b),
                     _ => a.ends_with(&b),
                 })
             }
-            212 | 213 => {
+            STRING_AS_UPPERCASE | STRING_AS_LOWERCASE => {
                 let st = Self::chars_to_string(&s);
-                let t = if n == 212 {
+                let t = if n == STRING_AS_UPPERCASE {
                     st.to_uppercase()
                 } else {
                     st.to_lowercase()
@@ -365,7 +375,7 @@ impl Vm {
                     self.new_string(&t)
                 }
             }
-            214 => {
+            STRING_PRINT_STRING => {
                 let st = Self::chars_to_string(&s);
                 let p = if self.is_symbol(r) {
                     format!("#{}", symbol_print_body(&st))
@@ -374,14 +384,14 @@ impl Vm {
                 };
                 self.new_string(&p)
             }
-            217 => {
+            STRING_EVALUATE => {
                 let src = Self::chars_to_string(&s);
                 return self.evaluate_source(&src).map(Some);
             }
-            218 => self.string_from_chars(s),
-            219 | 220 => {
+            STRING_DISPLAY_STRING => self.string_from_chars(s),
+            STRING_AS_NUMBER | STRING_AS_INTEGER => {
                 let st = Self::chars_to_string(&s);
-                if n == 220 {
+                if n == STRING_AS_INTEGER {
                     let t = st.trim_start();
                     let (neg, t) = match t.strip_prefix('-') {
                         Some(x) => (true, x),
@@ -401,7 +411,7 @@ impl Vm {
                     }
                 }
             }
-            221 => {
+            STRING_FIND_STRING => {
                 let (Some(t), Some(start)) = (arg_chars, Self::one_based(self.arg(rp, 1))) else {
                     return Ok(None);
                 };
@@ -429,15 +439,15 @@ impl Vm {
                 }
                 Value::Int(found as i64)
             }
-            223 => Value::Int(selector_arity(&Self::chars_to_string(&s)) as i64),
-            224 => Value::Int(s.len() as i64),
-            226 => {
+            SYMBOL_NUM_ARGS => Value::Int(selector_arity(&Self::chars_to_string(&s)) as i64),
+            STRING_SIZE => Value::Int(s.len() as i64),
+            STRING_TRIM_SEPARATORS => {
                 let st = Self::chars_to_string(&s);
                 self.new_string(st.trim())
             }
-            227 | 228 => {
+            STRING_SUBSTRINGS | STRING_SUBSTRINGS_SEPARATED_BY => {
                 let st = Self::chars_to_string(&s);
-                let parts: Vec<String> = if n == 227 {
+                let parts: Vec<String> = if n == STRING_SUBSTRINGS {
                     st.split_whitespace().map(String::from).collect()
                 } else {
                     let seps: Vec<char> = match self.arg(rp, 0) {
@@ -455,8 +465,8 @@ impl Vm {
                 let vals: Vec<Value> = parts.iter().map(|p| self.new_string(p)).collect();
                 self.new_array(vals)
             }
-            232 => Value::bool(self.is_symbol(r)),
-            238 => {
+            STRING_IS_SYMBOL => Value::bool(self.is_symbol(r)),
+            STRING_MATCH_PATTERN => {
                 let Some(pattern) = self.array_items(self.arg(rp, 0)) else {
                     return Ok(None);
                 };
@@ -473,7 +483,7 @@ impl Vm {
                 }
                 Value::bool(match_pattern(&pat, &s))
             }
-            239 => {
+            STRING_KEYWORDS => {
                 let st = Self::chars_to_string(&s);
                 let parts: Vec<String> = if st.contains(':') {
                     st.split_inclusive(':').map(String::from).collect()
@@ -494,7 +504,7 @@ impl Vm {
     /// a case-insensitive search, a printString of a Symbol, a failure).
     fn prim_string_bytes(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> Option<Value> {
         match (n, argc) {
-            (200, 1) => {
+            (STRING_CONCATENATE, 1) => {
                 let joined = {
                     let (a, b) = (self.char_bytes(r)?, self.char_bytes(self.arg(rp, 0))?);
                     if !self.heap.can_allocate(a.len() + b.len()) {
@@ -509,30 +519,30 @@ impl Vm {
                     self.heap.alloc(self.k.string, Body::Bytes(joined)),
                 ))
             }
-            (201, 1) => {
+            (STRING_EQUAL, 1) => {
                 let other = self.arg(rp, 0);
                 if self.is_symbol(r) && self.is_symbol(other) {
                     return Some(Value::bool(r.identical(other)));
                 }
                 Some(Value::bool(self.char_bytes(r)? == self.char_bytes(other)?))
             }
-            (202..=205, 1) => {
+            (STRING_LESS | STRING_GREATER | STRING_LESS_OR_EQUAL | STRING_GREATER_OR_EQUAL, 1) => {
                 let o = self.char_bytes(r)?.cmp(self.char_bytes(self.arg(rp, 0))?);
                 use std::cmp::Ordering::*;
                 Some(Value::bool(match n {
-                    202 => o == Less,
-                    203 => o == Greater,
-                    204 => o != Greater,
+                    STRING_LESS => o == Less,
+                    STRING_GREATER => o == Greater,
+                    STRING_LESS_OR_EQUAL => o != Greater,
                     _ => o != Less,
                 }))
             }
-            (206, 0) => Some(Value::Int(bytes_hash(self.char_bytes(r)?))),
-            (212 | 213, 0) => {
+            (STRING_HASH, 0) => Some(Value::Int(bytes_hash(self.char_bytes(r)?))),
+            (STRING_AS_UPPERCASE | STRING_AS_LOWERCASE, 0) => {
                 let b = self.char_bytes(r)?;
                 if !b.is_ascii() {
                     return None;
                 }
-                let changed = if n == 212 {
+                let changed = if n == STRING_AS_UPPERCASE {
                     b.to_ascii_uppercase()
                 } else {
                     b.to_ascii_lowercase()
@@ -547,7 +557,7 @@ impl Vm {
                     ))
                 }
             }
-            (214, 0) if !self.is_symbol(r) => {
+            (STRING_PRINT_STRING, 0) if !self.is_symbol(r) => {
                 let quoted = {
                     let b = self.char_bytes(r)?;
                     let mut v = Vec::with_capacity(b.len() + 2);
@@ -565,7 +575,7 @@ impl Vm {
                     self.heap.alloc(self.k.string, Body::Bytes(quoted)),
                 ))
             }
-            (221, 3) if !matches!(self.arg(rp, 2), Value::True) => {
+            (STRING_FIND_STRING, 3) if !matches!(self.arg(rp, 2), Value::True) => {
                 let start = Self::one_based(self.arg(rp, 1))?;
                 let (hay, needle) = (self.char_bytes(r)?, self.char_bytes(self.arg(rp, 0))?);
                 Some(Value::Int(

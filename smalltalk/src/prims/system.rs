@@ -9,6 +9,7 @@
 use crate::interp::primitive::P;
 use crate::interp::Vm;
 use crate::object::heap::{Body, Format};
+use crate::object::primitives::*;
 use crate::object::value::{Oop, Value};
 
 impl Vm {
@@ -25,7 +26,7 @@ impl Vm {
             Value::Nil
         };
         Ok(Some(match n {
-            300 => {
+            TRANSCRIPT_SHOW => {
                 let s = match self.string_of(a0) {
                     Some(s) => s,
                     None => self.basic_print(a0, 0),
@@ -33,44 +34,44 @@ impl Vm {
                 self.transcript.push_str(&s);
                 r
             }
-            301 => {
+            TRANSCRIPT_CR => {
                 self.transcript.push('\n');
                 r
             }
-            302 => {
+            TRANSCRIPT_TAB => {
                 self.transcript.push('\t');
                 r
             }
-            303 => {
+            TRANSCRIPT_SPACE => {
                 self.transcript.push(' ');
                 r
             }
-            304 => {
+            TRANSCRIPT_CONTENTS => {
                 let t = self.transcript.clone();
                 self.new_string(&t)
             }
-            310 => Value::Obj(self.roots.user_profile),
-            311 => self.new_string("gs64stone"),
-            312 => Value::Int(self.session_id),
-            313 | 314 => Value::True,
-            315 => Value::True,
-            316 => Value::bool(false),
-            317 => Value::Int(
+            SYSTEM_MY_USER_PROFILE => Value::Obj(self.roots.user_profile),
+            SYSTEM_STONE_NAME => self.new_string("gs64stone"),
+            SYSTEM_SESSION => Value::Int(self.session_id),
+            SYSTEM_COMMIT_TRANSACTION | SYSTEM_ABORT_TRANSACTION => Value::True,
+            SYSTEM_IN_TRANSACTION => Value::True,
+            SYSTEM_NEEDS_COMMIT => Value::bool(false),
+            SYSTEM_MILLISECOND_CLOCK => Value::Int(
                 std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
                     .map(|d| d.as_millis() as i64)
                     .unwrap_or(0)
                     & ((1 << 60) - 1),
             ),
-            318 => r,
-            319 => Value::Obj(self.roots.session_temps),
-            320 => {
+            SYSTEM_GC_NOW => r,
+            SESSION_TEMPS_CURRENT => Value::Obj(self.roots.session_temps),
+            SYMDICT_AT => {
                 let Some(a) = self.dict_assoc(r, a0) else {
                     return Ok(None);
                 };
                 self.heap.slot(a, 1)
             }
-            321 => {
+            SYMDICT_AT_PUT => {
                 let Value::Obj(d) = r else { return Ok(None) };
                 let v = self.arg(rp, 1);
                 match self.dict_at_put(d, a0, v) {
@@ -78,11 +79,11 @@ impl Vm {
                     None => return Ok(None),
                 }
             }
-            322 => match self.dict_assoc(r, a0) {
+            SYMDICT_ASSOCIATION_AT => match self.dict_assoc(r, a0) {
                 Some(a) => Value::Obj(a),
                 None => Value::Nil,
             },
-            323 => {
+            SYMDICT_REMOVE_KEY => {
                 let Value::Obj(d) = r else { return Ok(None) };
                 let key = self.dict_key(a0);
                 // removing a binding the kernel owns changes the binding
@@ -102,28 +103,28 @@ impl Vm {
                     None => return Ok(None),
                 }
             }
-            324 => Value::bool(self.dict_assoc(r, a0).is_some()),
-            325 | 327 | 328 => {
+            SYMDICT_INCLUDES_KEY => Value::bool(self.dict_assoc(r, a0).is_some()),
+            SYMDICT_KEYS | SYMDICT_ASSOCIATIONS | SYMDICT_VALUES => {
                 let Some(es) = self.dict_entries(r) else {
                     return Ok(None);
                 };
                 let vals: Vec<Value> = es
                     .into_iter()
                     .map(|(k, a)| match n {
-                        325 => k,
-                        327 => Value::Obj(a),
+                        SYMDICT_KEYS => k,
+                        SYMDICT_ASSOCIATIONS => Value::Obj(a),
                         _ => self.heap.slot(a, 1),
                     })
                     .collect();
                 self.new_array(vals)
             }
-            326 => {
+            SYMDICT_SIZE => {
                 let Some(es) = self.dict_entries(r) else {
                     return Ok(None);
                 };
                 Value::Int(es.len() as i64)
             }
-            329 => {
+            SYMDICT_NEW => {
                 let Value::Obj(c) = r else { return Ok(None) };
                 match self.heap.class_data(c) {
                     Some(d) if d.format == Format::Dict => {
@@ -132,7 +133,7 @@ impl Vm {
                     _ => return Ok(None),
                 }
             }
-            330 => {
+            SYMDICT_KEY_AT_VALUE => {
                 let Some(es) = self.dict_entries(r) else {
                     return Ok(None);
                 };
@@ -141,7 +142,7 @@ impl Vm {
                     .map(|(k, _)| k)
                     .unwrap_or(Value::Nil)
             }
-            331 => {
+            SYMDICT_ADD => {
                 let Value::Obj(d) = r else { return Ok(None) };
                 let Value::Obj(a) = a0 else { return Ok(None) };
                 if !self.is_kind_of(a0, self.k.association) {
@@ -158,7 +159,7 @@ impl Vm {
                 }
                 a0
             }
-            341 => {
+            OBJECT_SLEEP => {
                 // sleep, interruptibly
                 let ms = match a0 {
                     Value::Int(ms) if ms >= 0 => ms as u64,
@@ -175,7 +176,7 @@ impl Vm {
                 }
                 r
             }
-            340 => {
+            OBJECT_HALT => {
                 let ex = self.new_exception(self.k.halt, None, Some("halt"));
                 self.signal(ex)?
             }
@@ -191,25 +192,25 @@ impl Vm {
         };
         let m = m.clone();
         Ok(Some(match n {
-            90 => Value::Obj(m.selector),
-            91 => self.new_string(&m.source),
-            92 => Value::Obj(m.class),
-            93 => m.category,
-            94 => {
+            METHOD_SELECTOR => Value::Obj(m.selector),
+            METHOD_SOURCE_STRING => self.new_string(&m.source),
+            METHOD_IN_CLASS => Value::Obj(m.class),
+            METHOD_CATEGORY => m.category,
+            METHOD_LITERALS => {
                 let mut lits: Vec<Value> = m.literals.clone();
                 lits.extend(m.sends.iter().map(|&s| Value::Obj(s)));
                 self.new_array(lits)
             }
-            95 => Value::Int(0),
-            96 => {
+            METHOD_ENVIRONMENT_ID => Value::Int(0),
+            METHOD_INST_VARS_ACCESSED => {
                 let v = m.ivars_used.iter().map(|&s| Value::Obj(s)).collect();
                 self.new_array(v)
             }
-            97 => {
+            METHOD_SELECTORS_SENT => {
                 let v = m.sends.iter().map(|&s| Value::Obj(s)).collect();
                 self.new_array(v)
             }
-            98 => Value::Int(m.num_args as i64),
+            METHOD_NUM_ARGS => Value::Int(m.num_args as i64),
             _ => return Ok(None),
         }))
     }

@@ -19,7 +19,7 @@ impl Vm {
     fn hashed_parts(&mut self, o: Oop, prim: u16) -> Option<(Oop, i64)> {
         let class = self.heap.get(o).class;
         // the answer holds until a method changes (`epoch`); one class per primitive
-        let memo = (prim - 240) as usize;
+        let memo = (prim - SET_INDEX_OF) as usize;
         if self.index_of_checked[memo] != (self.epoch + 1, class) && !self.index_of_is(class, prim)
         {
             return None;
@@ -41,7 +41,7 @@ impl Vm {
         if self.lookup(class, sel).is_none_or(|m| m.primitive != prim) {
             return false;
         }
-        self.index_of_checked[(prim - 240) as usize] = (self.epoch + 1, class);
+        self.index_of_checked[(prim - SET_INDEX_OF) as usize] = (self.epoch + 1, class);
         true
     }
 
@@ -52,11 +52,11 @@ impl Vm {
         let Value::Int(k) = key else {
             return None;
         };
-        let dict = prim == 241;
+        let dict = prim == DICTIONARY_INDEX_OF;
         let (int_hash, assoc_key, _) = self.kernel_hashing();
         let class = self.heap.get(o).class;
         // the answer holds until a method changes (`epoch`); one class per primitive
-        let memo = (prim - 240) as usize;
+        let memo = (prim - SET_INDEX_OF) as usize;
         if !int_hash
             || (dict && !assoc_key)
             || (self.index_of_checked[memo] != (self.epoch + 1, class)
@@ -97,7 +97,7 @@ impl Vm {
     #[inline(never)]
     pub(super) extern "C-unwind" fn dictionary_at_if_absent(&mut self, o: Oop, rp: usize) -> P {
         let (key, block) = (self.stack[rp + 1], self.stack[rp + 2]);
-        let Some(f) = self.hashed_find(o, key, 241) else {
+        let Some(f) = self.hashed_find(o, key, DICTIONARY_INDEX_OF) else {
             return Ok(None);
         };
         match f.element {
@@ -121,7 +121,7 @@ impl Vm {
 
     #[inline(always)]
     fn dictionary_at_put_in(&mut self, o: Oop, key: Value, v: Value) -> Option<Value> {
-        let f = self.hashed_find(o, key, 241)?;
+        let f = self.hashed_find(o, key, DICTIONARY_INDEX_OF)?;
         match f.element {
             Value::Obj(assoc) => {
                 // `assoc value: aValue`: the association exists; its setter is
@@ -159,7 +159,7 @@ impl Vm {
         if v.is_nil() {
             return Some(v);
         }
-        let f = self.hashed_find(o, v, 240)?;
+        let f = self.hashed_find(o, v, SET_INDEX_OF)?;
         // the body grows first whenever the tally is at three quarters
         if f.tally * 4 >= f.n * 3 || !f.writable {
             return None;
@@ -198,7 +198,7 @@ impl Vm {
             return Ok(Some(Value::False));
         }
         Ok(self
-            .hashed_find(o, v, 240)
+            .hashed_find(o, v, SET_INDEX_OF)
             .map(|f| Value::bool(!f.element.is_nil())))
     }
 }
@@ -215,7 +215,7 @@ impl Vm {
         new_size: Option<usize>,
     ) -> Option<Value> {
         let (b, _) = self.hashed_parts(o, prim)?;
-        let dict = prim == 241;
+        let dict = prim == DICTIONARY_INDEX_OF;
         let (int_hash, assoc_key, _) = self.kernel_hashing();
         if !int_hash || (dict && !assoc_key) || self.heap.is_invariant(o) {
             return None;

@@ -23,6 +23,7 @@
 use crate::interp::primitive::P;
 use crate::interp::Vm;
 use crate::object::heap::Body;
+use crate::object::primitives::*;
 use crate::object::value::{Oop, Value};
 
 mod array;
@@ -112,21 +113,23 @@ impl Vm {
             return self.prim_immediate(n, r, rp, argc);
         };
         match (n, argc) {
-            (400, 1) => self.oc_add_last(o, rp),
-            (401, 0) => self.oc_remove(o, true),
-            (402, 0) => self.oc_remove(o, false),
-            (403, 1) => self.oc_at(o, rp),
-            (404, 2) => self.oc_at_put(o, rp),
-            (405..=407, 1) | (425, 2) => self.loop_prim(n, o, rp),
-            (410, 2) => self.dictionary_at_if_absent(o, rp),
-            (411, 2) => self.dictionary_at_put(o, rp),
-            (412, 1) => self.set_add(o, rp),
-            (413, 1) => self.set_includes(o, rp),
-            (414, 1) => self.stream_next_put(o, rp),
-            (415, 1) => self.stream_next_put_all(o, rp),
-            (416 | 420 | 421, 0) => self.oc_size_test(o, n),
-            (427 | 428, 0) => self.first_or_last(o, n == 428),
-            (429, 0 | 1) => self.oc_new(o, rp, argc),
+            (OC_ADD, 1) => self.oc_add_last(o, rp),
+            (OC_REMOVE_FIRST, 0) => self.oc_remove(o, true),
+            (OC_REMOVE_LAST, 0) => self.oc_remove(o, false),
+            (OC_AT, 1) => self.oc_at(o, rp),
+            (OC_AT_PUT, 2) => self.oc_at_put(o, rp),
+            (OC_DO | SEQ_DO | SEQ_DO_WITH_INDEX, 1) | (COLLECTION_DETECT_IF_NONE, 2) => {
+                self.loop_prim(n, o, rp)
+            }
+            (DICTIONARY_AT_IF_ABSENT, 2) => self.dictionary_at_if_absent(o, rp),
+            (DICTIONARY_AT_PUT, 2) => self.dictionary_at_put(o, rp),
+            (SET_ADD, 1) => self.set_add(o, rp),
+            (SET_INCLUDES, 1) => self.set_includes(o, rp),
+            (STREAM_NEXT_PUT, 1) => self.stream_next_put(o, rp),
+            (STREAM_NEXT_PUT_ALL, 1) => self.stream_next_put_all(o, rp),
+            (OC_SIZE | OC_IS_EMPTY | OC_NOT_EMPTY, 0) => self.oc_size_test(o, n),
+            (SEQ_FIRST | SEQ_LAST, 0) => self.first_or_last(o, n == SEQ_LAST),
+            (OC_NEW, 0 | 1) => self.oc_new(o, rp, argc),
             _ => self.prim_collection_rest(n, o, rp, argc),
         }
     }
@@ -136,8 +139,8 @@ impl Vm {
     #[inline(never)]
     extern "C-unwind" fn loop_prim(&mut self, n: u16, o: Oop, rp: usize) -> P {
         match n {
-            405 => self.oc_do_prim(o, rp),
-            406 | 407 => self.array_do_prim(o, rp, n == 407),
+            OC_DO => self.oc_do_prim(o, rp),
+            SEQ_DO | SEQ_DO_WITH_INDEX => self.array_do_prim(o, rp, n == SEQ_DO_WITH_INDEX),
             _ => self.array_detect_prim(o, rp),
         }
     }
@@ -161,7 +164,7 @@ impl Vm {
     #[inline(never)]
     extern "C-unwind" fn prim_immediate(&mut self, n: u16, r: Value, rp: usize, argc: usize) -> P {
         Ok(match (n, argc) {
-            (418 | 419, 1) => min_max(r, self.stack[rp + 1], n == 418),
+            (NUMBER_MAX | NUMBER_MIN, 1) => min_max(r, self.stack[rp + 1], n == NUMBER_MAX),
             _ => None,
         })
     }
@@ -176,18 +179,20 @@ impl Vm {
         argc: usize,
     ) -> P {
         Ok(match (n, argc) {
-            (422, 0) => self.rehash_ints(o, 240, None),
-            (424, 1) => match self.stack[rp + 1] {
-                Value::Int(size) if size > 0 => self.rehash_ints(o, 241, Some(size as usize)),
+            (SET_GROW, 0) => self.rehash_ints(o, SET_INDEX_OF, None),
+            (DICTIONARY_REHASH_INTO, 1) => match self.stack[rp + 1] {
+                Value::Int(size) if size > 0 => {
+                    self.rehash_ints(o, DICTIONARY_INDEX_OF, Some(size as usize))
+                }
                 _ => None,
             },
-            (423, 1) => self.oc_initialize(o, self.stack[rp + 1]),
-            (408, 0) => self.stream_grow_prim(o),
-            (409, 0) => self.oc_view(o).and_then(|c| {
+            (OC_INITIALIZE, 1) => self.oc_initialize(o, self.stack[rp + 1]),
+            (STREAM_GROW, 0) => self.stream_grow_prim(o),
+            (OC_GROW_AT_END, 0) => self.oc_view(o).and_then(|c| {
                 self.oc_grow_at_end(o, c)?;
                 Some(Value::Obj(o))
             }),
-            (426, 2) if o == self.k.array => match self.stack[rp + 1] {
+            (ARRAY_NEW_WITH_ALL, 2) if o == self.k.array => match self.stack[rp + 1] {
                 Value::Int(n) if n >= 0 => {
                     let fill = self.stack[rp + 2];
                     self.can_allocate((n as usize).saturating_mul(16))
@@ -195,11 +200,11 @@ impl Vm {
                 }
                 _ => None,
             },
-            (417, 1..=6) if o == self.k.array => {
+            (COLLECTION_WITH, 1..=6) if o == self.k.array => {
                 let items = self.stack[rp + 1..=rp + argc].to_vec();
                 Some(self.new_array(items))
             }
-            (417, 1..=6) => self.oc_with(o, rp, argc)?,
+            (COLLECTION_WITH, 1..=6) => self.oc_with(o, rp, argc)?,
             _ => None,
         })
     }

@@ -158,7 +158,7 @@ impl Vm {
         let class = self.heap.get(o).class;
         if !self.memo_holds(MEMO_OC_GROW, class) {
             let sel = self.intern("_growAtEnd");
-            if self.lookup_primitive(class, sel)? != 409 {
+            if self.lookup_primitive(class, sel)? != OC_GROW_AT_END {
                 return None;
             }
             self.memo_set(MEMO_OC_GROW, class);
@@ -269,8 +269,8 @@ impl Vm {
             self.intern("yourself"),
         );
         let object = self.k.object;
-        let kernel = self.lookup_primitive(meta, new) == Some(429)
-            && self.lookup_primitive(class, add) == Some(400)
+        let kernel = self.lookup_primitive(meta, new) == Some(OC_NEW)
+            && self.lookup_primitive(class, add) == Some(OC_ADD)
             && self
                 .lookup(class, yourself)
                 .is_some_and(|m| m.class == object && m.primitive == 0);
@@ -297,9 +297,9 @@ impl Vm {
             self.intern("basicNew"),
             self.intern("_initialize:"),
         );
-        let kernel = self.lookup_primitive(meta, new) == Some(429)
-            && self.lookup_primitive(meta, basic_new) == Some(40)
-            && self.lookup_primitive(class, init) == Some(423);
+        let kernel = self.lookup_primitive(meta, new) == Some(OC_NEW)
+            && self.lookup_primitive(meta, basic_new) == Some(BEHAVIOR_BASIC_NEW)
+            && self.lookup_primitive(class, init) == Some(OC_INITIALIZE);
         if kernel {
             self.memo_set(MEMO_OC_NEW, class);
         }
@@ -368,8 +368,8 @@ impl Vm {
         };
         Ok(match n {
             // indexes set out of range (`instVarAt:put:`) make a LargeInteger in the body
-            416 => Value::small_int(last - first + 1),
-            420 => Some(Value::bool(last < first)),
+            OC_SIZE => Value::small_int(last - first + 1),
+            OC_IS_EMPTY => Some(Value::bool(last < first)),
             _ => Some(Value::bool(last >= first)),
         })
     }
@@ -516,8 +516,8 @@ impl Vm {
             None
         };
         let oc = match (at, size) {
-            (403, None | Some(416)) => true,
-            (22, None | Some(21)) => false,
+            (OC_AT, None | Some(OC_SIZE)) => true,
+            (OBJECT_AT, None | Some(OBJECT_SIZE)) => false,
             _ => return None,
         };
         let slot = match (last, oc) {

@@ -168,7 +168,7 @@ impl Vm {
         let class = self.heap.get(o).class;
         if !self.memo_holds(MEMO_STREAM_GROW, class) {
             let sel = self.intern("_grow");
-            if self.lookup_primitive(class, sel)? != 408 {
+            if self.lookup_primitive(class, sel)? != STREAM_GROW {
                 return None;
             }
             self.memo_set(MEMO_STREAM_GROW, class);
