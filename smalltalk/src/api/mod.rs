@@ -150,7 +150,7 @@ impl Session {
     /// [`EvalPolicy`]). Between evaluations.
     pub fn set_policy(&mut self, policy: EvalPolicy) {
         self.vm.set_kernel_only(!policy.client_code);
-        self.vm.may_commit = policy.may_commit;
+        self.vm.set_may_commit(policy.may_commit);
     }
 
     /// Evaluate on the calling thread instead of a thread of the engine's own.
@@ -209,7 +209,7 @@ impl Session {
         let src = source.to_string();
         let r = self.on_eval_thread(move |vm| {
             vm.reset_transient();
-            let sites_mark = vm.caches.len();
+            let sites_mark = vm.sends.site_mark();
             // a compile error is reported with its position, not as a signal
             let dicts = vm.symbol_list_dicts();
             let compiled = Compiler::new(vm, None, dicts).compile(&src, true, Value::Nil);
@@ -257,8 +257,7 @@ impl Session {
             };
             // the doit's send sites can be reused (closures that outlive it stay correct:
             // a cache entry also checks its selector)
-            let keep = sites_mark.max(vm.sites_pinned);
-            vm.caches.truncate(keep);
+            vm.sends.release_doit_sites(sites_mark);
             vm.prune_keep();
             if vm.heap.allocated_since_gc > GC_THRESHOLD || vm.heap.over_limit() {
                 vm.collect_garbage();
@@ -307,12 +306,12 @@ impl Session {
 
     /// Everything written to `Transcript` so far, and clears it.
     pub fn take_transcript(&mut self) -> String {
-        std::mem::take(&mut self.vm.transcript)
+        self.vm.take_transcript()
     }
 
     /// Sets the maximum send depth (AlmostOutOfStack past it).
     pub fn set_depth_limit(&mut self, frames: usize) {
-        self.vm.depth_limit = frames.max(10);
+        self.vm.set_depth_limit(frames);
     }
 
     /// Sets the object memory budget in bytes (AlmostOutOfMemory past it).

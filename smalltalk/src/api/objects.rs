@@ -197,7 +197,7 @@ impl Vm {
 
     fn exported(&mut self, v: Value) -> Object {
         if let Value::Obj(o) = v {
-            self.exports.insert(o);
+            self.export(o);
         }
         Object::from_value(v)
     }
@@ -210,14 +210,14 @@ impl Vm {
         body: impl FnOnce(&mut Vm) -> Result<crate::interp::R, ExecError>,
     ) -> Result<Object, ExecError> {
         self.reset_transient();
-        self.last_exception = Value::Nil;
-        let sites_mark = self.caches.len();
+        self.set_last_exception(Value::Nil);
+        let sites_mark = self.sends.site_mark();
         let out = match body(self) {
             Err(e) => Err(e),
             Ok(r) => match self.finish_evaluation(r) {
                 Ok(v) => Ok(self.exported(v)),
                 Err(f) => {
-                    let ex = self.last_exception;
+                    let ex = self.last_exception();
                     Err(ExecError {
                         error: StError::from(f),
                         exception: self.exported(ex),
@@ -226,9 +226,8 @@ impl Vm {
                 }
             },
         };
-        self.last_exception = Value::Nil;
-        let keep = sites_mark.max(self.sites_pinned);
-        self.caches.truncate(keep);
+        self.set_last_exception(Value::Nil);
+        self.sends.release_doit_sites(sites_mark);
         self.prune_keep();
         if self.heap.allocated_since_gc > crate::api::GC_THRESHOLD || self.heap.over_limit() {
             self.collect_garbage();
@@ -325,7 +324,7 @@ impl Session {
     pub fn export(&mut self, o: Object) -> Result<(), StError> {
         let vm = self.vm_mut();
         if let Value::Obj(oop) = vm.value_of(o)? {
-            vm.exports.insert(oop);
+            vm.export(oop);
         }
         Ok(())
     }
@@ -333,13 +332,13 @@ impl Session {
     /// Takes `o` out of the export set; it may be collected after that.
     pub fn release(&mut self, o: Object) {
         if let Object::Ref(i) = o {
-            self.vm_mut().exports.remove(&Oop(i));
+            self.vm_mut().release_export(Oop(i));
         }
     }
 
     /// Empties the export set.
     pub fn release_all(&mut self) {
-        self.vm_mut().exports.clear();
+        self.vm_mut().release_all_exports();
     }
 
     /// Whether `o` names an object that exists.

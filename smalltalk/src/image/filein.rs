@@ -199,17 +199,6 @@ impl Vm {
         Ok(())
     }
 
-    /// Clears per-evaluation state (stack, handlers, limits).
-    pub fn reset_transient(&mut self) {
-        self.stack.clear();
-        self.handlers.clear();
-        self.signals.clear();
-        self.homes.clear();
-        self.depth = 0;
-        self.stack_signalled = false;
-        self.memory_signalled = false;
-    }
-
     /// Turns an evaluation result into a value or a failure, and cleans up.
     pub fn finish_evaluation(&mut self, r: Result<Value, Unwind>) -> Result<Value, Failure> {
         let out = match r {

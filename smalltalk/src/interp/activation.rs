@@ -18,7 +18,7 @@ impl Vm {
     #[inline(always)]
     pub fn check_interrupt(&mut self) -> Result<(), Unwind> {
         // the common case in two tests; the rest lives out of line
-        if !self.interrupter.pending() && !self.heap.gc_due() {
+        if !self.interrupts.interrupter.pending() && !self.heap.gc_due() {
             return Ok(());
         }
         self.check_interrupt_slow()
@@ -27,7 +27,7 @@ impl Vm {
     #[cold]
     #[inline(never)]
     fn check_interrupt_slow(&mut self) -> Result<(), Unwind> {
-        if self.interrupter.pending() {
+        if self.interrupts.interrupter.pending() {
             return self.take_interrupt();
         }
         if self.heap.gc_due() {
@@ -41,7 +41,7 @@ impl Vm {
                 self.heap.defer_trigger();
             }
         }
-        if self.memory_signalled
+        if self.interrupts.memory_signalled
             && self.heap.bytes > self.heap.limit.saturating_add(self.heap.limit / 4)
         {
             // the program went on allocating after AlmostOutOfMemory: end it for good
@@ -53,8 +53,8 @@ impl Vm {
                 description: "an AlmostOutOfMemory occurred (error 3140), the object memory limit was exceeded by more than a quarter".into(),
             })));
         }
-        if self.heap.over_limit() && !self.memory_signalled {
-            self.memory_signalled = true;
+        if self.heap.over_limit() && !self.interrupts.memory_signalled {
+            self.interrupts.memory_signalled = true;
             let ex = self.new_exception(
                 self.k.almost_out_of_memory,
                 None,
@@ -67,7 +67,7 @@ impl Vm {
 
     #[cold]
     fn take_interrupt(&mut self) -> Result<(), Unwind> {
-        match self.interrupter.take() {
+        match self.interrupts.interrupter.take() {
             Some(true) => Err(Unwind::abort(Box::new(Failure {
                 kind: crate::interp::ErrorKind::Break,
                 number: 6004,
@@ -131,14 +131,14 @@ impl Vm {
             Dispatch::Size => self.prim_size(rp, m.primitive),
             // loops that call blocks show in stack reports as their method
             Dispatch::Loop => {
-                self.acts.push(Act {
+                self.frames.acts.push(Act {
                     method: &**m,
                     rp: rp as u32,
-                    caller_pos: self.pos,
+                    caller_pos: self.frames.pos,
                 });
-                self.pos = 0;
+                self.frames.pos = 0;
                 let r = self.prim(m.primitive, rp, m.num_args);
-                self.pos = self.acts.pop().map_or(0, |a| a.caller_pos);
+                self.frames.pos = self.frames.acts.pop().map_or(0, |a| a.caller_pos);
                 r
             }
             // the collection fast paths, without the general dispatcher
@@ -195,23 +195,24 @@ impl Vm {
             self.stack.truncate(rp);
             return Err(e);
         }
-        self.depth += 1;
+        self.frames.depth += 1;
         // the native stack is measured at every eighth level: the soft floor
         // is tens of megabytes above the hard one, far more than eight frames
-        if self.depth > self.depth_limit
-            || (self.depth.is_multiple_of(NATIVE_CHECK_EVERY) && crate::object::native_stack::low())
+        if self.frames.depth > self.frames.depth_limit
+            || (self.frames.depth.is_multiple_of(NATIVE_CHECK_EVERY)
+                && crate::object::native_stack::low())
         {
             if let Err(e) = self.stack_overflow() {
-                self.depth -= 1;
+                self.frames.depth -= 1;
                 self.stack.truncate(rp);
                 return Err(e);
             }
         }
         let recv = self.stack[rp];
-        self.acts.push(Act {
+        self.frames.acts.push(Act {
             method: &**m,
             rp: rp as u32,
-            caller_pos: self.pos,
+            caller_pos: self.frames.pos,
         });
         let base = rp + 1;
         self.grow_frame(base + m.frame_size);
@@ -227,7 +228,7 @@ impl Vm {
         // only methods whose blocks use `^` need an identity for non-local return
         let home = if m.needs_home {
             let h = self.fresh_id();
-            self.homes.push(h);
+            self.frames.homes.push(h);
             h
         } else {
             0
@@ -285,15 +286,15 @@ impl Vm {
             }
         }
         if m.needs_home {
-            self.homes.pop();
+            self.frames.homes.pop();
         }
-        self.pos = self.acts.pop().map_or(0, |a| a.caller_pos);
-        self.depth -= 1;
+        self.frames.pos = self.frames.acts.pop().map_or(0, |a| a.caller_pos);
+        self.frames.depth -= 1;
         self.stack.truncate(rp);
         match result {
-            Err(u) if self.return_home == home => match *u.0 {
+            Err(u) if self.frames.return_home == home => match *u.0 {
                 Unwinding::Return(v) => {
-                    self.spare = Some(u.0);
+                    self.frames.spare = Some(u.0);
                     Ok(v)
                 }
                 _ => Err(u),
@@ -374,10 +375,10 @@ impl Vm {
         }
     }
 
-    /// The unwind for `^ v` (to `self.return_home`).
+    /// The unwind for `^ v` (to `self.frames.return_home`).
     #[inline]
     pub(super) fn unwind_return(&mut self, v: Value) -> Unwind {
-        match self.spare.take() {
+        match self.frames.spare.take() {
             Some(mut b) => {
                 *b = Unwinding::Return(v);
                 Unwind(b)
@@ -390,9 +391,9 @@ impl Vm {
     pub(super) fn stack_overflow(&mut self) -> Result<(), Unwind> {
         // the frame limit, or the native stack running out (deep expression
         // trees cost native stack a frame count does not see)
-        let hard = self.depth > self.depth_limit + DEPTH_HEADROOM
+        let hard = self.frames.depth > self.frames.depth_limit + DEPTH_HEADROOM
             || crate::object::native_stack::exhausted();
-        if hard || self.stack_signalled {
+        if hard || self.interrupts.stack_signalled {
             if hard {
                 return Err(Unwind::abort(Box::new(Failure {
                     kind: crate::interp::ErrorKind::Limit,
@@ -401,26 +402,26 @@ impl Vm {
                     message_text: None,
                     description: format!(
                         "an AlmostOutOfStack occurred (error 3139), {}",
-                        self.stack_exceeded(self.depth_limit + DEPTH_HEADROOM)
+                        self.stack_exceeded(self.frames.depth_limit + DEPTH_HEADROOM)
                     ),
                 })));
             }
             return Ok(());
         }
-        self.stack_signalled = true;
-        let text = self.stack_exceeded(self.depth_limit);
+        self.interrupts.stack_signalled = true;
+        let text = self.stack_exceeded(self.frames.depth_limit);
         let ex = self.new_exception(self.k.almost_out_of_stack, None, Some(&text));
         self.signal(ex).map(|_| ())
     }
 
     /// What ran out: the frames, or the native stack before them.
     fn stack_exceeded(&self, limit: usize) -> String {
-        if self.depth > limit {
+        if self.frames.depth > limit {
             format!("the execution stack exceeded {limit} frames")
         } else {
             format!(
                 "the execution stack ran out of native stack at {} frames (deeply nested expressions)",
-                self.depth
+                self.frames.depth
             )
         }
     }

@@ -21,7 +21,7 @@ pub struct BlockLoop {
     /// Whether the frame holds temporaries besides the arguments.
     temps: bool,
     /// The send offset in the primitive's activation (what its record on
-    /// `Vm::acts` says it was called from).
+    /// `Vm::frames.acts` says it was called from).
     caller_pos: u32,
 }
 
@@ -61,16 +61,16 @@ impl Vm {
     #[inline(always)]
     fn run_block(&mut self, cl: &Closure, bp: usize, base: usize) -> R {
         self.check_interrupt()?;
-        self.depth += 1;
-        if self.depth > self.depth_limit || crate::object::native_stack::low() {
+        self.frames.depth += 1;
+        if self.frames.depth > self.frames.depth_limit || crate::object::native_stack::low() {
             if let Err(e) = self.stack_overflow() {
-                self.depth -= 1;
+                self.frames.depth -= 1;
                 return Err(e);
             }
         }
         self.grow_frame(base + cl.code.frame_size);
         let r = self.block_body(cl, bp, base);
-        self.depth -= 1;
+        self.frames.depth -= 1;
         r
     }
 
@@ -79,13 +79,13 @@ impl Vm {
     /// counted: the activation record, the environment, the statements.
     #[inline(always)]
     fn block_body(&mut self, cl: &Closure, bp: usize, base: usize) -> R {
-        self.acts.push(Act {
+        self.frames.acts.push(Act {
             method: std::ptr::null(),
             rp: bp as u32,
-            caller_pos: self.pos,
+            caller_pos: self.frames.pos,
         });
         let result = self.block_statements(cl, base);
-        self.pos = self.acts.pop().map_or(0, |a| a.caller_pos);
+        self.frames.pos = self.frames.acts.pop().map_or(0, |a| a.caller_pos);
         result
     }
 
@@ -180,31 +180,31 @@ impl Vm {
                     base,
                     frame: base + cl.code.frame_size,
                     temps: cl.code.frame_size > argc,
-                    caller_pos: self.pos,
+                    caller_pos: self.frames.pos,
                 }
             }
             _ => return Ok(None),
         };
-        self.depth += 1;
-        if self.depth > self.depth_limit || crate::object::native_stack::low() {
+        self.frames.depth += 1;
+        if self.frames.depth > self.frames.depth_limit || crate::object::native_stack::low() {
             if let Err(e) = self.stack_overflow() {
-                self.depth -= 1;
+                self.frames.depth -= 1;
                 return Err(e);
             }
         }
         self.grow_frame(l.frame);
-        self.acts.push(Act {
+        self.frames.acts.push(Act {
             method: std::ptr::null(),
             rp: bp as u32,
             caller_pos: l.caller_pos,
         });
-        let records = self.acts.len();
+        let records = self.frames.acts.len();
         let r = body(self, &l);
         // every activation above the loop's record has popped its own by now
         // (on every way out); the loop's may be off already (`between_calls`)
-        self.acts.truncate(records - 1);
-        self.pos = l.caller_pos;
-        self.depth -= 1;
+        self.frames.acts.truncate(records - 1);
+        self.frames.pos = l.caller_pos;
+        self.frames.depth -= 1;
         r
     }
 
@@ -252,11 +252,11 @@ impl Vm {
                 write_nil(t);
             }
         }
-        if self.interrupter.pending() || self.heap.gc_due() {
+        if self.interrupts.interrupter.pending() || self.heap.gc_due() {
             self.between_calls(l, |vm| vm.check_interrupt())?;
         }
         let r = self.block_statements(cl, l.base);
-        self.pos = l.caller_pos;
+        self.frames.pos = l.caller_pos;
         r
     }
 
@@ -271,14 +271,14 @@ impl Vm {
         l: &BlockLoop,
         f: impl FnOnce(&mut Vm) -> Result<T, Unwind>,
     ) -> Result<T, Unwind> {
-        let record = self.acts.pop();
-        self.depth -= 1;
+        let record = self.frames.acts.pop();
+        self.frames.depth -= 1;
         let r = f(self);
-        self.depth += 1;
+        self.frames.depth += 1;
         if let Some(a) = record {
-            self.acts.push(a);
+            self.frames.acts.push(a);
         }
-        self.pos = l.caller_pos;
+        self.frames.pos = l.caller_pos;
         r
     }
 

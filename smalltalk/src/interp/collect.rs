@@ -50,16 +50,13 @@ impl Vm {
             return false;
         }
         let mut roots = self.gc_roots();
-        for h in &self.handlers {
+        for h in &self.handling.handlers {
             roots.push(h.selector);
             roots.push(h.block);
         }
-        roots.extend(self.signals.iter().map(|s| s.exception));
-        roots.extend(self.caches.iter().map(|c| c.block));
-        for m in &self.keep {
-            crate::object::heap::method_refs(m, &mut oops);
-        }
-        for a in &self.acts {
+        roots.extend(self.handling.signals.iter().map(|s| s.exception));
+        self.sends.roots(&mut roots, &mut oops);
+        for a in &self.frames.acts {
             if !a.method.is_null() {
                 // SAFETY: an activation record's method is alive while the
                 // record is on `acts` (see `Act`).
@@ -86,18 +83,11 @@ impl Vm {
     /// Runs the collector (only between evaluations).
     pub fn collect_garbage(&mut self) -> usize {
         let roots = self.gc_roots();
-        // caches may hold methods whose objects are about to go
-        for c in &mut self.caches {
-            c.class = crate::interp::NO_CLASS;
-            c.method = None;
-            c.method2 = None;
-            c.class2 = crate::interp::NO_CLASS;
-            c.block = Value::Nil;
-        }
+        // caches may hold methods whose objects are about to go; no activation
+        // is running here, so the methods kept alive for borrowed sends can go
+        // with the caches that referred to them
+        self.sends.empty_for_collection();
         self.methods_changed();
-        // no activation is running here: the methods kept alive for borrowed
-        // sends can go with the caches that referred to them
-        self.keep.clear();
         self.heap.collect(&roots)
     }
 }

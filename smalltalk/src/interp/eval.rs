@@ -143,7 +143,7 @@ impl Vm {
                 // `^` in an inlined block of a method (`x ifTrue: [^ y]`)
                 Node::Return(e) => {
                     let v = self.eval_leaf(e, f)?;
-                    self.return_home = f.home;
+                    self.frames.return_home = f.home;
                     Err(self.unwind_return(v))
                 }
                 _ => self.eval_cold(n, f),
@@ -206,8 +206,8 @@ impl Vm {
             }
             Node::NonLocalReturn(e) => {
                 let v = self.eval(e, f)?;
-                if self.homes.iter().rev().any(|&h| h == f.home) {
-                    self.return_home = f.home;
+                if self.frames.homes.iter().rev().any(|&h| h == f.home) {
+                    self.frames.return_home = f.home;
                     Err(self.unwind_return(v))
                 } else {
                     let ex = self.new_exception(
@@ -319,13 +319,13 @@ impl Vm {
         f: &Frame,
     ) -> Value {
         let key = Oop(Arc::as_ptr(code) as u64);
-        if let Some(c) = self.caches.get(site as usize) {
+        if let Some(c) = self.sends.site(site) {
             if c.selector == SIMPLE_BLOCK && c.class == key && !c.block.is_nil() {
                 return c.block;
             }
         }
         let v = Value::Obj(self.new_closure(code, f));
-        if let Some(c) = self.caches.get_mut(site as usize) {
+        if let Some(c) = self.sends.site_mut(site) {
             *c = Cache {
                 class: key,
                 selector: SIMPLE_BLOCK,
@@ -360,7 +360,7 @@ impl Vm {
     /// Sends one cascade message to `r`.
     extern "C-unwind" fn cascade_send(&mut self, r: Value, p: &CascadePart, f: &Frame) -> R {
         let rp = self.push_send(r, &p.args, f)?;
-        self.pos = p.offset as u32;
+        self.frames.pos = p.offset as u32;
         self.send_at_site(p.selector, rp, p.site)
     }
 
@@ -453,14 +453,14 @@ impl Vm {
             let rp = self.stack.len();
             self.stack.push(r);
             self.stack.push(a);
-            self.pos = s.offset as u32;
+            self.frames.pos = s.offset as u32;
             if s.super_of.is_none() {
                 return self.send_at_site(s.selector, rp, s.site);
             }
             return self.send(s.selector, rp, Some(s.site), s.super_of);
         }
         let rp = self.push_send(r, &s.args, f)?;
-        self.pos = s.offset as u32;
+        self.frames.pos = s.offset as u32;
         if s.super_of.is_none() {
             return self.send_at_site(s.selector, rp, s.site);
         }
@@ -555,7 +555,7 @@ impl Vm {
     /// path, which then answers the same.
     #[inline(always)]
     fn cached_getter(&self, s: &SendNode, f: &Frame) -> Option<Value> {
-        let c = self.caches.get(s.site as usize)?;
+        let c = self.sends.site(s.site)?;
         if c.getter == 0 {
             return None;
         }

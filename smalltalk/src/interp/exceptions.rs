@@ -92,13 +92,13 @@ impl Vm {
     /// `signal`: search handlers below index `limit` (innermost first, skipping
     /// running ones); run the first that handles `ex`, else its `defaultAction`.
     pub fn signal_from(&mut self, ex: Value, limit: usize) -> R {
-        let mut i = limit.min(self.handlers.len());
+        let mut i = limit.min(self.handling.handlers.len());
         while i > 0 {
             i -= 1;
-            if self.handlers[i].disabled {
+            if self.handling.handlers[i].disabled {
                 continue;
             }
-            let sel = self.handlers[i].selector;
+            let sel = self.handling.handlers[i].selector;
             if self.handles(sel, ex)? {
                 return self.run_handler(i, ex);
             }
@@ -113,16 +113,16 @@ impl Vm {
             let stack = self.capture_stack();
             self.heap.store(o, exc::STACK, stack);
         }
-        let n = self.handlers.len();
+        let n = self.handling.handlers.len();
         self.signal_from(ex, n)
     }
 
     fn run_handler(&mut self, i: usize, ex: Value) -> R {
         let sig = self.fresh_id();
-        let handler_id = self.handlers[i].id;
-        let block = self.handlers[i].block;
+        let handler_id = self.handling.handlers[i].id;
+        let block = self.handling.handlers[i].block;
         let mut disabled = Vec::new();
-        for (j, h) in self.handlers.iter_mut().enumerate().skip(i) {
+        for (j, h) in self.handling.handlers.iter_mut().enumerate().skip(i) {
             if !h.disabled {
                 h.disabled = true;
                 disabled.push(j);
@@ -135,7 +135,7 @@ impl Vm {
         if let Some(o) = exo {
             self.heap.store(o, exc::HANDLER, Value::Int(sig as i64));
         }
-        self.signals.push(SignalRec {
+        self.handling.signals.push(SignalRec {
             id: sig,
             handler_index: i,
             handler_id,
@@ -153,11 +153,11 @@ impl Vm {
         } else {
             self.call_value(block, &[ex])
         };
-        if let Some(pos) = self.signals.iter().rposition(|s| s.id == sig) {
-            self.signals.truncate(pos);
+        if let Some(pos) = self.handling.signals.iter().rposition(|s| s.id == sig) {
+            self.handling.signals.truncate(pos);
         }
         for j in disabled {
-            if let Some(h) = self.handlers.get_mut(j) {
+            if let Some(h) = self.handling.handlers.get_mut(j) {
                 h.disabled = false;
             }
         }
@@ -186,7 +186,13 @@ impl Vm {
             _ => Value::Nil,
         };
         if let Value::Int(id) = id {
-            if let Some(s) = self.signals.iter().rev().find(|s| s.id == id as u64) {
+            if let Some(s) = self
+                .handling
+                .signals
+                .iter()
+                .rev()
+                .find(|s| s.id == id as u64)
+            {
                 return Ok((s.id, s.handler_index, s.handler_id));
             }
         }
@@ -268,10 +274,10 @@ impl Vm {
         let mut i = idx;
         while i > 0 {
             i -= 1;
-            if self.handlers[i].disabled {
+            if self.handling.handlers[i].disabled {
                 continue;
             }
-            let sel = self.handlers[i].selector;
+            let sel = self.handling.handlers[i].selector;
             if self.handles(sel, ex)? {
                 return Ok(Value::True);
             }
@@ -284,16 +290,16 @@ impl Vm {
         let mut protected = block;
         loop {
             let id = self.fresh_id();
-            let mark = self.handlers.len();
+            let mark = self.handling.handlers.len();
             let sp = self.stack.len();
-            self.handlers.push(Handler {
+            self.handling.handlers.push(Handler {
                 id,
                 selector,
                 block: handler,
                 disabled: false,
             });
             let r = self.call_value(protected, &[]);
-            self.handlers.truncate(mark);
+            self.handling.handlers.truncate(mark);
             self.stack.truncate(sp);
             match r {
                 Err(u) if matches!(&*u.0, Unwinding::ToHandler(b) if b.0 == id) => {
@@ -332,16 +338,16 @@ impl Vm {
         let r = self.call_value(block, &[]);
         self.stack.truncate(sp);
         self.pin_result(&r);
-        let depth = self.depth;
-        let homes = self.homes.len();
-        let return_home = self.return_home;
+        let depth = self.frames.depth;
+        let homes = self.frames.homes.len();
+        let return_home = self.frames.return_home;
         let f = self.call_value(finally, &[]);
-        self.depth = depth;
-        self.homes.truncate(homes);
+        self.frames.depth = depth;
+        self.frames.homes.truncate(homes);
         self.stack.truncate(sp);
         if f.is_ok() {
             // a `^` unwinding through here goes on to its own home
-            self.return_home = return_home;
+            self.frames.return_home = return_home;
         }
         match (r, f) {
             (Err(a), _) if a.is_abort() => Err(a),
@@ -357,11 +363,11 @@ impl Vm {
         self.stack.truncate(sp);
         if r.is_err() {
             self.pin_result(&r);
-            let return_home = self.return_home;
+            let return_home = self.frames.return_home;
             let f = self.call_value(finally, &[]);
             self.stack.truncate(sp);
             if f.is_ok() {
-                self.return_home = return_home;
+                self.frames.return_home = return_home;
             }
             if let (Err(e), false) = (f, matches!(&r, Err(a) if a.is_abort())) {
                 return Err(e);
@@ -450,7 +456,7 @@ impl Vm {
     /// (GsNMethod, receiver, source offset × 2 + 1 if a block) triples,
     /// innermost first. Taken when an exception is signalled.
     pub(crate) fn capture_stack(&mut self) -> Value {
-        let n = self.acts.len();
+        let n = self.frames.acts.len();
         let mut items = Vec::with_capacity(n * 3);
         for i in (0..n).rev() {
             let Some((m, block, recv, pos)) = self.act_at(i) else {
@@ -467,10 +473,10 @@ impl Vm {
     /// The method, block flag, receiver and send offset in progress of
     /// activation record `i`.
     fn act_at(&self, i: usize) -> Option<(std::sync::Arc<Method>, bool, Value, u32)> {
-        let a = self.acts[i];
-        let pos = match self.acts.get(i + 1) {
+        let a = self.frames.acts[i];
+        let pos = match self.frames.acts.get(i + 1) {
             Some(inner) => inner.caller_pos,
-            None => self.pos,
+            None => self.frames.pos,
         };
         let at_rp = self.stack.get(a.rp as usize).copied().unwrap_or(Value::Nil);
         if a.method.is_null() {
@@ -482,7 +488,7 @@ impl Vm {
         }
         // SAFETY: a non-null `a.method` is `Arc::as_ptr` of the `Arc<Method>`
         // that the running activation `a` borrows (see `Act`); that activation
-        // is still running (its record is on `self.acts`), so the allocation is
+        // is still running (its record is on `self.frames.acts`), so the allocation is
         // alive and the pointer came from `Arc`. `ManuallyDrop` keeps the
         // temporary handle from releasing a count it never took; the clone
         // takes a count of its own.
@@ -532,7 +538,7 @@ impl Vm {
 
     /// The report of the running activations, innermost first, at most `level` lines.
     fn live_report(&mut self, level: usize) -> Value {
-        let n = self.acts.len();
+        let n = self.frames.acts.len();
         let mut text = String::new();
         for i in (0..n).rev().take(level) {
             let Some((m, block, recv, pos)) = self.act_at(i) else {

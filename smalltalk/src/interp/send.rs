@@ -15,7 +15,7 @@ use crate::object::value::{FxHashMap, Oop, Value};
 
 /// One send site's inline cache. An entry is valid while its class and
 /// selector match: `methods_changed` empties every entry filled since the
-/// last change (`Vm::filled`), so a hit compares no epoch.
+/// last change (the send caches' `filled`), so a hit compares no epoch.
 #[derive(Clone)]
 pub struct Cache {
     pub class: Oop,
@@ -42,20 +42,130 @@ pub const SIMPLE_BLOCK: Oop = Oop(u64::MAX - 1);
 /// The `class`/`class2` of a cache entry that matches no receiver.
 pub const NO_CLASS: Oop = Oop(u64::MAX);
 
+/// The send caches, a part of the [`Vm`] whose fields only this module
+/// touches: one inline cache per send site, the (class, selector) cache
+/// behind them, the methods kept alive for sends in progress, and the epoch
+/// that moves at every method change.
+#[derive(Clone)]
+pub(crate) struct SendCaches {
+    /// One inline cache per send site, indexed by the site number the
+    /// compiler gave it.
+    sites: Vec<Cache>,
+    /// The send sites filled since the last method change (at most
+    /// `FILLED_MAX`; past it a change empties every site), emptied by
+    /// `methods_changed`.
+    filled: Vec<u32>,
+    /// Moves at every method change (memos of kernel methods compare it).
+    epoch: u64,
+    /// (class, selector) -> the method lookup found (None: not understood).
+    global: FxHashMap<(Oop, Oop), Option<Arc<Method>>>,
+    /// Every method `lookup` has found since the last collection. Sends run a
+    /// cached method through a borrowed pointer (no reference-count traffic),
+    /// so a method must stay allocated while it may be executing even if its
+    /// cache entry is replaced or its class drops it; this list owns them until
+    /// the next safe point (`collect_garbage`, between evaluations), which
+    /// empties the caches and this list together.
+    keep: Vec<Arc<Method>>,
+    /// Send sites below this index belong to installed code; doit sites above
+    /// it are reused.
+    pinned: usize,
+}
+
+impl SendCaches {
+    /// No sites, nothing cached.
+    pub(crate) fn new() -> SendCaches {
+        SendCaches {
+            sites: vec![],
+            filled: vec![],
+            epoch: 1,
+            global: FxHashMap::default(),
+            keep: Vec::new(),
+            pinned: 0,
+        }
+    }
+
+    /// Moves at every method change: a memo of what a class's methods are
+    /// holds while it was taken at the same epoch.
+    #[inline(always)]
+    pub(crate) fn epoch(&self) -> u64 {
+        self.epoch
+    }
+
+    /// Where the sites a doit is about to make begin.
+    pub(crate) fn site_mark(&self) -> usize {
+        self.sites.len()
+    }
+
+    /// Frees the sites a finished doit made since `mark` for the next doit
+    /// (closures that outlive it stay correct: a cache entry also checks its
+    /// selector); sites of installed code stay.
+    pub(crate) fn release_doit_sites(&mut self, mark: usize) {
+        let keep = mark.max(self.pinned);
+        self.sites.truncate(keep);
+    }
+
+    /// Keeps `m` alive while it runs without a cache holding it (a doit).
+    pub(crate) fn keep_running(&mut self, m: &Arc<Method>) {
+        self.keep.push(m.clone());
+    }
+
+    /// Ends [`SendCaches::keep_running`] for `m`.
+    pub(crate) fn release_running(&mut self, m: &Arc<Method>) {
+        if let Some(i) = self.keep.iter().rposition(|k| Arc::ptr_eq(k, m)) {
+            self.keep.swap_remove(i);
+        }
+    }
+
+    /// The cache of send site `site`.
+    #[inline(always)]
+    pub(in crate::interp) fn site(&self, site: u32) -> Option<&Cache> {
+        self.sites.get(site as usize)
+    }
+
+    /// The cache of send site `site`, to fill.
+    #[inline(always)]
+    pub(in crate::interp) fn site_mut(&mut self, site: u32) -> Option<&mut Cache> {
+        self.sites.get_mut(site as usize)
+    }
+
+    /// What the caches keep alive, for the collector: the closures of simple
+    /// blocks, and the objects the kept methods name.
+    pub(in crate::interp) fn roots(&self, values: &mut Vec<Value>, oops: &mut Vec<Oop>) {
+        values.extend(self.sites.iter().map(|c| c.block));
+        for m in &self.keep {
+            crate::object::heap::method_refs(m, oops);
+        }
+    }
+
+    /// Empties every entry and the kept methods before a collection between
+    /// evaluations (the caches may hold methods whose objects are about to
+    /// go, and no activation is running).
+    pub(in crate::interp) fn empty_for_collection(&mut self) {
+        for c in &mut self.sites {
+            c.class = NO_CLASS;
+            c.method = None;
+            c.method2 = None;
+            c.class2 = NO_CLASS;
+            c.block = Value::Nil;
+        }
+        self.keep.clear();
+    }
+}
+
 impl Vm {
     /// The primitive number (0: none) of the method `class` answers `sel`
     /// with, `None` when it does not understand it. A global-cache hit reads
     /// the entry in place (no reference-count traffic); a miss is `lookup`.
     #[inline]
     pub fn lookup_primitive(&mut self, class: Oop, sel: Oop) -> Option<u16> {
-        if let Some(m) = self.gcache.get(&(class, sel)) {
+        if let Some(m) = self.sends.global.get(&(class, sel)) {
             return m.as_ref().map(|m| m.primitive);
         }
         self.lookup(class, sel).map(|m| m.primitive)
     }
 
     pub fn lookup(&mut self, class: Oop, sel: Oop) -> Option<Arc<Method>> {
-        if let Some(m) = self.gcache.get(&(class, sel)) {
+        if let Some(m) = self.sends.global.get(&(class, sel)) {
             return m.clone();
         }
         let mut c = Some(class);
@@ -80,36 +190,37 @@ impl Vm {
             c = d.superclass;
         }
         if let Some(m) = &found {
-            self.keep.push(m.clone());
+            self.sends.keep.push(m.clone());
         }
-        self.gcache.insert((class, sel), found.clone());
+        self.sends.global.insert((class, sel), found.clone());
         found
     }
 
     /// Drops the methods `keep` holds that no cache refers to any more. Only
     /// at a safe point (no activation running): between evaluations.
     pub fn prune_keep(&mut self) {
-        if self.keep.len() < KEEP_PRUNE_AT {
+        if self.sends.keep.len() < KEEP_PRUNE_AT {
             return;
         }
         let mut seen: FxHashMap<usize, Arc<Method>> = FxHashMap::default();
         let cached = self
-            .caches
+            .sends
+            .sites
             .iter()
             .flat_map(|c| c.method.iter().chain(c.method2.iter()));
-        for m in cached.chain(self.gcache.values().flatten()) {
+        for m in cached.chain(self.sends.global.values().flatten()) {
             seen.entry(Arc::as_ptr(m) as usize)
                 .or_insert_with(|| m.clone());
         }
-        self.keep = seen.into_values().collect();
+        self.sends.keep = seen.into_values().collect();
     }
 
     /// Invalidates every send cache (a method or class changed).
     pub fn methods_changed(&mut self) {
         // send sites of installed methods must stay: later doits may not reuse them
-        self.sites_pinned = self.caches.len();
-        self.epoch += 1;
-        self.gcache.clear();
+        self.sends.pinned = self.sends.sites.len();
+        self.sends.epoch += 1;
+        self.sends.global.clear();
         self.empty_sites();
     }
 
@@ -119,8 +230,8 @@ impl Vm {
     pub fn set_kernel_only(&mut self, yes: bool) {
         if self.kernel_only != yes {
             self.kernel_only = yes;
-            self.epoch += 1;
-            self.gcache.clear();
+            self.sends.epoch += 1;
+            self.sends.global.clear();
             self.empty_sites();
         }
     }
@@ -152,20 +263,20 @@ impl Vm {
                 c.method2 = None;
             }
         }
-        if self.filled.len() >= FILLED_MAX {
-            self.caches.iter_mut().for_each(empty);
+        if self.sends.filled.len() >= FILLED_MAX {
+            self.sends.sites.iter_mut().for_each(empty);
         } else {
-            for &s in &self.filled {
-                if let Some(c) = self.caches.get_mut(s as usize) {
+            for &s in &self.sends.filled {
+                if let Some(c) = self.sends.sites.get_mut(s as usize) {
                     empty(c);
                 }
             }
         }
-        self.filled.clear();
+        self.sends.filled.clear();
     }
 
     pub fn new_site(&mut self) -> u32 {
-        self.caches.push(Cache {
+        self.sends.sites.push(Cache {
             class: NO_CLASS,
             selector: Oop(u64::MAX),
             method: None,
@@ -174,7 +285,7 @@ impl Vm {
             block: Value::Nil,
             getter: 0,
         });
-        (self.caches.len() - 1) as u32
+        (self.sends.sites.len() - 1) as u32
     }
 
     // ----- sending -----
@@ -198,8 +309,8 @@ impl Vm {
             None => self.class_of(recv),
         };
         let mp: *const Method = match site {
-            Some(s) if (s as usize) < self.caches.len() => {
-                let c = &self.caches[s as usize];
+            Some(s) if (s as usize) < self.sends.sites.len() => {
+                let c = &self.sends.sites[s as usize];
                 if c.class == class && c.selector == sel {
                     match &c.method {
                         Some(m) => Arc::as_ptr(m),
@@ -218,7 +329,7 @@ impl Vm {
             return self.dnu(sel, rp);
         }
         // SAFETY: `mp` comes from an `Arc<Method>` that `lookup` also stored in
-        // `self.keep`, which is only emptied at safe points (no activation is
+        // `self.sends.keep`, which is only emptied at safe points (no activation is
         // running); so the allocation outlives this activation. The
         // `ManuallyDrop` borrows that reference without changing its count.
         let m = std::mem::ManuallyDrop::new(unsafe { Arc::from_raw(mp) });
@@ -231,7 +342,7 @@ impl Vm {
     #[inline(always)]
     pub(super) fn send_at_site(&mut self, sel: Oop, rp: usize, site: u32) -> R {
         let class = self.class_of(self.stack[rp]);
-        let mp: *const Method = match self.caches.get(site as usize) {
+        let mp: *const Method = match self.sends.sites.get(site as usize) {
             Some(c) if c.class == class && c.selector == sel => match &c.method {
                 Some(m) => Arc::as_ptr(m),
                 None => std::ptr::null(),
@@ -247,7 +358,7 @@ impl Vm {
             return self.dnu(sel, rp);
         }
         // SAFETY: as in `send`: `mp` comes from an `Arc<Method>` that `lookup`
-        // also stored in `self.keep`, emptied only at safe points.
+        // also stored in `self.sends.keep`, emptied only at safe points.
         let m = std::mem::ManuallyDrop::new(unsafe { Arc::from_raw(mp) });
         self.invoke_inner(&m, rp)
     }
@@ -260,7 +371,7 @@ impl Vm {
             Some(m) => Arc::as_ptr(m),
             None => std::ptr::null(),
         };
-        let old = &mut self.caches[s as usize];
+        let old = &mut self.sends.sites[s as usize];
         // a site filled afresh (or taken over from another selector) is
         // listed for the next method change to empty
         let listed = old.class != NO_CLASS && old.selector == sel;
@@ -283,8 +394,8 @@ impl Vm {
             block: Value::Nil,
             getter,
         };
-        if !listed && self.filled.len() < FILLED_MAX {
-            self.filled.push(s);
+        if !listed && self.sends.filled.len() < FILLED_MAX {
+            self.sends.filled.push(s);
         }
         p
     }

@@ -11,7 +11,7 @@ use crate::object::value::Value;
 /// Why evaluation is leaving a frame other than by answering a value. One
 /// pointer, so that `R` is two words and every `eval` answers in registers
 /// (`extern "C-unwind"`, see the module notes);
-/// the boxes of `^` returns are recycled through `Vm::spare`.
+/// the boxes of `^` returns are recycled through `Vm::frames.spare`.
 #[derive(Debug)]
 pub struct Unwind(pub Box<Unwinding>);
 

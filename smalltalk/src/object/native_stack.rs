@@ -1,7 +1,7 @@
 //! The guard on the native (Rust) stack the interpreter recurses on. A
 //! Smalltalk frame costs a varying amount of native stack — a method whose
 //! expression tree is thousands of sends deep costs far more than its one
-//! frame — so the frame count alone (`Vm::depth_limit`) cannot keep a deep
+//! frame — so the frame count alone (the activations' `depth_limit`) cannot keep a deep
 //! recursion from overflowing the thread's stack and killing the process.
 //! Every evaluation marks how much native stack it may use ([`mark`]); an
 //! activation below the soft floor signals `AlmostOutOfStack` like the frame

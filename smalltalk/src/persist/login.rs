@@ -281,7 +281,7 @@ pub(crate) fn load_login(vm: &mut Vm, opened: Opened) -> Result<(), PersistError
     };
     let transaction_error = global_class(vm, "TransactionError");
     let security_error = global_class(vm, "SecurityError");
-    vm.session_id = store.id() as i64;
+    vm.set_session_id(store.id() as i64);
     clear_dirty(vm);
     // A read-only user may change what it creates, never a shared object.
     vm.heap.guard = if store.is_read_only() {

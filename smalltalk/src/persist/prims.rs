@@ -27,7 +27,7 @@ impl Vm {
             }
         };
         match n {
-            SYSTEM_COMMIT_TRANSACTION if !self.may_commit => {
+            SYSTEM_COMMIT_TRANSACTION if !self.may_commit() => {
                 self.signal_persist(PersistError::CommitDisabled)
             }
             SYSTEM_COMMIT_TRANSACTION => match self.repo_commit() {

@@ -286,11 +286,9 @@ impl Vm {
     /// after its interrupt check (a safe point); so for that moment `keep`
     /// holds the doit, as it holds every method `lookup` finds.
     pub fn invoke_doit(&mut self, m: &Arc<Method>, rp: usize) -> R {
-        self.keep.push(m.clone());
+        self.sends.keep_running(m);
         let r = self.invoke(m, rp);
-        if let Some(i) = self.keep.iter().rposition(|k| Arc::ptr_eq(k, m)) {
-            self.keep.swap_remove(i);
-        }
+        self.sends.release_running(m);
         r
     }
 

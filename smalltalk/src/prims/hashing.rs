@@ -26,8 +26,8 @@ impl Vm {
     /// epoch: every change of a method moves the epoch.
     #[inline]
     pub(crate) fn kernel_hashing(&mut self) -> (bool, bool, bool) {
-        let (epoch, int_hash, assoc_key, assoc_set) = self.hashing_checked;
-        if epoch == self.epoch + 1 {
+        let (epoch, int_hash, assoc_key, assoc_set) = self.memos.hashing_checked;
+        if epoch == self.sends.epoch() + 1 {
             return (int_hash, assoc_key, assoc_set);
         }
         self.kernel_hashing_check()
@@ -47,7 +47,7 @@ impl Vm {
         let assoc_set = self
             .lookup(self.k.association, set_sel)
             .is_some_and(|m| matches!(m.trivial, crate::object::code::Trivial::SetIVar(1)));
-        self.hashing_checked = (self.epoch + 1, int_hash, assoc_key, assoc_set);
+        self.memos.hashing_checked = (self.sends.epoch() + 1, int_hash, assoc_key, assoc_set);
         (int_hash, assoc_key, assoc_set)
     }
 

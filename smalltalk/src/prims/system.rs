@@ -10,7 +10,7 @@ use crate::interp::primitive::P;
 use crate::interp::Vm;
 use crate::object::heap::{Body, Format};
 use crate::object::primitives::*;
-use crate::object::value::{Oop, Value};
+use crate::object::value::Value;
 
 impl Vm {
     pub(super) extern "C-unwind" fn prim_system(
@@ -31,28 +31,28 @@ impl Vm {
                     Some(s) => s,
                     None => self.basic_print(a0, 0),
                 };
-                self.transcript.push_str(&s);
+                self.transcript_write(&s);
                 r
             }
             TRANSCRIPT_CR => {
-                self.transcript.push('\n');
+                self.transcript_write("\n");
                 r
             }
             TRANSCRIPT_TAB => {
-                self.transcript.push('\t');
+                self.transcript_write("\t");
                 r
             }
             TRANSCRIPT_SPACE => {
-                self.transcript.push(' ');
+                self.transcript_write(" ");
                 r
             }
             TRANSCRIPT_CONTENTS => {
-                let t = self.transcript.clone();
+                let t = self.transcript().to_string();
                 self.new_string(&t)
             }
             SYSTEM_MY_USER_PROFILE => Value::Obj(self.roots.user_profile),
             SYSTEM_STONE_NAME => self.new_string("gs64stone"),
-            SYSTEM_SESSION => Value::Int(self.session_id),
+            SYSTEM_SESSION => Value::Int(self.session_id()),
             SYSTEM_COMMIT_TRANSACTION | SYSTEM_ABORT_TRANSACTION => Value::True,
             SYSTEM_IN_TRANSACTION => Value::True,
             SYSTEM_NEEDS_COMMIT => Value::bool(false),
@@ -213,13 +213,5 @@ impl Vm {
             METHOD_NUM_ARGS => Value::Int(m.num_args as i64),
             _ => return Ok(None),
         }))
-    }
-
-    pub fn class_for_error_number(&self, n: u32) -> Oop {
-        self.error_numbers
-            .iter()
-            .find(|(_, &v)| v == n)
-            .map(|(&k, _)| k)
-            .unwrap_or(self.k.error)
     }
 }

@@ -20,7 +20,8 @@ impl Vm {
         let class = self.heap.get(o).class;
         // the answer holds until a method changes (`epoch`); one class per primitive
         let memo = (prim - SET_INDEX_OF) as usize;
-        if self.index_of_checked[memo] != (self.epoch + 1, class) && !self.index_of_is(class, prim)
+        if self.memos.index_of_checked[memo] != (self.sends.epoch() + 1, class)
+            && !self.index_of_is(class, prim)
         {
             return None;
         }
@@ -41,7 +42,8 @@ impl Vm {
         if self.lookup(class, sel).is_none_or(|m| m.primitive != prim) {
             return false;
         }
-        self.index_of_checked[(prim - SET_INDEX_OF) as usize] = (self.epoch + 1, class);
+        self.memos.index_of_checked[(prim - SET_INDEX_OF) as usize] =
+            (self.sends.epoch() + 1, class);
         true
     }
 
@@ -59,7 +61,7 @@ impl Vm {
         let memo = (prim - SET_INDEX_OF) as usize;
         if !int_hash
             || (dict && !assoc_key)
-            || (self.index_of_checked[memo] != (self.epoch + 1, class)
+            || (self.memos.index_of_checked[memo] != (self.sends.epoch() + 1, class)
                 && !self.index_of_is(class, prim))
         {
             return None;

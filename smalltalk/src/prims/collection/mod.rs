@@ -46,7 +46,7 @@ const WS_WRITE_LIMIT: usize = 3;
 const HASHED_TALLY: usize = 0;
 const HASHED_BUCKETS: usize = 1;
 
-/// Entries of `Vm::index_of_checked` beyond the two of `_indexOf:` (240,
+/// Entries of `Vm::memos.index_of_checked` beyond the two of `_indexOf:` (240,
 /// 241): each holds `(epoch + 1, class)` for the last class that passed a
 /// primitive's check of the methods it relies on.
 const MEMO_FIRST_OC: usize = 2;
@@ -243,12 +243,12 @@ impl Vm {
     /// Whether the memo `slot` holds `class` for the current methods.
     #[inline(always)]
     fn memo_holds(&self, slot: usize, class: Oop) -> bool {
-        self.index_of_checked[slot] == (self.epoch + 1, class)
+        self.memos.index_of_checked[slot] == (self.sends.epoch() + 1, class)
     }
 
     /// Remembers that `class` passed the check of memo `slot` until the methods change.
     fn memo_set(&mut self, slot: usize, class: Oop) {
-        self.index_of_checked[slot] = (self.epoch + 1, class);
+        self.memos.index_of_checked[slot] = (self.sends.epoch() + 1, class);
     }
 }
 
