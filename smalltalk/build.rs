@@ -1,5 +1,7 @@
-//! Embeds every `kernel/*.gs` file into the library (in lexical file-name order)
-//! so the binary needs no kernel files at run time, and derives from them how
+//! Embeds the kernel's file-ins into the library so the binary needs no kernel
+//! files at run time, in load order: `kernel/definitions.gs` (the
+//! class-definition protocol and every class the kernel adds), then one file
+//! per class, `kernel/classes/*.gs`, by class name, and derives from them how
 //! many arguments each primitive reads (a file of its own): the fewest that any kernel method (or
 //! method of `src/persist/repository.gs`) using it takes (`PRIMITIVE_ARITY`,
 //! 255 for a primitive no kernel method uses). A method with fewer arguments
@@ -22,19 +24,25 @@ fn main() {
     let dir =
         PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR")).join("kernel");
     println!("cargo:rerun-if-changed={}", dir.display());
-    let mut files: Vec<PathBuf> = match fs::read_dir(&dir) {
-        Ok(rd) => rd
-            .filter_map(|e| e.ok())
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "gs"))
-            .collect(),
-        Err(_) => vec![],
-    };
-    files.sort();
+    println!("cargo:rerun-if-changed={}", dir.join("classes").display());
+    let mut classes: Vec<PathBuf> = fs::read_dir(dir.join("classes"))
+        .expect("read kernel/classes")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "gs"))
+        .collect();
+    classes.sort();
+    let files: Vec<PathBuf> = std::iter::once(dir.join("definitions.gs"))
+        .chain(classes)
+        .collect();
     let mut out = String::from("/// The kernel file-ins, in load order: (file name, contents).\npub static KERNEL_FILES: &[(&str, &str)] = &[\n");
     for f in &files {
         println!("cargo:rerun-if-changed={}", f.display());
-        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        let name = f
+            .strip_prefix(&dir)
+            .unwrap_or(f)
+            .to_string_lossy()
+            .to_string();
         out.push_str(&format!(
             "    ({:?}, include_str!({:?})),\n",
             name,

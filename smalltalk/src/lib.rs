@@ -1,6 +1,6 @@
 //! gsmcp-smalltalk is the embedded stone: a GemStone/S 64 3.7-compatible Smalltalk
 //! (parser, compiler to a resolved tree, interpreter, kernel class library filed in
-//! from `kernel/*.gs`) joined to its persistent, multi-session, transactional
+//! from `kernel/`) joined to its persistent, multi-session, transactional
 //! repository (`persist`, over the `gsmcp-store` file).
 //!
 //! It does no network I/O and has no async runtime: a [`Session`] is one login,

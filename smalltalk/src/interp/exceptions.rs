@@ -14,6 +14,10 @@ use crate::object::known::exc;
 use crate::object::primitives::*;
 use crate::object::value::{Oop, Value};
 
+/// How many exceptions may be signalled one inside the other at the same
+/// activation depth (see [`Vm::signal`]).
+const MAX_SIGNAL_NESTING: u32 = 64;
+
 impl Vm {
     /// The GemStone error number instances of `class` start with.
     pub fn default_error_number(&self, class: Oop) -> u32 {
@@ -108,13 +112,41 @@ impl Vm {
     }
 
     pub fn signal(&mut self, ex: Value) -> R {
+        // A signal raised while signalling at the same activation depth — the
+        // exception protocol itself failing (a `defaultAction` or `handles:`
+        // not understood signals again, and so on) — recurses in Rust without
+        // an activation, so neither the frame limit nor the native-stack guard
+        // of activations sees it: bound it here.
+        let saved = self.interrupts.signal_nesting;
+        let depth = self.frames.depth;
+        self.interrupts.signal_nesting = match saved {
+            (d, n) if d == depth => (d, n + 1),
+            _ => (depth, 1),
+        };
+        if self.interrupts.signal_nesting.1 > MAX_SIGNAL_NESTING {
+            self.interrupts.signal_nesting = saved;
+            return Err(Unwind::abort(Box::new(Failure {
+                kind: crate::interp::ErrorKind::Limit,
+                number: 3139,
+                class_name: "AlmostOutOfStack".into(),
+                message_text: None,
+                description: format!(
+                    "an AlmostOutOfStack occurred (error 3139), {MAX_SIGNAL_NESTING} exceptions were \
+                     signalled, each while signalling the one before, with no method running \
+                     between: the exception protocol itself fails (the last one: {})",
+                    self.class_name(self.class_of(ex))
+                ),
+            })));
+        }
         // where it was signalled, for `stackReport`
         if let Some(o) = ex.oop() {
             let stack = self.capture_stack();
             self.heap.store(o, exc::STACK, stack);
         }
         let n = self.handling.handlers.len();
-        self.signal_from(ex, n)
+        let r = self.signal_from(ex, n);
+        self.interrupts.signal_nesting = saved;
+        r
     }
 
     fn run_handler(&mut self, i: usize, ex: Value) -> R {

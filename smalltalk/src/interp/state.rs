@@ -106,6 +106,7 @@ impl Vm {
                 interrupter,
                 stack_signalled: false,
                 memory_signalled: false,
+                signal_nesting: (0, 0),
             },
             memos: Memos {
                 hashing_checked: (0, false, false, false),
@@ -251,6 +252,9 @@ pub(crate) struct Interrupts {
     pub(in crate::interp) stack_signalled: bool,
     /// AlmostOutOfMemory was signalled in this evaluation.
     pub(in crate::interp) memory_signalled: bool,
+    /// The activation depth of the innermost signal in progress, and how
+    /// many signals are in progress one inside the other at that depth.
+    pub(in crate::interp) signal_nesting: (usize, u32),
 }
 
 /// What the primitives have learnt of the kernel's methods, each with the
@@ -301,6 +305,7 @@ impl Vm {
         self.frames.depth = 0;
         self.interrupts.stack_signalled = false;
         self.interrupts.memory_signalled = false;
+        self.interrupts.signal_nesting = (0, 0);
     }
 
     /// How many activations may run before AlmostOutOfStack (at least 10).

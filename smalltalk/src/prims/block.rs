@@ -10,7 +10,6 @@
 use crate::interp::primitive::P;
 use crate::interp::{Unwind, Vm};
 use crate::object::heap::Body;
-use crate::object::known::exc;
 use crate::object::primitives::*;
 use crate::object::value::Value;
 
@@ -112,12 +111,6 @@ impl Vm {
         };
         Ok(Some(match n {
             EXCEPTION_SIGNAL => self.signal(r)?,
-            EXCEPTION_SIGNAL_TEXT => {
-                if let Value::Obj(o) = r {
-                    self.heap.store(o, exc::MESSAGE_TEXT, a0);
-                }
-                self.signal(r)?
-            }
             EXCEPTION_RETURN => self.ex_return(r, a0)?,
             EXCEPTION_RETRY => self.ex_retry(r, None)?,
             EXCEPTION_RETRY_USING => self.ex_retry(r, Some(a0))?,

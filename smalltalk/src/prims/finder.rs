@@ -2,7 +2,7 @@
 //! `kernel/VM.md`): the classes bound in the session's symbol list in search
 //! order, and one pass over their methods for implementors, senders,
 //! references and source substrings. Each primitive answers exactly what the
-//! kernel's Smalltalk fallback in `16-reflection.gs` answers — same methods,
+//! kernel's Smalltalk fallback in `classes/ClassOrganizer.gs` answers — same methods,
 //! same order (classes by name, instance side then class side, selectors in
 //! code-point order within a behavior) — and fails into that fallback on any
 //! argument it does not expect. It reads classes and methods and allocates

@@ -104,14 +104,13 @@ impl Vm {
                 }
             }
             SYMDICT_INCLUDES_KEY => Value::bool(self.dict_assoc(r, a0).is_some()),
-            SYMDICT_KEYS | SYMDICT_ASSOCIATIONS | SYMDICT_VALUES => {
+            SYMDICT_ASSOCIATIONS | SYMDICT_VALUES => {
                 let Some(es) = self.dict_entries(r) else {
                     return Ok(None);
                 };
                 let vals: Vec<Value> = es
                     .into_iter()
-                    .map(|(k, a)| match n {
-                        SYMDICT_KEYS => k,
+                    .map(|(_, a)| match n {
                         SYMDICT_ASSOCIATIONS => Value::Obj(a),
                         _ => self.heap.slot(a, 1),
                     })

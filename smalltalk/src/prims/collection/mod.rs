@@ -31,7 +31,7 @@ mod hashed;
 mod ordered;
 mod stream;
 
-/// `OrderedCollection`'s named slots (kernel/10-classes.gs).
+/// `OrderedCollection`'s named slots (kernel/definitions.gs).
 const OC_ARRAY: usize = 0;
 const OC_FIRST: usize = 1;
 const OC_LAST: usize = 2;
