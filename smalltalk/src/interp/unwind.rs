@@ -51,7 +51,7 @@ impl Unwind {
 #[derive(Debug)]
 pub enum Unwinding {
     /// `^` — return `value` from the method activation whose id is in
-    /// `Vm::return_home` (kept there so `R` stays small; code that runs
+    /// `Vm::frames.return_home` (kept there so `R` stays small; code that runs
     /// Smalltalk while a return unwinds through it — `ensure:`,
     /// `ifCurtailed:` — saves and restores it).
     Return(Value),
