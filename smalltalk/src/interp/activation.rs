@@ -395,16 +395,9 @@ impl Vm {
             || crate::object::native_stack::exhausted();
         if hard || self.interrupts.stack_signalled {
             if hard {
-                return Err(Unwind::abort(Box::new(Failure {
-                    kind: crate::interp::ErrorKind::Limit,
-                    number: 3139,
-                    class_name: "AlmostOutOfStack".into(),
-                    message_text: None,
-                    description: format!(
-                        "an AlmostOutOfStack occurred (error 3139), {}",
-                        self.stack_exceeded(self.frames.depth_limit + DEPTH_HEADROOM)
-                    ),
-                })));
+                return Err(Unwind::out_of_stack(
+                    &self.stack_exceeded(self.frames.depth_limit + DEPTH_HEADROOM),
+                ));
             }
             return Ok(());
         }

@@ -125,18 +125,12 @@ impl Vm {
         };
         if self.interrupts.signal_nesting.1 > MAX_SIGNAL_NESTING {
             self.interrupts.signal_nesting = saved;
-            return Err(Unwind::abort(Box::new(Failure {
-                kind: crate::interp::ErrorKind::Limit,
-                number: 3139,
-                class_name: "AlmostOutOfStack".into(),
-                message_text: None,
-                description: format!(
-                    "an AlmostOutOfStack occurred (error 3139), {MAX_SIGNAL_NESTING} exceptions were \
-                     signalled, each while signalling the one before, with no method running \
-                     between: the exception protocol itself fails (the last one: {})",
-                    self.class_name(self.class_of(ex))
-                ),
-            })));
+            return Err(Unwind::out_of_stack(&format!(
+                "{MAX_SIGNAL_NESTING} exceptions were signalled, each while signalling the one \
+                 before, with no method running between: the exception protocol itself fails \
+                 (the last one: {})",
+                self.class_name(self.class_of(ex))
+            )));
         }
         // where it was signalled, for `stackReport`
         if let Some(o) = ex.oop() {

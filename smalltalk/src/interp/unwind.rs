@@ -33,6 +33,19 @@ impl Unwind {
         }
     }
 
+    /// Ends the evaluation with AlmostOutOfStack (3139) because `why`: past
+    /// the point where a handler could still run.
+    #[cold]
+    pub fn out_of_stack(why: &str) -> Unwind {
+        Unwind::abort(Box::new(Failure {
+            kind: crate::interp::ErrorKind::Limit,
+            number: 3139,
+            class_name: "AlmostOutOfStack".into(),
+            message_text: None,
+            description: format!("an AlmostOutOfStack occurred (error 3139), {why}"),
+        }))
+    }
+
     pub fn abort(f: Box<Failure>) -> Unwind {
         Unwind(Box::new(Unwinding::Abort(f)))
     }
