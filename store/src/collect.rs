@@ -77,7 +77,7 @@ pub(crate) fn collected_since(
     if schema::counter_or_zero(tx, LAST_COLLECTION, busy_ms)? <= seen {
         return Ok(None);
     }
-    let changed = crate::session::changes_between(tx, seen, latest, busy_ms)?;
+    let changed = crate::versions::changes_between(tx, seen, latest, busy_ms)?;
     let mut deleted = Vec::new();
     let mut newest = tx
         .prepare_cached(
@@ -144,7 +144,7 @@ pub(crate) fn rescue(
     let mut rescued = 0u64;
     let mut stack: Vec<u64> = Vec::new();
     let mut follow = |oop: u64, stack: &mut Vec<u64>, dead: &mut HashSet<u64>| -> Result<()> {
-        let Some(data) = crate::session::read_at(tx, oop, latest, busy_ms)? else {
+        let Some(data) = crate::versions::read_at(tx, oop, latest, busy_ms)? else {
             return Ok(());
         };
         let refs = references(oop, &data).map_err(|why| crate::StoreError::Corrupt {

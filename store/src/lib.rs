@@ -64,6 +64,8 @@ mod registry;
 pub mod repository;
 mod schema;
 pub mod session;
+mod shared;
+mod versions;
 
 pub use changes::ChangedSet;
 pub use collect::{Collection, References, COLLECT_AFTER};

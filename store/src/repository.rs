@@ -8,7 +8,7 @@
 
 use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use rusqlite::{Connection, TransactionBehavior};
@@ -17,6 +17,7 @@ use crate::error::{Result, SqlContext, StoreError};
 use crate::liveness::ProcessId;
 use crate::schema::{self, LAST_COMMIT, NEXT_OOP, PRUNED_THROUGH};
 use crate::session::{LoginOptions, StoreSession};
+use crate::shared::Shared;
 use crate::{registry, SessionRecord, FIRST_ALLOCATED_OOP};
 
 /// How the repository is opened.
@@ -47,38 +48,6 @@ impl std::fmt::Debug for Repository {
         f.debug_struct("Repository")
             .field("path", &self.shared.path)
             .finish()
-    }
-}
-
-/// State shared by a repository and every session and watch made from it.
-pub(crate) struct Shared {
-    pub path: PathBuf,
-    pub busy_timeout: Duration,
-    pub busy_ms: u64,
-    /// For short repository-wide queries (latest commit, registry listing). A
-    /// mutex, not a connection per caller, because these queries take microseconds
-    /// and a router thread asking "how far behind?" must not open files.
-    conn: Mutex<Connection>,
-}
-
-impl Shared {
-    pub fn with_conn<T>(&self, f: impl FnOnce(&mut Connection) -> Result<T>) -> Result<T> {
-        // A panic elsewhere while holding the lock cannot leave the connection
-        // half-changed (every use is a whole statement or transaction), so a
-        // poisoned lock is still usable.
-        let mut guard = self.conn.lock().unwrap_or_else(|p| p.into_inner());
-        f(&mut guard)
-    }
-
-    pub fn latest_commit(&self) -> Result<u64> {
-        self.with_conn(|c| schema::counter(c, LAST_COMMIT, self.busy_ms))
-    }
-
-    /// A fresh, configured connection to the (already verified) file.
-    pub fn connect(&self) -> Result<Connection> {
-        let conn = schema::connect(&self.path, self.busy_timeout)?;
-        schema::configure(&conn, &self.path, self.busy_ms)?;
-        Ok(conn)
     }
 }
 
@@ -247,12 +216,7 @@ impl Repository {
 
     fn from_conn(path: &Path, options: &RepositoryOptions, conn: Connection) -> Repository {
         Repository {
-            shared: Arc::new(Shared {
-                path: path.to_path_buf(),
-                busy_timeout: options.busy_timeout,
-                busy_ms: options.busy_timeout.as_millis() as u64,
-                conn: Mutex::new(conn),
-            }),
+            shared: Arc::new(Shared::new(path.to_path_buf(), options.busy_timeout, conn)),
         }
     }
 

@@ -12,11 +12,12 @@
 //! Code map: [`process`] sets up the OS process (death signal, name, panic hook,
 //! the IPC descriptor); [`serve`] runs the handshake, the IPC reader and the
 //! engine thread over the socket or any stream pair; [`mcp`] answers the
-//! requests the router has already read (`gsmcp_ipc::jsonrpc::Request`); [`tools`] is the tool registry
-//! with one module per toolset; [`schema`] validates tool arguments; [`backend`]
-//! is the login abstraction over the stones and the embedded stone's login;
-//! [`gci`] is the GCI backend (a GemStone library loaded at run time); [`quote`] renders client text as
-//! Smalltalk literals; [`notify`] is a running call's voice towards the client
+//! requests the router has already read (`gsmcp_ipc::jsonrpc::Request`);
+//! [`tools`] is the tool registry with one folder per toolset; [`schema`]
+//! validates tool arguments; [`backend`] is the login abstraction over the
+//! stones, the embedded stone's login and, in [`backend::gci`], the GCI
+//! backend (a GemStone library loaded at run time); [`quote`] renders client
+//! text as Smalltalk literals; [`notify`] is a running call's voice towards the client
 //! (progress, logs, server requests and waiting for their answers);
 //! [`prompts`], [`resources`] and [`completion`] answer the prompt, resource and
 //! completion methods over what the served toolsets offer.
@@ -25,7 +26,6 @@
 
 pub mod backend;
 pub mod completion;
-pub mod gci;
 pub mod mcp;
 pub mod notify;
 pub mod process;

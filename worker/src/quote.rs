@@ -3,9 +3,11 @@
 //!
 //! Client text reaches Smalltalk only as a quoted literal, never as code (the one
 //! exception is the `code` argument of `execute_code`). The compiler holds every
-//! tool to it: a [`Literal`] can only be made by quoting text, by rendering a
-//! number or a boolean, or from Smalltalk this build ships (`&'static str`), so
-//! no path exists from a client's string to a hole but through the quoting.
+//! tool to it: a [`Literal`] can only be made by quoting text or by rendering a
+//! number, a boolean or `nil`, so no path exists from a client's string to a
+//! hole but through the quoting. (Smalltalk the tools share, such as the JSON
+//! string writer, is never a hole's content: the build includes it in the
+//! expressions, `tools/shared.st`.)
 
 use std::borrow::Cow;
 
@@ -49,12 +51,6 @@ impl Literal {
     /// `nil`.
     pub fn nil() -> Literal {
         Literal(Cow::Borrowed("nil"))
-    }
-
-    /// Smalltalk that is part of this build (the shared JSON escaper): a
-    /// `&'static str`, never text a client sent (and never copied).
-    pub fn shipped(source: &'static str) -> Literal {
-        Literal(Cow::Borrowed(source))
     }
 
     /// The source text.
@@ -163,7 +159,6 @@ mod tests {
             (Literal::integer(42), "42"),
             (Literal::boolean(true), "true"),
             (Literal::boolean(false), "false"),
-            (Literal::shipped("[:x | x]"), "[:x | x]"),
         ];
         for (literal, expected) in table {
             assert_eq!(literal.as_str(), expected);

@@ -1,5 +1,5 @@
 //! The census: every selector and global the worker's own Smalltalk sends —
-//! each tool's expression, the JSON escaper, and the fixed expressions and
+//! each tool's expression (the shared fragments included), and the fixed expressions and
 //! messages the worker and the GCI backend send — must be in the checked-in
 //! table `tools/CENSUS.tsv`, with the evidence that GemStone 3.7 has
 //! it. A name only the embedded stone's kernel offers is not admitted: the

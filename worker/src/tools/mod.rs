@@ -40,7 +40,7 @@ pub mod session;
 pub mod template;
 pub mod testing;
 
-use crate::backend::Login;
+use crate::backend::{Login, BETWEEN_CALLS};
 use crate::notify::Notifier;
 use crate::prompts::Prompts;
 pub use crate::quote::Literal;
@@ -248,13 +248,6 @@ pub struct Tool {
     /// Its handler.
     pub handler: Handler,
 }
-
-/// What the worker's own evaluations between tool calls may do: run the
-/// kernel's code only, never commit.
-pub const BETWEEN_CALLS: EvalPolicy = EvalPolicy {
-    client_code: false,
-    may_commit: false,
-};
 
 impl Tool {
     /// What this tool's evaluations may do. Only the tools whose purpose is to

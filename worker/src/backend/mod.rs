@@ -4,15 +4,26 @@
 //! answer its printString (or a String result), name the user and the stone, and
 //! hand out a [`Breaker`] another thread uses to interrupt an evaluation. Tools are
 //! written once, as Smalltalk both stones accept, so they never see which backend
-//! answers. Only this module and `gci` (the GCI backend) reach a backend.
+//! answers. Only this module reaches a backend: the embedded stone's login is
+//! here, the GCI backend (a GemStone library loaded at run time) is [`gci`],
+//! and [`login`] makes the one a worker's configuration names.
 //!
 //! A login lives on the engine thread that created it (the embedded stone's
 //! session is not `Send`); only its [`Breaker`] crosses threads.
+
+pub mod gci;
 
 use gsmcp_ipc::Backend;
 use gsmcp_smalltalk::{EvalPolicy, Interrupter, Session, StError, TransactionMark};
 use std::path::Path;
 use std::sync::Arc;
+
+/// What the worker's own evaluations between tool calls may do: run the
+/// kernel's code only, never commit.
+pub const BETWEEN_CALLS: EvalPolicy = EvalPolicy {
+    client_code: false,
+    may_commit: false,
+};
 
 /// Why a login could not be made. `kind` is the `Failed` frame's kind.
 #[derive(Debug, thiserror::Error)]
@@ -182,7 +193,7 @@ fn embedded(
     session.run_on_caller_thread(true);
     // until a tool says otherwise, the worker's own evaluations run kernel
     // code only and cannot commit
-    session.set_policy(crate::tools::BETWEEN_CALLS);
+    session.set_policy(BETWEEN_CALLS);
     let breaker = Arc::new(session.interrupter());
     let behind = session.commits_behind_reader();
     Ok(Box::new(Embedded {
@@ -283,7 +294,7 @@ pub fn login(backend: &Backend, memory: u64) -> Result<Box<dyn Login>, LoginErro
             host_password,
             user,
             password,
-        } => crate::gci::login(&crate::gci::Settings {
+        } => gci::login(&gci::Settings {
             gemstone: gemstone.as_deref(),
             library: library.as_deref(),
             stone,
