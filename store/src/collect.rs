@@ -30,7 +30,7 @@ use std::collections::HashSet;
 
 use rusqlite::Transaction;
 
-use crate::error::{Result, SqlContext};
+use crate::error::Result;
 use crate::schema::{
     self, COLLECTING_SINCE_MS, LAST_COLLECTION, LIVE_AT_COLLECTION, WRITTEN_SINCE_COLLECTION,
 };
@@ -79,22 +79,8 @@ pub(crate) fn collected_since(
     }
     let changed = crate::versions::changes_between(tx, seen, latest, busy_ms)?;
     let mut deleted = Vec::new();
-    let mut newest = tx
-        .prepare_cached(
-            "SELECT data IS NULL FROM objects WHERE oop = ?1 AND version <= ?2 \
-             ORDER BY version DESC LIMIT 1",
-        )
-        .ctx("preparing the collected-objects query", busy_ms)?;
     for &oop in changed.oops() {
-        let tombstone: Option<bool> = {
-            let mut rows = newest
-                .query([oop as i64, latest as i64])
-                .ctx("reading collected objects", busy_ms)?;
-            match rows.next().ctx("reading collected objects", busy_ms)? {
-                Some(r) => Some(r.get(0).ctx("reading collected objects", busy_ms)?),
-                None => None,
-            }
-        };
+        let tombstone = crate::versions::newest_at(tx, oop, latest, busy_ms)?.map(|(_, t)| t);
         if tombstone != Some(false) {
             deleted.push(oop);
         }

@@ -94,12 +94,6 @@ pub(crate) fn prune_batches(
         oops.sort_unstable();
         oops.dedup();
         {
-            let mut newest = tx
-                .prepare_cached(
-                    "SELECT version, data IS NULL FROM objects WHERE oop = ?1 AND version <= ?2 \
-                     ORDER BY version DESC LIMIT 1",
-                )
-                .ctx("preparing prune", busy_ms)?;
             let mut older = tx
                 .prepare_cached("DELETE FROM objects WHERE oop = ?1 AND version < ?2")
                 .ctx("preparing prune", busy_ms)?;
@@ -107,21 +101,12 @@ pub(crate) fn prune_batches(
                 .prepare_cached("DELETE FROM objects WHERE oop = ?1 AND version = ?2")
                 .ctx("preparing prune", busy_ms)?;
             for oop in oops {
-                let found: Option<(i64, bool)> = {
-                    let mut rows = newest
-                        .query([oop as i64, bound as i64])
-                        .ctx("pruning", busy_ms)?;
-                    match rows.next().ctx("pruning", busy_ms)? {
-                        Some(r) => Some((
-                            r.get(0).ctx("pruning", busy_ms)?,
-                            r.get(1).ctx("pruning", busy_ms)?,
-                        )),
-                        None => None,
-                    }
-                };
-                let Some((version, tombstone)) = found else {
+                let Some((version, tombstone)) =
+                    crate::versions::newest_at(&tx, oop, bound as u64, busy_ms)?
+                else {
                     continue;
                 };
+                let version = version as i64;
                 report.versions += older
                     .execute([oop as i64, version])
                     .ctx("pruning", busy_ms)? as u64;

@@ -8,6 +8,8 @@ use rusqlite::Connection;
 use crate::changes::{self, ChangedSet};
 use crate::error::{Result, SqlContext, StoreError};
 
+/// The contents of `oop` as view `view` sees it (None: no version, or a
+/// tombstone).
 pub(crate) fn read_at(
     conn: &Connection,
     oop: u64,
@@ -27,6 +29,33 @@ pub(crate) fn read_at(
         Some(row) => row
             .get::<_, Option<Vec<u8>>>(0)
             .ctx("reading an object", busy_ms),
+    }
+}
+
+/// The newest version of `oop` at or below `view`, and whether it is a
+/// tombstone (a deleted object); None when there is no such version.
+pub(crate) fn newest_at(
+    conn: &Connection,
+    oop: u64,
+    view: u64,
+    busy_ms: u64,
+) -> Result<Option<(u64, bool)>> {
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT version, data IS NULL FROM objects WHERE oop = ?1 AND version <= ?2 \
+             ORDER BY version DESC LIMIT 1",
+        )
+        .ctx("preparing a version lookup", busy_ms)?;
+    let mut rows = stmt
+        .query([oop as i64, view as i64])
+        .ctx("looking up a version", busy_ms)?;
+    match rows.next().ctx("looking up a version", busy_ms)? {
+        None => Ok(None),
+        Some(row) => {
+            let version: i64 = row.get(0).ctx("looking up a version", busy_ms)?;
+            let tombstone: bool = row.get(1).ctx("looking up a version", busy_ms)?;
+            Ok(Some((version as u64, tombstone)))
+        }
     }
 }
 

@@ -161,8 +161,10 @@ fn upward_uses(files: &[(String, String)]) -> Vec<String> {
     problems
 }
 
-fn engine_sources(dir: &Path, base: &Path, out: &mut Files) {
-    for entry in std::fs::read_dir(dir).expect("read smalltalk/src") {
+/// Every `.rs` file under `dir` but `lib.rs` and `bin/` (binaries are clients of
+/// the library, not part of its graph), as (path under `base`, text).
+fn rust_sources(dir: &Path, base: &Path, out: &mut Files) {
+    for entry in std::fs::read_dir(dir).expect("read a crate's src") {
         let path = entry.expect("dir entry").path();
         let rel = path
             .strip_prefix(base)
@@ -172,7 +174,7 @@ fn engine_sources(dir: &Path, base: &Path, out: &mut Files) {
         if path.is_dir() {
             // the binaries are clients of the library, not part of its graph
             if rel != "bin" {
-                engine_sources(&path, base, out);
+                rust_sources(&path, base, out);
             }
         } else if rel.ends_with(".rs") && rel != "lib.rs" {
             out.push((rel, std::fs::read_to_string(&path).expect("read a source")));
@@ -184,7 +186,7 @@ fn engine_sources(dir: &Path, base: &Path, out: &mut Files) {
 fn each_engine_layer_uses_only_the_layers_below_it() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../smalltalk/src");
     let mut files = vec![];
-    engine_sources(&src, &src, &mut files);
+    rust_sources(&src, &src, &mut files);
     assert!(files.len() > 20, "the engine's sources were found");
     let problems = upward_uses(&files);
     assert!(
@@ -272,7 +274,7 @@ fn the_layer_check_sees_what_it_is_meant_to() {
 /// modules), each with the code of its files before their tests, comments cut.
 fn crate_modules(src: &Path) -> BTreeMap<String, String> {
     let mut files = vec![];
-    engine_sources(src, src, &mut files);
+    rust_sources(src, src, &mut files);
     let mut out: BTreeMap<String, String> = BTreeMap::new();
     for (rel, text) in files {
         if rel == "main.rs" {
