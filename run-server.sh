@@ -6,6 +6,11 @@
 # variable of `gsmcp --help` is passed on.
 # `./run-server.sh --check` builds, checks the settings, logs in once, reports
 # and exits (0 ok, 2 with each problem and its fix) without starting a server.
+# `./run-server.sh --tls-self-signed` serves HTTPS with a throw-away certificate
+# for this machine (made once under the state directory) and says how to trust it.
+# With MCP_AUTH=token the server makes a bearer token (unless MCP_TOKEN_FILE
+# names one); it is printed here once, in the line that adds the server to a
+# client, and nowhere else.
 # Prints the URL, the pid, the log file and how to stop it; fails with the log's
 # tail if the server does not come up.
 set -euo pipefail
@@ -37,18 +42,37 @@ elif [[ ! -x "$BIN" || ! -x "$TARGET_DIR/release/gsmcp-worker" ]]; then
   exit 2
 fi
 
+CHECK=""
+for arg in "$@"; do
+  case "$arg" in
+    --check) CHECK=1 ;;
+    --tls-self-signed)
+      TLS_DIR="$STATE_DIR/tls"
+      if [[ ! -f "$TLS_DIR/cert.pem" || ! -f "$TLS_DIR/key.pem" ]]; then
+        "$BIN" --make-self-signed "$TLS_DIR" >/dev/null || exit 2
+        echo "made a self-signed certificate for local use: $TLS_DIR/cert.pem"
+      fi
+      export MCP_TLS_CERT="$TLS_DIR/cert.pem" MCP_TLS_KEY="$TLS_DIR/key.pem"
+      ;;
+    *)
+      echo "run-server.sh: unknown argument $arg (known: --check, --tls-self-signed)" >&2
+      exit 2
+      ;;
+  esac
+done
+
 BACKEND="${MCP_BACKEND:-embedded}"
-if [[ "${1:-}" == "--check" ]]; then
+if [[ -n "$CHECK" ]]; then
   if [[ "$BACKEND" == "embedded" ]]; then
     [[ "$REPOSITORY" == ":memory:" ]] || mkdir -p "$(dirname "$REPOSITORY")"
     export MCP_REPOSITORY="$REPOSITORY"
   fi
   exec "$BIN" --check
-elif [[ $# -gt 0 ]]; then
-  echo "run-server.sh: unknown argument $1 (the only one is --check)" >&2
-  exit 2
 fi
 
+# The log and the state directory are the user's alone (the server makes the
+# log file 0600 itself).
+mkdir -p -m 700 "$STATE_DIR"
 mkdir -p "$(dirname "$LOG_FILE")"
 OUT_FILE="$(mktemp "${TMPDIR:-/tmp}/gsmcp-$PORT.XXXXXX")"
 trap 'rm -f "$OUT_FILE"' EXIT
@@ -95,6 +119,14 @@ fi
 
 ACTUAL_PORT="${URL##*:}"
 ACTUAL_PORT="${ACTUAL_PORT%%/*}"
+# The token line (MCP_AUTH=token without a file) is read here and shown once.
+TOKEN="$(sed -n 's/^gsmcp bearer token //p' "$OUT_FILE")"
+HEADER=""
+if [[ -n "$TOKEN" ]]; then
+  HEADER=" --header \"Authorization: Bearer $TOKEN\""
+elif [[ "${MCP_AUTH:-off}" == "token" && -n "${MCP_TOKEN_FILE:-}" ]]; then
+  HEADER=" --header \"Authorization: Bearer \$(cat $MCP_TOKEN_FILE)\""
+fi
 cat <<INFO
 gsmcp is running.
   URL:   $URL
@@ -103,5 +135,12 @@ gsmcp is running.
   repository: $REPOSITORY
   stop:  ./stop-server.sh $ACTUAL_PORT
 Add it to an MCP client, for example:
-  claude mcp add --transport http gemstone $URL
+  claude mcp add --transport http gemstone $URL$HEADER
 INFO
+if [[ -n "$TOKEN" ]]; then
+  echo "The token is shown only here; a restart makes a new one (MCP_TOKEN_FILE keeps one)."
+fi
+if [[ -n "${MCP_TLS_CERT:-}" && "${MCP_TLS_CERT}" == "$STATE_DIR/tls/cert.pem" ]]; then
+  echo "The certificate is self-signed: clients must trust $MCP_TLS_CERT, e.g."
+  echo "  NODE_EXTRA_CA_CERTS=$MCP_TLS_CERT claude ...   curl --cacert $MCP_TLS_CERT ..."
+fi

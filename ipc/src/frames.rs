@@ -72,6 +72,8 @@ pub enum ToRouter {
         call_id: u64,
         /// The complete response, forwarded to the client untouched.
         message: String,
+        /// How the call ended, for the router's log line.
+        outcome: Outcome,
     },
     /// Progress of a running call (`notifications/progress`).
     Progress {
@@ -111,6 +113,50 @@ pub enum ToRouter {
         /// The session holds changes not yet committed.
         needs_commit: bool,
     },
+}
+
+/// How a call ended, as the router's line for the call names it: never any of
+/// the call's content.
+#[derive(Debug, Clone, PartialEq, Eq, Encode, Decode)]
+pub enum Outcome {
+    /// A result.
+    Ok,
+    /// A tool result with `isError: true`, and its `structuredContent.error.kind`.
+    ToolError(String),
+    /// A JSON-RPC error, and its code.
+    RpcError(i64),
+}
+
+impl Outcome {
+    /// The outcome of a response about to be written.
+    pub fn of(response: &Result<serde_json::Value, crate::jsonrpc::RpcError>) -> Outcome {
+        match response {
+            Err(e) => Outcome::RpcError(e.code),
+            Ok(v) if v.get("isError") == Some(&serde_json::Value::Bool(true)) => {
+                let kind = v
+                    .pointer("/structuredContent/error/kind")
+                    .and_then(|k| k.as_str())
+                    .unwrap_or("other");
+                Outcome::ToolError(kind.chars().take(64).collect())
+            }
+            Ok(_) => Outcome::Ok,
+        }
+    }
+
+    /// Whether the response is an error of either kind.
+    pub fn is_error(&self) -> bool {
+        !matches!(self, Outcome::Ok)
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Ok => f.write_str("ok"),
+            Outcome::ToolError(kind) => write!(f, "toolError:{kind}"),
+            Outcome::RpcError(code) => write!(f, "rpcError:{code}"),
+        }
+    }
 }
 
 /// The worker's configuration, sent once.
@@ -188,6 +234,22 @@ pub enum Backend {
         /// Its password.
         password: String,
     },
+}
+
+impl Backend {
+    /// The passwords this backend was given, for the worker's redaction layer.
+    pub fn secrets(&self) -> Vec<&str> {
+        match self {
+            Backend::Embedded { password, .. } => vec![password.as_str()],
+            Backend::Gci {
+                password,
+                host_password,
+                ..
+            } => std::iter::once(password.as_str())
+                .chain(host_password.as_deref())
+                .collect(),
+        }
+    }
 }
 
 /// What a worker reports once it is logged in.

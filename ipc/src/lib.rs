@@ -13,7 +13,9 @@
 //! [`jsonrpc::Request`], never as text to parse again; [`json`] is the tree
 //! form a frame carries it in); [`toolsets`] the toolsets and the options each
 //! declares, which the router validates and the worker obeys; [`startup`] how
-//! a worker is started (its argv, its environment, the socket's descriptor).
+//! a worker is started (its argv, its environment, the socket's descriptor);
+//! [`redact`] the one redaction layer every log line, trace line and error
+//! text of either process passes through.
 //!
 //! This crate knows nothing about HTTP, sessions or Smalltalk.
 
@@ -23,6 +25,7 @@ pub mod codec;
 pub mod frames;
 pub mod json;
 pub mod jsonrpc;
+pub mod redact;
 pub mod startup;
 pub mod toolsets;
 
@@ -35,7 +38,7 @@ pub use jsonrpc::Request;
 
 /// Version of the frame set. The router sends it in [`Hello`]; a worker that speaks
 /// another version answers nothing and exits, and the router reports the mismatch.
-pub const PROTOCOL_VERSION: u32 = 3;
+pub const PROTOCOL_VERSION: u32 = 4;
 
 /// The Smalltalk `gsmcp --check` asks a worker to evaluate (with
 /// `execute_code`) to learn whether its user may change the repository: a

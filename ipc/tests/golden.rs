@@ -154,6 +154,23 @@ fn to_router_frames() -> Vec<(&'static str, ToRouter)> {
             ToRouter::Reply {
                 call_id: 7,
                 message: r#"{"jsonrpc":"2.0","id":1,"result":{}}"#.into(),
+                outcome: Outcome::Ok,
+            },
+        ),
+        (
+            "to_router_reply_tool_error",
+            ToRouter::Reply {
+                call_id: 8,
+                message: r#"{"jsonrpc":"2.0","id":2,"result":{"isError":true}}"#.into(),
+                outcome: Outcome::ToolError("notFound".into()),
+            },
+        ),
+        (
+            "to_router_reply_rpc_error",
+            ToRouter::Reply {
+                call_id: 9,
+                message: r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32602}}"#.into(),
+                outcome: Outcome::RpcError(-32602),
             },
         ),
         (
@@ -409,7 +426,20 @@ fn to_worker() -> impl Strategy<Value = ToWorker> {
 
 fn to_router() -> impl Strategy<Value = ToRouter> {
     prop_oneof![
-        (any::<u64>(), text()).prop_map(|(call_id, message)| ToRouter::Reply { call_id, message }),
+        (
+            any::<u64>(),
+            text(),
+            prop_oneof![
+                Just(Outcome::Ok),
+                text().prop_map(Outcome::ToolError),
+                any::<i64>().prop_map(Outcome::RpcError)
+            ]
+        )
+            .prop_map(|(call_id, message, outcome)| ToRouter::Reply {
+                call_id,
+                message,
+                outcome
+            }),
         (text(), text()).prop_map(|(kind, message)| ToRouter::Failed { kind, message }),
         (
             any::<u64>(),

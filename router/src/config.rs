@@ -29,17 +29,49 @@ pub struct Cli {
     /// TCP port to listen on (0 picks a free one).
     #[arg(long, env = "MCP_PORT", default_value = "8000")]
     pub port: String,
-    /// Address to bind. Anything but a loopback address needs --allow-remote.
+    /// Address to bind. Anything but a loopback address needs TLS and an
+    /// authentication mode (or --allow-insecure-remote).
     #[arg(long, env = "MCP_BIND", default_value = "127.0.0.1")]
     pub bind: String,
-    /// Allow binding a non-loopback address (the server has no authentication yet).
+    /// Serve a non-loopback address without TLS or without authentication:
+    /// only on a network where every host is trusted. Logged loudly.
     #[arg(
         long,
-        env = "MCP_ALLOW_REMOTE",
+        env = "MCP_ALLOW_INSECURE_REMOTE",
         action = clap::ArgAction::SetTrue,
         value_parser = clap::builder::BoolishValueParser::new()
     )]
-    pub allow_remote: bool,
+    pub allow_insecure_remote: bool,
+    /// How clients authenticate: `off` (loopback only), or `token` (one
+    /// bearer token: MCP_TOKEN_FILE's, or a new one printed at start-up).
+    #[arg(long, env = "MCP_AUTH", default_value = "off")]
+    pub auth: String,
+    /// With MCP_AUTH=token: a file (mode 0600) whose first line is the token,
+    /// at least 32 characters. Unset: a random 256-bit token is made at
+    /// start-up and printed once on standard output.
+    #[arg(long, env = "MCP_TOKEN_FILE")]
+    pub token_file: Option<PathBuf>,
+    /// The server's certificate chain (PEM): serve HTTPS instead of HTTP.
+    #[arg(long, env = "MCP_TLS_CERT", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// The certificate's private key (PEM, readable by this user only).
+    #[arg(long, env = "MCP_TLS_KEY", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+    /// Write a throw-away self-signed certificate for this machine
+    /// (`DIR/cert.pem`, `DIR/key.pem`) for local TLS, say how to trust it, and exit.
+    #[arg(long, value_name = "DIR")]
+    pub make_self_signed: Option<PathBuf>,
+    /// Log one line per message in and out (bodies, never headers).
+    #[arg(
+        long,
+        env = "MCP_TRACE",
+        action = clap::ArgAction::SetTrue,
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
+    pub trace: bool,
+    /// The most characters of a message one trace line shows, or `none`.
+    #[arg(long, env = "MCP_TRACE_LIMIT", default_value = "4096")]
+    pub trace_limit: String,
     /// Most sessions (worker processes) at once, or `none` for no limit.
     #[arg(long, env = "MCP_MAX_SESSIONS", default_value = "8")]
     pub max_sessions: String,
@@ -259,6 +291,20 @@ pub struct Config {
     pub port: u16,
     /// `MCP_BIND`: the address listened on.
     pub bind: IpAddr,
+    /// A non-loopback address served without TLS or authentication, by the
+    /// operator's explicit choice (`MCP_ALLOW_INSECURE_REMOTE`).
+    pub insecure_remote: bool,
+    /// `MCP_AUTH`: how clients authenticate.
+    pub auth: crate::auth::Auth,
+    /// A token made at start-up, to print once and forget (`run` takes it).
+    pub new_token: Option<Secret>,
+    /// `MCP_TLS_CERT`/`MCP_TLS_KEY`, loaded: serve HTTPS.
+    pub tls: Option<crate::tls::Tls>,
+    /// `MCP_TRACE` (with `MCP_TRACE_LIMIT`): the message trace, when on.
+    pub trace: Option<crate::trace::Trace>,
+    /// The redaction every log line and every error text the router sends
+    /// passes: the configured passwords, and the bearer token by its digest.
+    pub redactor: std::sync::Arc<gsmcp_ipc::redact::Redactor>,
     /// `MCP_MAX_SESSIONS`; `None`: no limit.
     pub max_sessions: Option<usize>,
     /// Lower-cased `Host` values: `name` (any port) or `name:port`.
@@ -342,6 +388,12 @@ impl Config {
             check: false,
             port: 0,
             bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            insecure_remote: false,
+            auth: crate::auth::Auth::Off,
+            new_token: None,
+            tls: None,
+            trace: None,
+            redactor: Default::default(),
             max_sessions: Some(8),
             allowed_hosts: Vec::new(),
             allowed_origins: Vec::new(),
@@ -381,11 +433,22 @@ impl Config {
         let p = &mut problems;
 
         let port = keep(p, parse_port(&cli.port), 0);
+        let (auth, new_token) = keep(p, parse_auth(&cli), (crate::auth::Auth::Off, None));
+        let tls = match (&cli.tls_cert, &cli.tls_key) {
+            (Some(cert), Some(key)) => keep(p, crate::tls::Tls::load(cert, key).map(Some), None),
+            _ => None,
+        };
+        let secured = cli.tls_cert.is_some() && auth.is_on();
         let bind = keep(
             p,
-            parse_bind(&cli.bind, cli.allow_remote),
+            parse_bind(&cli.bind, secured || cli.allow_insecure_remote),
             IpAddr::V4(Ipv4Addr::LOCALHOST),
         );
+        let insecure_remote = !bind.is_loopback() && !secured;
+        let trace_limit = keep(p, parse_trace_limit(&cli.trace_limit), None);
+        let trace = cli
+            .trace
+            .then_some(crate::trace::Trace { limit: trace_limit });
         let max_sessions = keep(p, parse_max_sessions(&cli.max_sessions), None);
 
         let allowed_hosts = split_list(&cli.allowed_hosts);
@@ -409,6 +472,8 @@ impl Config {
         }
 
         let log_filter = match tracing_subscriber::EnvFilter::try_new(&cli.log) {
+            // the trace's lines are info lines of their own target, shown whatever the filter
+            Ok(_) if cli.trace => format!("{},{}=info", cli.log, crate::trace::TARGET),
             Ok(_) => cli.log.clone(),
             Err(e) => {
                 p.push(format!(
@@ -546,7 +611,7 @@ impl Config {
 
         let mut log_file = None;
         if let Some(path) = &cli.log_file {
-            match std::fs::OpenOptions::new().create(true).append(true).open(path) {
+            match crate::private::open_private_append(path) {
                 Ok(f) => log_file = Some(f),
                 Err(e) => problems.push(format!(
                     "MCP_LOG_FILE {}: cannot open for appending ({e}): create its directory or choose another file",
@@ -558,10 +623,23 @@ impl Config {
         if !problems.is_empty() {
             return Err(ConfigError { problems });
         }
+        let redactor = std::sync::Arc::new(redactor_for(
+            &auth,
+            [
+                Some(&worker_password),
+                gci.as_ref().and_then(|g| g.host_password.as_ref()),
+            ],
+        ));
         Ok(Config {
             check: cli.check,
             port,
             bind,
+            insecure_remote,
+            auth,
+            new_token,
+            tls,
+            trace,
+            redactor,
             max_sessions,
             allowed_hosts,
             allowed_origins,
@@ -775,7 +853,62 @@ fn parse_port(text: &str) -> Result<u16, String> {
     })
 }
 
-fn parse_bind(text: &str, allow_remote: bool) -> Result<IpAddr, String> {
+/// `MCP_AUTH` and `MCP_TOKEN_FILE`: the mode, and a token made here that must
+/// be shown once.
+fn parse_auth(cli: &Cli) -> Result<(crate::auth::Auth, Option<Secret>), String> {
+    use crate::auth::{generate_token, read_token_file, Auth, TokenDigest};
+    match cli.auth.trim().to_ascii_lowercase().as_str() {
+        "off" | "none" | "" => match &cli.token_file {
+            Some(_) => Err("MCP_TOKEN_FILE is set but MCP_AUTH is off: set MCP_AUTH=token".into()),
+            None => Ok((Auth::Off, None)),
+        },
+        "token" => match &cli.token_file {
+            Some(path) => Ok((Auth::Token(TokenDigest::of(&read_token_file(path)?)), None)),
+            None => {
+                let token = generate_token()?;
+                Ok((Auth::Token(TokenDigest::of(&token)), Some(Secret(token))))
+            }
+        },
+        other => Err(format!(
+            "MCP_AUTH={other:?} is not an authentication mode: use off or token"
+        )),
+    }
+}
+
+/// The redaction layer of a configuration: its passwords by value, its bearer
+/// token by its digest (the token itself is not kept).
+fn redactor_for<'a>(
+    auth: &crate::auth::Auth,
+    secrets: impl IntoIterator<Item = Option<&'a Secret>>,
+) -> gsmcp_ipc::redact::Redactor {
+    let r = gsmcp_ipc::redact::Redactor::new(secrets.into_iter().flatten().map(|s| s.expose()));
+    match auth {
+        crate::auth::Auth::Off => r,
+        crate::auth::Auth::Token(digest) => {
+            let digest = digest.clone();
+            r.with_matcher(
+                crate::auth::MIN_TOKEN_CHARS,
+                Box::new(move |run| digest.matches(run)),
+            )
+        }
+    }
+}
+
+/// `MCP_TRACE_LIMIT`: characters per line, or `none` for whole bodies.
+fn parse_trace_limit(text: &str) -> Result<Option<usize>, String> {
+    let t = text.trim();
+    if t.eq_ignore_ascii_case("none") {
+        return Ok(None);
+    }
+    match t.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(Some(n)),
+        _ => Err(format!(
+            "MCP_TRACE_LIMIT {text:?} is not a limit: use a number of characters (default 4096) or none"
+        )),
+    }
+}
+
+fn parse_bind(text: &str, remote_ok: bool) -> Result<IpAddr, String> {
     let trimmed = text.trim().trim_start_matches('[').trim_end_matches(']');
     let addr: IpAddr = if trimmed.eq_ignore_ascii_case("localhost") {
         IpAddr::V4(Ipv4Addr::LOCALHOST)
@@ -784,10 +917,11 @@ fn parse_bind(text: &str, allow_remote: bool) -> Result<IpAddr, String> {
             format!("MCP_BIND {text:?} is not an IP address: use e.g. 127.0.0.1 or ::1")
         })?
     };
-    if !addr.is_loopback() && !allow_remote {
+    if !addr.is_loopback() && !remote_ok {
         return Err(format!(
-            "MCP_BIND {text:?} is not a loopback address and the server has no authentication: \
-             bind 127.0.0.1, or pass --allow-remote (MCP_ALLOW_REMOTE=1) if you really mean to expose it"
+            "MCP_BIND {text:?} is not a loopback address: serving a network needs TLS \
+             (MCP_TLS_CERT and MCP_TLS_KEY) and authentication (MCP_AUTH=token); bind 127.0.0.1, \
+             or pass --allow-insecure-remote (MCP_ALLOW_INSECURE_REMOTE=1) on a network you trust"
         ));
     }
     Ok(addr)
@@ -1082,24 +1216,39 @@ mod tests {
     fn bind_refuses_remote_without_consent() {
         assert!(parse_bind("127.0.0.1", false).unwrap().is_loopback());
         assert!(parse_bind("::1", false).unwrap().is_loopback());
-        assert!(parse_bind("0.0.0.0", false)
-            .unwrap_err()
-            .contains("--allow-remote"));
+        let e = parse_bind("0.0.0.0", false).unwrap_err();
+        assert!(
+            e.contains("--allow-insecure-remote") && e.contains("MCP_TLS_CERT"),
+            "{e}"
+        );
         assert!(parse_bind("0.0.0.0", true).is_ok());
         assert!(parse_bind("nowhere", true).is_err());
     }
 
     #[test]
-    fn allow_remote_is_a_flag() {
+    fn allow_insecure_remote_is_a_flag() {
         assert!(
-            Cli::try_parse_from(["gsmcp", "--allow-remote"])
+            Cli::try_parse_from(["gsmcp", "--allow-insecure-remote"])
                 .unwrap()
-                .allow_remote
+                .allow_insecure_remote
         );
         assert!(
-            !Cli::try_parse_from(["gsmcp"]).unwrap().allow_remote
-                || std::env::var_os("MCP_ALLOW_REMOTE").is_some()
+            !Cli::try_parse_from(["gsmcp"])
+                .unwrap()
+                .allow_insecure_remote
+                || std::env::var_os("MCP_ALLOW_INSECURE_REMOTE").is_some()
         );
+    }
+
+    #[test]
+    fn trace_limits() {
+        assert_eq!(parse_trace_limit("4096"), Ok(Some(4096)));
+        assert_eq!(parse_trace_limit(" None "), Ok(None));
+        for bad in ["0", "-1", "lots", ""] {
+            assert!(parse_trace_limit(bad)
+                .unwrap_err()
+                .contains("MCP_TRACE_LIMIT"));
+        }
     }
 
     #[test]

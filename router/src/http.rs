@@ -4,7 +4,9 @@
 //!
 //! Every request passes the gates in a fixed order: a header that must be
 //! single repeated (400), `Host`/`Origin` (403), path
-//! (404), verb (405), `Accept` (406), declared body size (413, decided before the
+//! (404), a CORS preflight (answered for configured origins, 403 for others),
+//! authentication (401, decided from the head: no body is read), verb (405),
+//! `Accept` (406), declared body size (413, decided before the
 //! body is read), body read under a size limit and a deadline (413/408), JSON-RPC
 //! classification (400), session header and `MCP-Protocol-Version` (400), session
 //! lookup (404). Only then does a message reach a session. This module never
@@ -25,17 +27,20 @@
 //! no JSON-RPC response: an exchange still waiting is answered 202 with no
 //! body, a stream already open ends without a response. `GET` opens the
 //! session's standalone stream.
+//!
+//! With TLS on, each accepted connection first completes its handshake (a
+//! plaintext client is told to use https and closed); the service is the same.
 
 use crate::config::Config;
 use crate::session::{CallEvent, Command, OpenOutcome, Registry, SessionHandle};
-use crate::sse;
+use crate::{cors, sse, trace};
 use bytes::Bytes;
 use gsmcp_ipc::jsonrpc::{self, Message};
-use http_body_util::{combinators::BoxBody, BodyExt, Full, Limited};
+use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
 use hyper::header::{
-    HeaderMap, HeaderName, HeaderValue, ACCEPT, ALLOW, CACHE_CONTROL, CONNECTION, CONTENT_LENGTH,
-    CONTENT_TYPE, HOST, ORIGIN,
+    HeaderMap, HeaderName, HeaderValue, ACCEPT, ALLOW, AUTHORIZATION, CACHE_CONTROL, CONNECTION,
+    CONTENT_LENGTH, CONTENT_TYPE, HOST, ORIGIN, WWW_AUTHENTICATE,
 };
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -62,8 +67,7 @@ pub const SUPPORTED_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-2
 const SESSION_HEADER: &str = "mcp-session-id";
 const VERSION_HEADER: &str = "mcp-protocol-version";
 
-/// The response body type. Boxed so a streamed (SSE) answer can share it.
-pub type Body = BoxBody<Bytes, Infallible>;
+pub use crate::body::{empty, Body};
 
 /// What the service needs, shared by every connection.
 pub struct AppState {
@@ -91,7 +95,18 @@ pub async fn serve(listener: TcpListener, state: Arc<AppState>, shutdown: Cancel
                 }
                 let state = state.clone();
                 let shutdown = shutdown.clone();
-                conns.spawn(serve_connection(stream, peer, state, shutdown));
+                conns.spawn(async move {
+                    match &state.config.tls {
+                        None => serve_connection(stream, peer, state, shutdown).await,
+                        Some(tls) => {
+                            let timeout = state.config.request_read_timeout;
+                            match tls.accept(stream, timeout).await {
+                                Ok(stream) => serve_connection(stream, peer, state, shutdown).await,
+                                Err(e) => debug!(%peer, "connection refused: {e}"),
+                            }
+                        }
+                    }
+                });
             }
             Err(e) => {
                 // Typically EMFILE: back off instead of spinning.
@@ -119,12 +134,14 @@ pub async fn serve(listener: TcpListener, state: Arc<AppState>, shutdown: Cancel
     }
 }
 
-async fn serve_connection(
-    stream: tokio::net::TcpStream,
+async fn serve_connection<S>(
+    stream: S,
     peer: SocketAddr,
     state: Arc<AppState>,
     shutdown: CancellationToken,
-) {
+) where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
     let read_timeout = state.config.request_read_timeout;
     let grace = state.config.shutdown_grace;
     let service = hyper::service::service_fn(move |req| {
@@ -165,15 +182,27 @@ pub async fn handle(state: &AppState, req: Request<Incoming>) -> Response<Body> 
         session = tracing::field::Empty,
     );
     async move {
-        let response = route(state, req).await;
+        let cors = cors::configured_origin(req.headers(), &state.config);
+        let exchange = state.config.trace.map(|t| trace::Exchange::new(t, &req));
+        let mut response = route(state, req, exchange.as_ref()).await;
         debug!(status = response.status().as_u16(), "answered");
-        response
+        if let Some(origin) = cors {
+            cors::expose(&mut response, origin);
+        }
+        match &exchange {
+            Some(exchange) => exchange.outbound(response).await,
+            None => response,
+        }
     }
     .instrument(span)
     .await
 }
 
-async fn route(state: &AppState, req: Request<Incoming>) -> Response<Body> {
+async fn route(
+    state: &AppState,
+    req: Request<Incoming>,
+    exchange: Option<&trace::Exchange>,
+) -> Response<Body> {
     // hyper's read buffer bounds memory (heads beyond it get hyper's own 431);
     // the exact limit is enforced here.
     if head_size(&req) > MAX_HEAD {
@@ -204,9 +233,32 @@ async fn route(state: &AppState, req: Request<Incoming>) -> Response<Body> {
             "Not Found: the MCP endpoint is /mcp",
         );
     }
+    if req.method() == Method::OPTIONS && req.headers().contains_key(ORIGIN) {
+        return match cors::configured_origin(req.headers(), &state.config) {
+            Some(origin) => cors::preflight(origin),
+            None => error_response(
+                StatusCode::FORBIDDEN,
+                jsonrpc::TRANSPORT_ERROR,
+                "Forbidden: cross-origin requests are allowed only from the origins in MCP_ALLOWED_ORIGINS",
+            ),
+        };
+    }
+    if let Err(denied) = state.config.auth.check(req.headers()) {
+        // a wrong token is worth an operator's attention; a client that has
+        // not sent one yet (a probe, a first try) is not
+        match denied {
+            crate::auth::Denied::InvalidToken => warn!("refused: a bearer token that is not valid"),
+            crate::auth::Denied::Missing => debug!("refused: no bearer token"),
+        }
+        let mut r = closing_error(StatusCode::UNAUTHORIZED, denied.message());
+        if let Ok(v) = HeaderValue::from_str(&denied.challenge()) {
+            r.headers_mut().insert(WWW_AUTHENTICATE, v);
+        }
+        return r;
+    }
     match *req.method() {
-        Method::POST => post(state, req).await,
-        Method::GET => get(state, req),
+        Method::POST => post(state, req, exchange).await,
+        Method::GET => get(state, req, exchange),
         Method::DELETE => delete(state, req).await,
         _ => {
             let mut r = error_response(
@@ -221,7 +273,11 @@ async fn route(state: &AppState, req: Request<Incoming>) -> Response<Body> {
     }
 }
 
-async fn post(state: &AppState, req: Request<Incoming>) -> Response<Body> {
+async fn post(
+    state: &AppState,
+    req: Request<Incoming>,
+    exchange: Option<&trace::Exchange>,
+) -> Response<Body> {
     if !accepts_json_or_sse(req.headers()) {
         return error_response(
             StatusCode::NOT_ACCEPTABLE,
@@ -264,6 +320,9 @@ async fn post(state: &AppState, req: Request<Incoming>) -> Response<Body> {
         }
         Ok(Ok(collected)) => collected.to_bytes(),
     };
+    if let Some(exchange) = exchange {
+        exchange.inbound(Some(&body));
+    }
 
     let message = match jsonrpc::classify(&body) {
         Ok(m) => m,
@@ -336,7 +395,8 @@ async fn post(state: &AppState, req: Request<Incoming>) -> Response<Body> {
             }
             let sse = accepts_event_stream(&parts.headers);
             let only_sse = sse && !accepts_json(&parts.headers);
-            answer_call(state, &handle, id, answers, sse, only_sse).await
+            let trace = exchange.map(|e| e.stream(None));
+            answer_call(state, &handle, id, answers, sse, only_sse, trace).await
         }
         Message::Notification { method, params } => {
             if handle
@@ -370,13 +430,14 @@ async fn answer_call(
     mut answers: mpsc::UnboundedReceiver<CallEvent>,
     sse_ok: bool,
     only_sse: bool,
+    trace: Option<trace::StreamTrace>,
 ) -> Response<Body> {
     loop {
         match answers.recv().await {
             Some(CallEvent::Reply(reply)) if only_sse => {
                 // The client takes no JSON: the reply alone, as a stream.
                 let (_, feed) = mpsc::unbounded_channel();
-                let config = writer_config(state, handle.next_stream());
+                let config = writer_config(state, handle.next_stream(), trace);
                 let body = sse::start(config, Some(sse::Item::Last(reply)), feed, |_| {});
                 return sse_response(body);
             }
@@ -401,7 +462,7 @@ async fn answer_call(
                     }
                     let _ = feed_tx.send(sse::Item::Last(gone));
                 });
-                let config = writer_config(state, handle.next_stream());
+                let config = writer_config(state, handle.next_stream(), trace);
                 let body = sse::start(config, Some(sse::Item::Message(first)), feed, |_| {});
                 return sse_response(body);
             }
@@ -418,11 +479,16 @@ async fn answer_call(
     }
 }
 
-fn writer_config(state: &AppState, stream: u64) -> sse::WriterConfig {
+fn writer_config(
+    state: &AppState,
+    stream: u64,
+    trace: Option<trace::StreamTrace>,
+) -> sse::WriterConfig {
     sse::WriterConfig {
         stream,
         keep_alive: state.config.sse_keepalive,
         write_timeout: state.config.sse_write_timeout,
+        trace,
     }
 }
 
@@ -438,7 +504,11 @@ fn sse_response(body: sse::SseBody) -> Response<Body> {
 
 /// `GET /mcp`: the session's standalone stream, for messages not tied to a
 /// request. The newest stream supersedes (closes) the previous one.
-fn get(state: &AppState, req: Request<Incoming>) -> Response<Body> {
+fn get(
+    state: &AppState,
+    req: Request<Incoming>,
+    exchange: Option<&trace::Exchange>,
+) -> Response<Body> {
     let sid = match require_session(req.headers()) {
         Ok(sid) => sid,
         Err(r) => return r.into_response(),
@@ -469,7 +539,8 @@ fn get(state: &AppState, req: Request<Incoming>) -> Response<Body> {
         return session_not_found();
     }
     let notify = handle.clone();
-    let body = sse::start(writer_config(state, stream), None, feed, move |_| {
+    let trace = exchange.map(|e| e.stream(None));
+    let body = sse::start(writer_config(state, stream, trace), None, feed, move |_| {
         let _ = notify.send(Command::StreamClosed { stream });
     });
     sse_response(body)
@@ -638,6 +709,7 @@ fn repeated_header(headers: &HeaderMap) -> Option<&'static str> {
     [
         (HOST, "Host"),
         (ORIGIN, "Origin"),
+        (AUTHORIZATION, "Authorization"),
         (CONTENT_LENGTH, "Content-Length"),
         (HeaderName::from_static(SESSION_HEADER), "Mcp-Session-Id"),
         (
@@ -751,10 +823,6 @@ fn origin_allowed(origin: &str, config: &Config) -> bool {
             .allowed_hosts
             .iter()
             .any(|h| split_host_port(h).is_some_and(|(allowed, _)| allowed == name))
-}
-
-fn empty() -> Body {
-    Full::new(Bytes::new()).boxed()
 }
 
 fn json_response(status: StatusCode, body: String) -> Response<Body> {

@@ -12,17 +12,30 @@
 //! loop, gates, limits, routing, one classification per message), [`session`] (session map, slots, per-session actor: queue, server
 //! requests, streams, deadlines, cancellation, view hygiene), [`lifetime`]
 //! (the pure probe/release policy), [`sse`] (event-stream bodies and their
-//! writers), [`supervisor`] (spawn, handshake, kill and reap, stderr tail).
+//! writers), [`supervisor`] (spawn, handshake, kill and reap, stderr tail),
+//! [`auth`] (who may ask: the bearer token's digest and check), [`tls`]
+//! (certificate, key, handshake, plaintext refused, self-signed certificates),
+//! [`cors`] (preflights and exposed headers for configured origins),
+//! [`trace`] (the message trace), [`logging`] (the redacting log writer),
+//! [`private`] (secret files and the log file, owner-only), [`body`] (the
+//! response body type all of them answer with).
 
 #![warn(missing_docs)]
 
+pub mod auth;
+pub mod body;
 pub mod check;
 pub mod config;
+pub mod cors;
 pub mod http;
 pub mod lifetime;
+pub mod logging;
+pub mod private;
 pub mod session;
 pub mod sse;
 pub mod supervisor;
+pub mod tls;
+pub mod trace;
 
 use config::Config;
 use std::io::Write;
@@ -51,14 +64,19 @@ pub enum RunError {
 }
 
 /// The URL clients use for a listening address.
-pub fn endpoint_url(addr: SocketAddr) -> String {
-    format!("http://{addr}{}", http::MCP_PATH)
+pub fn endpoint_url(addr: SocketAddr, tls: bool) -> String {
+    let scheme = if tls { "https" } else { "http" };
+    format!("{scheme}://{addr}{}", http::MCP_PATH)
 }
+
+/// The line `run` prints on standard output, once, when it made the bearer
+/// token: the only place the token is ever shown.
+pub const TOKEN_LINE: &str = "gsmcp bearer token ";
 
 /// Binds the configured address, prints the listen line on stdout, and serves
 /// until `shutdown` is cancelled; then ends every session (asking each worker to
 /// exit, killing it after the grace period) before returning.
-pub async fn run(config: Config, shutdown: CancellationToken) -> Result<(), RunError> {
+pub async fn run(mut config: Config, shutdown: CancellationToken) -> Result<(), RunError> {
     let addr = SocketAddr::new(config.bind, config.port);
     let listener = match tokio::net::TcpListener::bind(addr).await {
         Ok(l) => l,
@@ -70,6 +88,7 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> Result<(), RunE
     let local = listener
         .local_addr()
         .map_err(|source| RunError::Bind { addr, source })?;
+    let new_token = config.new_token.take();
     let config = Arc::new(config);
     let registry = session::Registry::new(config.clone(), local.port(), shutdown.clone());
     let state = Arc::new(http::AppState {
@@ -78,12 +97,31 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> Result<(), RunE
         port: local.port(),
     });
 
-    let url = endpoint_url(local);
+    let url = endpoint_url(local, config.tls.is_some());
     {
-        // Scripts and the test harness wait for exactly this line.
+        // Scripts and the test harness wait for exactly this line, and the
+        // token line after it when a token was made.
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "gsmcp listening on {url}");
+        if let Some(token) = new_token {
+            let _ = writeln!(out, "{TOKEN_LINE}{}", token.expose());
+        }
         let _ = out.flush();
+    }
+    if config.insecure_remote {
+        tracing::warn!(
+            bind = %config.bind,
+            tls = config.tls.is_some(),
+            auth = config.auth.name(),
+            "SERVING A NETWORK WITHOUT TLS AND AUTHENTICATION (MCP_ALLOW_INSECURE_REMOTE): \
+             anyone who reaches this port can read traffic or use the repository"
+        );
+    }
+    if let Some(trace) = config.trace {
+        tracing::info!(
+            limit = ?trace.limit,
+            "message trace on: one line per message in and out, bodies only, redacted"
+        );
     }
     tracing::info!(
         %url,
@@ -92,6 +130,8 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> Result<(), RunE
         worker = %config.worker_bin.display(),
         worker_user = %config.worker_user,
         stone = %config.stone_description(),
+        auth = config.auth.name(),
+        tls = config.tls.is_some(),
         "listening"
     );
     http::serve(listener, state, shutdown).await;

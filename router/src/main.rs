@@ -5,13 +5,17 @@
 use anyhow::Context;
 use clap::Parser;
 use gsmcp_router::config::{Cli, Config};
+use gsmcp_router::logging::Redacting;
 use std::io::Write;
 use std::process::ExitCode;
 use tokio_util::sync::CancellationToken;
-use tracing_subscriber::fmt::writer::BoxMakeWriter;
 
 fn main() -> ExitCode {
-    let mut config = match Config::from_cli(Cli::parse()) {
+    let cli = Cli::parse();
+    if let Some(dir) = &cli.make_self_signed {
+        return make_self_signed(dir);
+    }
+    let mut config = match Config::from_cli(cli) {
         Ok(c) => c,
         Err(e) => {
             let _ = writeln!(std::io::stderr(), "gsmcp: {e}");
@@ -21,7 +25,11 @@ fn main() -> ExitCode {
     if config.check {
         return check(config);
     }
-    init_logging(&config.log_filter, config.log_file.take());
+    init_logging(
+        &config.log_filter,
+        config.log_file.take(),
+        config.redactor.clone(),
+    );
     match serve(config) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -64,19 +72,50 @@ fn check(config: Config) -> ExitCode {
     }
 }
 
-fn init_logging(filter: &str, file: Option<std::fs::File>) {
-    let (writer, ansi) = match file {
-        Some(f) => (BoxMakeWriter::new(std::sync::Arc::new(f)), false),
-        None => (BoxMakeWriter::new(std::io::stderr), false),
+/// `--make-self-signed DIR`: the certificate, its key, and how to use and trust them.
+fn make_self_signed(dir: &std::path::Path) -> ExitCode {
+    match gsmcp_router::tls::make_self_signed(dir) {
+        Ok((cert, key)) => {
+            let (cert, key) = (cert.display(), key.display());
+            let _ = writeln!(
+                std::io::stdout(),
+                "gsmcp: made a self-signed certificate for local use only\n  \
+                 MCP_TLS_CERT={cert}\n  MCP_TLS_KEY={key}\n\
+                 Clients must trust it: curl --cacert {cert}; Node.js clients (Claude Code) \
+                 NODE_EXTRA_CA_CERTS={cert}; Python clients SSL_CERT_FILE={cert}; or the \
+                 system store: sudo cp {cert} /usr/local/share/ca-certificates/gsmcp.crt \
+                 && sudo update-ca-certificates"
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "gsmcp: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn init_logging(
+    filter: &str,
+    file: Option<std::fs::File>,
+    redactor: std::sync::Arc<gsmcp_ipc::redact::Redactor>,
+) {
+    let sink: Box<dyn Write + Send> = match file {
+        Some(f) => Box::new(f),
+        None => Box::new(std::io::stderr()),
     };
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
-        .with_writer(writer)
-        .with_ansi(ansi)
+        .with_writer(Redacting::new(sink, redactor))
+        .with_ansi(false)
         // By default a failed write is reported with `eprintln!`, which panics
         // when stderr is a closed pipe and would take the logging task with it.
         .log_internal_errors(false)
         .init();
+    // A panic's report goes through the log, so it is redacted like every line.
+    std::panic::set_hook(Box::new(|info| {
+        tracing::error!("panic: {info}");
+    }));
 }
 
 fn serve(config: Config) -> anyhow::Result<()> {

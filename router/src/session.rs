@@ -28,7 +28,7 @@ use crate::lifetime::{self, Lifetime};
 use crate::sse;
 use crate::supervisor::{self, describe_exit, frame_name, Launcher, Worker};
 use gsmcp_ipc::jsonrpc::{self, Request};
-use gsmcp_ipc::{Backend, Hello, ToRouter, ToWorker, PROTOCOL_VERSION};
+use gsmcp_ipc::{Backend, Hello, Json, ToRouter, ToWorker, PROTOCOL_VERSION};
 use serde_json::{json, Value};
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -368,12 +368,7 @@ async fn run_session(
         Err(e) => {
             error!(error = %e, "cannot start a worker");
             drop(slot);
-            return refuse(
-                init,
-                jsonrpc::SESSION_ERROR,
-                &format!("cannot start a session: {e}"),
-                e.kind(),
-            );
+            return refuse_spawn(init, &config, &e);
         }
     };
     tracing::Span::current().record("worker.pid", worker.guard.pid());
@@ -384,19 +379,17 @@ async fn run_session(
         r = supervisor::handshake(&mut worker, hello, config.handshake_timeout) => r,
         _ = registry.shutdown.cancelled() => Err(supervisor::SpawnError::Unexpected("router shutting down".into())),
     };
-    if let Err(e) = handshake {
-        worker.guard.kill();
-        let status = reap(&mut worker, Duration::from_secs(5)).await;
-        let tail = stderr_tail(&worker).await;
-        warn!(error = %e, status = %status, stderr = %tail, "worker failed to start");
-        drop(slot);
-        return refuse(
-            init,
-            jsonrpc::SESSION_ERROR,
-            &format!("cannot start a session: {e}"),
-            e.kind(),
-        );
-    }
+    let ready = match handshake {
+        Ok(ready) => ready,
+        Err(e) => {
+            worker.guard.kill();
+            let status = reap(&mut worker, Duration::from_secs(5)).await;
+            let tail = stderr_tail(&worker).await;
+            warn!(error = %e, status = %status, stderr = %tail, "worker failed to start");
+            drop(slot);
+            return refuse_spawn(init, &config, &e);
+        }
+    };
 
     // The worker answers `initialize` itself (it negotiates the revision).
     let Init { id, request, reply } = init;
@@ -414,6 +407,7 @@ async fn run_session(
         lifetime: Lifetime::new(config.lifetime.clone(), Instant::now().into_std()),
         log_level: DEFAULT_LOG_LEVEL,
         commits_behind: 0,
+        user: ready.user,
     };
     let answer = actor.initialize(request, config.handshake_timeout).await;
     let answer = match answer {
@@ -433,7 +427,9 @@ async fn run_session(
                 reply: jsonrpc::error_body(
                     Some(&id),
                     jsonrpc::SESSION_ERROR,
-                    &format!("cannot start a session: {why}"),
+                    &config
+                        .redactor
+                        .redact(&format!("cannot start a session: {why}")),
                     Some(json!({ "kind": "workerFailed" })),
                 ),
             });
@@ -553,6 +549,10 @@ struct Escalation {
 struct InFlight {
     call_id: u64,
     id: Value,
+    /// What the call's log line names: its method, its tool, when it began.
+    method: String,
+    tool: Option<String>,
+    started: Instant,
     events: CallSink,
     progress_token: Option<Value>,
     last_progress: Option<f64>,
@@ -584,6 +584,33 @@ impl InFlight {
             Some(e) if e.why == Interrupt::Cancelled => CallEvent::Cancelled,
             _ => CallEvent::Reply(jsonrpc::session_gone(&self.id, why)),
         }
+    }
+}
+
+/// Answers `initialize` that its worker could not be started, redacted.
+fn refuse_spawn(init: Init, config: &Config, e: &supervisor::SpawnError) {
+    refuse(
+        init,
+        jsonrpc::SESSION_ERROR,
+        &config
+            .redactor
+            .redact(&format!("cannot start a session: {e}")),
+        e.kind(),
+    )
+}
+
+/// The tool a `tools/call` request names, for its log line (at most 128
+/// characters of it).
+fn tool_name(request: &Request) -> Option<String> {
+    if request.method != "tools/call" {
+        return None;
+    }
+    match &request.params {
+        Some(Json::Object(members)) => members.iter().find_map(|(k, v)| match (k.as_str(), v) {
+            ("name", Json::String(name)) => Some(name.chars().take(128).collect()),
+            _ => None,
+        }),
+        _ => None,
     }
 }
 
@@ -626,6 +653,8 @@ struct Actor {
     log_level: usize,
     /// The worker's last report of how far its view is behind.
     commits_behind: u64,
+    /// The repository user the worker logged in as.
+    user: String,
 }
 
 enum Wake {
@@ -668,6 +697,7 @@ impl Actor {
                 Some(Ok(ToRouter::Reply {
                     call_id: c,
                     message,
+                    ..
                 })) if c == call_id => return Ok(message),
                 Some(Ok(ToRouter::Log { level, text, .. })) => debug!(%level, %text, "worker log"),
                 Some(Ok(ToRouter::ViewStatus { commits_behind, .. })) => {
@@ -877,6 +907,8 @@ impl Actor {
             };
             let call_id = self.take_call_id();
             let progress_token = next.request.progress_token.clone();
+            let method = next.request.method.clone();
+            let tool = tool_name(&next.request);
             // A failed send means the worker's socket is closing; the reader
             // reports that next and the request is answered as `sessionGone`.
             let _ = self.worker.to_worker.send(ToWorker::Call {
@@ -887,6 +919,9 @@ impl Actor {
                 self.in_flight = Some(InFlight {
                     call_id,
                     id,
+                    method,
+                    tool,
+                    started: Instant::now(),
                     events,
                     progress_token: progress_token.map(Value::from),
                     last_progress: None,
@@ -1179,8 +1214,20 @@ impl Actor {
     /// Routes one frame. `Err` is a protocol violation that ends the session.
     fn on_frame(&mut self, frame: ToRouter) -> Result<(), String> {
         match frame {
-            ToRouter::Reply { call_id, message } => match self.in_flight.take() {
+            ToRouter::Reply {
+                call_id,
+                message,
+                outcome,
+            } => match self.in_flight.take() {
                 Some(f) if f.call_id == call_id => {
+                    info!(
+                        user = %self.user,
+                        method = %f.method,
+                        tool = %f.tool.as_deref().unwrap_or("-"),
+                        ms = format_args!("{:.1}", f.started.elapsed().as_secs_f64() * 1e3),
+                        %outcome,
+                        "call"
+                    );
                     let _ = f.events.send(f.final_event(message));
                     self.lifetime.activity(Instant::now().into_std());
                     self.pump();
@@ -1318,7 +1365,7 @@ impl Actor {
         let status = loop {
             tokio::select! {
                 frame = self.worker.from_worker.recv(), if socket_open => match frame {
-                    Some(Ok(ToRouter::Reply { call_id, message })) => {
+                    Some(Ok(ToRouter::Reply { call_id, message, .. })) => {
                         if let Some(f) = self.in_flight.take_if(|f| f.call_id == call_id) {
                             let _ = f.events.send(f.final_event(message));
                         }

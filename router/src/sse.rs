@@ -76,7 +76,7 @@ pub fn keep_alive() -> Bytes {
 }
 
 /// How one stream is written.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct WriterConfig {
     /// The session-unique stream number, the prefix of every event id.
     pub stream: u64,
@@ -84,6 +84,8 @@ pub struct WriterConfig {
     pub keep_alive: Duration,
     /// The longest one write may take before the stream is given up.
     pub write_timeout: Duration,
+    /// The message trace of the stream's frames, when the trace is on.
+    pub trace: Option<crate::trace::StreamTrace>,
 }
 
 /// Why a stream ended.
@@ -107,8 +109,9 @@ pub fn start(
 ) -> SseBody {
     let (tx, rx) = mpsc::channel(BODY_BUFFER);
     tokio::spawn(async move {
+        let stream = config.stream;
         let end = write_all(config, first, feed, tx).await;
-        tracing::debug!(stream = config.stream, ?end, "event stream ended");
+        tracing::debug!(stream, ?end, "event stream ended");
         on_close(end);
     });
     SseBody { rx }
@@ -165,6 +168,9 @@ async fn write_all(
             Item::Message(t) => (t, false),
             Item::Last(t) => (t, true),
         };
+        if let Some(trace) = &config.trace {
+            trace.frame(&text);
+        }
         if let Err(e) = put(&tx, event(&next_id(), &text), timeout).await {
             return e;
         }
@@ -201,6 +207,7 @@ mod tests {
             stream: 5,
             keep_alive: Duration::from_secs(60),
             write_timeout: Duration::from_secs(5),
+            trace: None,
         };
         let body = start(cfg, Some(Item::Message("m0".into())), feed, move |e| {
             let _ = end_tx.send(e);
@@ -224,6 +231,7 @@ mod tests {
             stream: 1,
             keep_alive: Duration::from_secs(1),
             write_timeout: Duration::from_secs(2),
+            trace: None,
         };
         let body = start(cfg, None, feed, move |e| {
             let _ = end_tx.send(e);
@@ -244,6 +252,7 @@ mod tests {
             stream: 2,
             keep_alive: Duration::from_secs(15),
             write_timeout: Duration::from_secs(5),
+            trace: None,
         };
         let mut body = start(cfg, None, feed, move |e| {
             let _ = end_tx.send(e);

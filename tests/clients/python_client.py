@@ -6,10 +6,15 @@ the client).
 With SDK 2.x and a server serving the Conformance toolset it also answers the
 sampling request of test_sampling and reads a prompt and a resource.
 Usage: python_client.py URL. Exits non-zero on any mismatch.
+With GSMCP_TOKEN set it sends `Authorization: Bearer $GSMCP_TOKEN`; with GSMCP_CA
+it trusts that certificate file for an https URL (both from the environment, so
+neither shows in a process listing).
 Run it with the venv install.sh creates: tests/clients/.deps/venv/bin/python."""
 
 import asyncio
 import json
+import os
+import ssl
 import sys
 
 
@@ -52,6 +57,16 @@ async def compile_and_test(client):
     EXTRAS.append(f"compiled and ran 2 tests with {len(progress)} progress notifications")
 
 
+def auth_headers():
+    token = os.environ.get("GSMCP_TOKEN")
+    return {"Authorization": f"Bearer {token}"} if token else None
+
+
+def trust():
+    ca = os.environ.get("GSMCP_CA")
+    return ssl.create_default_context(cafile=ca) if ca else True
+
+
 async def run(url):
     try:
         from mcp import Client  # 2.x
@@ -67,7 +82,16 @@ async def run(url):
                 content=types.TextContent(type="text", text="answer from the Python client"),
             )
 
-        async with Client(url, mode="legacy", sampling_callback=sample) as client:
+        import httpx2
+        from mcp.client.streamable_http import streamable_http_client
+
+        http = httpx2.AsyncClient(
+            headers=auth_headers(),
+            verify=trust(),
+            timeout=httpx2.Timeout(30, read=300),
+        )
+        transport = streamable_http_client(url, http_client=http)
+        async with http, Client(transport, mode="legacy", sampling_callback=sample) as client:
             tools = await client.list_tools()
             names = [t.name for t in tools.tools]
             result = await client.call_tool("execute_code", {"code": "3 + 4"})
@@ -89,7 +113,7 @@ async def run(url):
         from mcp import ClientSession  # 1.x
         from mcp.client.streamable_http import streamablehttp_client
 
-        async with streamablehttp_client(url) as (read, write, _):
+        async with streamablehttp_client(url, headers=auth_headers()) as (read, write, _):
             async with ClientSession(read, write) as session:
                 await session.initialize()
                 tools = await session.list_tools()

@@ -5,7 +5,9 @@
 // also answers a sampling request of test_sampling, counts the log messages of
 // test_tool_with_logging and reads a prompt and a resource.
 // Usage: node ts_client.mjs URL (Node >= 22 from install.sh). Exits non-zero
-// on any mismatch.
+// on any mismatch. With GSMCP_TOKEN set it sends `Authorization: Bearer
+// $GSMCP_TOKEN`; an https URL's certificate is trusted through Node's
+// NODE_EXTRA_CA_CERTS.
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -37,7 +39,10 @@ client.setRequestHandler(CreateMessageRequestSchema, async () => {
 });
 let logs = 0;
 client.setNotificationHandler(LoggingMessageNotificationSchema, () => { logs += 1; });
-const transport = new StreamableHTTPClientTransport(new URL(url));
+const token = process.env.GSMCP_TOKEN;
+const transport = new StreamableHTTPClientTransport(new URL(url), {
+  requestInit: token ? { headers: { Authorization: `Bearer ${token}` } } : undefined,
+});
 try {
   await client.connect(transport);
   if (!transport.sessionId) fail('no session id after initialize');

@@ -2,24 +2,32 @@
 //! stone) against a trivial rmcp Streamable HTTP server, measured in the same run
 //! with the same HTTP client.
 //!
-//! Figures: `initialize` latency (for gsmcp that includes starting a worker and
-//! logging in) p50/p99; `tools/call` latency p50/p99 and requests per second at
-//! concurrency 1 and 16 (16 sessions calling in parallel); resident memory of an
-//! idle gsmcp worker (and of the whole rmcp peer process for scale).
+//! Figures: `initialize` latency on a new connection (for gsmcp that includes
+//! starting a worker and logging in) p50/p99; `tools/call` latency p50/p99 and
+//! requests per second at concurrency 1 and 16 (16 sessions calling in
+//! parallel, each on a kept-alive connection); resident memory of an idle gsmcp
+//! worker (and of the whole rmcp peer process for scale).
+//!
+//! With `--auth`, two more gsmcp servers join the same rounds: one requiring a
+//! bearer token (`MCP_AUTH=token`) and one requiring it over TLS (a certificate
+//! from `gsmcp --make-self-signed`), so what authentication and TLS cost is
+//! read against gsmcp without them, measured alike. Their `initialize` on a new
+//! connection includes the TLS handshake.
 //!
 //! Run it with `bench/transport.sh` (release build of everything, then this
 //! program with the paths of the binaries).
 //!
-//! Usage: `transport_bench <gsmcp binary> <rmcp_peer binary> [--calls N] [--inits N] [--rounds N]`
+//! Usage: `transport_bench <gsmcp binary> <rmcp_peer binary> [--calls N] [--inits N] [--rounds N] [--auth]`
 //!
 //! The two servers are measured in alternating rounds and each figure is the
 //! median over the rounds, so a burst of load on a shared machine skews both
 //! sides alike instead of one.
 
-use reqwest::header::{HeaderMap, HeaderValue, ACCEPT, CONTENT_TYPE};
+use reqwest::header::{HeaderMap, HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 const CONCURRENCY: usize = 16;
@@ -33,6 +41,10 @@ struct Server {
     call: Value,
     /// The port it listens on (gsmcp workers carry it in their argv).
     port: u16,
+    /// The bearer token it printed, which every request carries.
+    token: Option<String>,
+    /// For an HTTPS server: a client configuration trusting its certificate.
+    tls: Option<Arc<rustls::ClientConfig>>,
 }
 
 impl Drop for Server {
@@ -53,15 +65,33 @@ fn start(name: &'static str, mut cmd: Command, call: Value) -> Server {
         .stderr(Stdio::null())
         .spawn()
         .unwrap_or_else(|e| panic!("start {name}: {e}"));
+    let mut out = BufReader::new(child.stdout.take().unwrap());
     let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .expect("listen line");
+    out.read_line(&mut line).expect("listen line");
     let url = line
         .split_whitespace()
-        .find(|w| w.starts_with("http://"))
+        .find(|w| w.starts_with("http://") || w.starts_with("https://"))
         .unwrap_or_else(|| panic!("{name} printed {line:?}"))
         .to_string();
+    // a server that made a token prints it on the next line
+    let token = match cmd
+        .get_envs()
+        .any(|(k, v)| k == "MCP_AUTH" && v == Some("token".as_ref()))
+    {
+        false => None,
+        true => {
+            let mut line = String::new();
+            out.read_line(&mut line).expect("token line");
+            line.trim()
+                .strip_prefix("gsmcp bearer token ")
+                .map(str::to_string)
+        }
+    };
+    let tls = cmd
+        .get_envs()
+        .find(|(k, _)| *k == "MCP_TLS_CERT")
+        .and_then(|(_, v)| v)
+        .map(|cert| gsmcp_tests::harness_http::tls_client(std::path::Path::new(cert)));
     let port = url
         .rsplit(':')
         .next()
@@ -74,6 +104,8 @@ fn start(name: &'static str, mut cmd: Command, call: Value) -> Server {
         url,
         call,
         port,
+        token,
+        tls,
     }
 }
 
@@ -133,17 +165,26 @@ async fn post(
     (sid, message(&ct, &text))
 }
 
-fn client() -> reqwest::Client {
+/// A client for `server`: its token on every request, its certificate trusted.
+fn client(server: &Server) -> reqwest::Client {
     let mut h = HeaderMap::new();
     h.insert(
         ACCEPT,
         HeaderValue::from_static("application/json, text/event-stream"),
     );
-    reqwest::Client::builder()
+    if let Some(token) = &server.token {
+        let mut v = HeaderValue::from_str(&format!("Bearer {token}")).expect("a header value");
+        v.set_sensitive(true);
+        h.insert(AUTHORIZATION, v);
+    }
+    let mut b = reqwest::Client::builder()
         .default_headers(h)
         .tcp_nodelay(true)
-        .build()
-        .unwrap()
+        .http1_only();
+    if let Some(tls) = &server.tls {
+        b = b.tls_backend_preconfigured((**tls).clone());
+    }
+    b.build().unwrap()
 }
 
 fn init_body() -> Value {
@@ -209,7 +250,7 @@ struct Figures {
 }
 
 async fn measure(server: &Server, inits: usize, calls: usize) -> Figures {
-    let c = client();
+    let c = client(server);
     // Warm up: one session, a few calls.
     let mut s = open(&c, &server.url).await;
     for i in 0..20 {
@@ -228,10 +269,12 @@ async fn measure(server: &Server, inits: usize, calls: usize) -> Figures {
     }
     s.close().await;
 
+    // each initialize on a new connection (a TLS server's includes the handshake)
     let mut init = Vec::with_capacity(inits);
     for _ in 0..inits {
+        let fresh = client(server);
         let t = Instant::now();
-        let s = open(&c, &server.url).await;
+        let s = open(&fresh, &server.url).await;
         init.push(t.elapsed());
         s.close().await;
     }
@@ -349,7 +392,7 @@ async fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 3 {
         eprintln!(
-            "usage: transport_bench <gsmcp binary> <rmcp_peer binary> [--calls N] [--inits N]"
+            "usage: transport_bench <gsmcp binary> <rmcp_peer binary> [--calls N] [--inits N] [--rounds N] [--auth]"
         );
         std::process::exit(2);
     }
@@ -362,99 +405,145 @@ async fn main() {
     };
     let calls = opt("--calls", 2000).max(CONCURRENCY);
     let inits = opt("--inits", 50).max(1);
+    let with_auth = args.iter().any(|a| a == "--auth");
 
     // A repository of its own, so initialize measures a real repository login
     // without touching the user's default repository.
     let repo_dir =
         std::env::temp_dir().join(format!("gsmcp-transport-bench-{}", std::process::id()));
     std::fs::create_dir_all(&repo_dir).expect("create the benchmark's repository directory");
-    let mut gsmcp = Command::new(&args[1]);
-    gsmcp
-        .args(["--port", "0"])
-        .env("MCP_REPOSITORY", repo_dir.join("bench.repository"))
-        .env("MCP_MAX_SESSIONS", "64")
-        .env("MCP_LOG", "warn");
-    let gs = start(
-        "gsmcp",
-        gsmcp,
-        json!({"name": "execute_code", "arguments": {"code": "3 + 4"}}),
-    );
+    let gsmcp = |name: &'static str, env: &[(&str, std::ffi::OsString)]| {
+        let mut cmd = Command::new(&args[1]);
+        cmd.args(["--port", "0"])
+            .env("MCP_REPOSITORY", repo_dir.join("bench.repository"))
+            .env("MCP_MAX_SESSIONS", "64")
+            .env("MCP_LOG", "warn");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        start(
+            name,
+            cmd,
+            json!({"name": "execute_code", "arguments": {"code": "3 + 4"}}),
+        )
+    };
+    let mut servers = vec![gsmcp("gsmcp", &[])];
+    if with_auth {
+        let tls_dir = repo_dir.join("tls");
+        let made = Command::new(&args[1])
+            .arg("--make-self-signed")
+            .arg(&tls_dir)
+            .stdout(Stdio::null())
+            .status()
+            .expect("run gsmcp --make-self-signed");
+        assert!(made.success(), "gsmcp --make-self-signed failed");
+        let token = ("MCP_AUTH", "token".into());
+        servers.push(gsmcp("gsmcp token", std::slice::from_ref(&token)));
+        servers.push(gsmcp(
+            "gsmcp token+TLS",
+            &[
+                token,
+                ("MCP_TLS_CERT", tls_dir.join("cert.pem").into()),
+                ("MCP_TLS_KEY", tls_dir.join("key.pem").into()),
+            ],
+        ));
+    }
     let mut peer = Command::new(&args[2]);
     peer.arg("0");
-    let rm = start(
+    servers.push(start(
         "rmcp-peer",
         peer,
         json!({"name": "add", "arguments": {"a": 3, "b": 4}}),
-    );
+    ));
 
     let rounds = opt("--rounds", 3).max(1);
     println!(
         "transport benchmark: {rounds} interleaved rounds of {calls} calls and {inits} initializes per server; \
          concurrency 1 and {CONCURRENCY}; each figure is the median over the rounds"
     );
-    let mut gr = Vec::new();
-    let mut rr = Vec::new();
+    let mut per_server: Vec<Vec<Figures>> = servers.iter().map(|_| Vec::new()).collect();
     for _ in 0..rounds {
-        gr.push(measure(&gs, inits, calls).await);
-        rr.push(measure(&rm, inits, calls).await);
+        for (server, figures) in servers.iter().zip(per_server.iter_mut()) {
+            figures.push(measure(server, inits, calls).await);
+        }
     }
-    let g = median(&gr);
-    let r = median(&rr);
+    let figures: Vec<Figures> = per_server.iter().map(|f| median(f)).collect();
 
     // Idle worker memory: one fresh session that has answered one call.
-    let c = client();
+    let gs = &servers[0];
+    let c = client(gs);
     let mut s = open(&c, &gs.url).await;
     s.call(&gs.call).await;
     tokio::time::sleep(Duration::from_millis(200)).await;
     let worker_rss: Vec<u64> = workers_of(gs.port).into_iter().filter_map(rss_kb).collect();
-    let router_rss = rss_kb(gs.child.id());
-    let peer_rss = rss_kb(rm.child.id());
+    let server_rss: Vec<Option<u64>> = servers.iter().map(|s| rss_kb(s.child.id())).collect();
     s.close().await;
 
     println!();
-    println!("{:<34} {:>14} {:>14}", "", gs.name, rm.name);
-    let row = |label: &str, a: String, b: String| println!("{label:<34} {a:>14} {b:>14}");
-    row("initialize p50", ms(g.init_p50), ms(r.init_p50));
-    row("initialize p99", ms(g.init_p99), ms(r.init_p99));
-    row("tools/call p50 (c=1)", ms(g.call_p50), ms(r.call_p50));
-    row("tools/call p99 (c=1)", ms(g.call_p99), ms(r.call_p99));
-    row(
-        "tools/call req/s (c=1)",
-        format!("{:.0}", g.rps1),
-        format!("{:.0}", r.rps1),
-    );
+    let mut header = format!("{:<34}", "");
+    for server in &servers {
+        header.push_str(&format!(" {:>16}", server.name));
+    }
+    println!("{header}");
+    let row = |label: &str, cells: Vec<String>| {
+        let mut line = format!("{label:<34}");
+        for c in cells {
+            line.push_str(&format!(" {c:>16}"));
+        }
+        println!("{line}");
+    };
+    let each = |f: fn(&Figures) -> String| figures.iter().map(f).collect::<Vec<_>>();
+    row("initialize p50 (new connection)", each(|f| ms(f.init_p50)));
+    row("initialize p99 (new connection)", each(|f| ms(f.init_p99)));
+    row("tools/call p50 (c=1)", each(|f| ms(f.call_p50)));
+    row("tools/call p99 (c=1)", each(|f| ms(f.call_p99)));
+    row("tools/call req/s (c=1)", each(|f| format!("{:.0}", f.rps1)));
     row(
         &format!("tools/call p50 (c={CONCURRENCY})"),
-        ms(g.c16_p50),
-        ms(r.c16_p50),
+        each(|f| ms(f.c16_p50)),
     );
     row(
         &format!("tools/call p99 (c={CONCURRENCY})"),
-        ms(g.c16_p99),
-        ms(r.c16_p99),
+        each(|f| ms(f.c16_p99)),
     );
     row(
         &format!("tools/call req/s (c={CONCURRENCY})"),
-        format!("{:.0}", g.rps16),
-        format!("{:.0}", r.rps16),
+        each(|f| format!("{:.0}", f.rps16)),
     );
     let kb = |v: Option<u64>| {
         v.map(|k| format!("{:.1} MB", k as f64 / 1024.0))
             .unwrap_or_else(|| "?".into())
     };
+    let mut idle = vec![kb(worker_rss.first().copied())];
+    idle.resize(servers.len(), "-".into());
+    row("idle worker RSS", idle);
     row(
-        "idle worker RSS",
-        kb(worker_rss.first().copied()),
-        "-".into(),
+        "server process RSS",
+        server_rss.into_iter().map(kb).collect(),
     );
-    row("server process RSS", kb(router_rss), kb(peer_rss));
     println!();
+    let (g, r) = (&figures[0], &figures[figures.len() - 1]);
     println!(
         "tools/call p50 ratio gsmcp/rmcp: {:.2} (target <= 1.2); initialize p50 {} (target <= 10 ms); idle worker RSS {} (target <= 15 MB)",
         g.call_p50.as_secs_f64() / r.call_p50.as_secs_f64(),
         ms(g.init_p50),
         kb(worker_rss.first().copied())
     );
-    drop(gs);
+    if with_auth {
+        let (t, tls) = (&figures[1], &figures[2]);
+        println!(
+            "against gsmcp without auth: token adds {:+.3} ms to tools/call p50 (c=1) and changes req/s (c={CONCURRENCY}) by {:+.1} %; \
+             token+TLS adds {:+.3} ms ({:+.1} % of tools/call p50, target <= 10 %) and {:+.1} % req/s (c={CONCURRENCY}); \
+             TLS handshake + initialize p50 {} against {} on plain HTTP",
+            (t.call_p50.as_secs_f64() - g.call_p50.as_secs_f64()) * 1e3,
+            (t.rps16 / g.rps16 - 1.0) * 100.0,
+            (tls.call_p50.as_secs_f64() - g.call_p50.as_secs_f64()) * 1e3,
+            (tls.call_p50.as_secs_f64() / g.call_p50.as_secs_f64() - 1.0) * 100.0,
+            (tls.rps16 / g.rps16 - 1.0) * 100.0,
+            ms(tls.init_p50),
+            ms(t.init_p50),
+        );
+    }
+    drop(servers);
     let _ = std::fs::remove_dir_all(&repo_dir);
 }

@@ -168,6 +168,8 @@ pub struct ServerBuilder {
     args: Vec<OsString>,
     env: Vec<(OsString, OsString)>,
     no_port: bool,
+    /// The certificate the router serves, which the harness's client trusts.
+    tls_cert: Option<PathBuf>,
     /// A stand-in worker executable instead of the real `gsmcp-worker`.
     worker: Option<PathBuf>,
 }
@@ -206,6 +208,14 @@ impl ServerBuilder {
     pub fn worker(mut self, path: impl Into<PathBuf>) -> Self {
         self.worker = Some(path.into());
         self
+    }
+
+    /// Serve HTTPS with a new certificate made by `gsmcp --make-self-signed`,
+    /// which the harness's connections trust.
+    pub fn tls(mut self) -> Self {
+        let (cert, key) = make_self_signed();
+        self.tls_cert = Some(cert.clone());
+        self.env("MCP_TLS_CERT", cert).env("MCP_TLS_KEY", key)
     }
 
     /// Do not pass `--port 0` (the test sets the port itself).
@@ -291,28 +301,52 @@ impl ServerBuilder {
         let stdout = child.stdout.take().expect("piped stdout");
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
-            let mut lines = BufReader::new(stdout).lines();
-            let first = lines.next().and_then(Result::ok);
-            let _ = tx.send(first);
-            // Keep draining so the router never sees a closed stdout.
-            for _ in lines {}
+            // Every line goes to the test (the listen line, a token line);
+            // draining goes on so the router never sees a closed stdout.
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
         });
-        let line = rx.recv_timeout(START_BOUND).ok().flatten();
+        let line = rx.recv_timeout(START_BOUND).ok();
         let url = line
             .as_deref()
             .and_then(|l| l.strip_prefix("gsmcp listening on "));
+        let makes_token = self
+            .env
+            .iter()
+            .any(|(k, v)| k == "MCP_AUTH" && v == "token")
+            && !self.env.iter().any(|(k, _)| k == "MCP_TOKEN_FILE");
         match url {
             Some(url) => {
                 let addr: SocketAddr = url
                     .strip_prefix("http://")
+                    .or_else(|| url.strip_prefix("https://"))
                     .and_then(|rest| rest.strip_suffix("/mcp"))
                     .and_then(|a| a.parse().ok())
                     .unwrap_or_else(|| panic!("unexpected listen line {line:?}"));
+                // A router that made its token prints it on the next line.
+                let token = match makes_token {
+                    false => None,
+                    true => rx
+                        .recv_timeout(START_BOUND)
+                        .ok()
+                        .and_then(|l| l.strip_prefix("gsmcp bearer token ").map(str::to_string)),
+                };
                 Ok(Server {
                     child,
                     addr,
                     url: url.to_string(),
                     log_path,
+                    bearer: token.as_ref().map(|t| format!("Bearer {t}")),
+                    token,
+                    tls: self
+                        .tls_cert
+                        .as_deref()
+                        .map(crate::harness_http::tls_client),
+                    tls_cert: self.tls_cert.clone(),
                 })
             }
             None => {
@@ -320,7 +354,11 @@ impl ServerBuilder {
                 let status = child.wait().expect("reap gsmcp");
                 Err(Exited {
                     status,
-                    stdout: line.unwrap_or_default(),
+                    stdout: line
+                        .into_iter()
+                        .chain(rx.try_iter())
+                        .collect::<Vec<_>>()
+                        .join("\n"),
                     stderr: std::fs::read_to_string(&log_path).unwrap_or_default(),
                 })
             }
@@ -365,6 +403,15 @@ pub struct Server {
     pub url: String,
     /// The file its log is written to.
     pub log_path: PathBuf,
+    /// The bearer token it printed at start-up (`MCP_AUTH=token`), which the
+    /// harness's requests carry unless a test gives its own `Authorization`.
+    pub token: Option<String>,
+    /// `Bearer <token>`.
+    bearer: Option<String>,
+    /// The TLS client configuration when it serves HTTPS.
+    tls: Option<std::sync::Arc<rustls::ClientConfig>>,
+    /// The certificate it serves, when it serves HTTPS.
+    pub tls_cert: Option<PathBuf>,
 }
 
 /// An open MCP session as seen on the wire.
@@ -407,9 +454,35 @@ impl Server {
         self.addr.to_string()
     }
 
-    /// A new raw connection to the router.
+    /// A new raw connection to the router (over TLS when it serves HTTPS).
     pub fn connect(&self) -> RawConn {
-        RawConn::connect(self.addr)
+        RawConn::over(self.stream())
+    }
+
+    /// A new connection's byte stream (over TLS when it serves HTTPS).
+    pub fn stream(&self) -> Box<dyn crate::harness_http::Duplex> {
+        crate::harness_http::open_stream(self.addr, self.tls.as_ref())
+    }
+
+    /// `headers` with the router's token added when it has one and the test
+    /// gave no `Authorization`; an `Authorization` with an empty value is
+    /// dropped (a request without credentials).
+    pub fn with_credentials<'a>(
+        &'a self,
+        headers: &[(&'a str, &'a str)],
+    ) -> Vec<(&'a str, &'a str)> {
+        let is_auth = |k: &str| k.eq_ignore_ascii_case("authorization");
+        let mut all: Vec<(&str, &str)> = headers
+            .iter()
+            .filter(|(k, v)| !(is_auth(k) && v.is_empty()))
+            .copied()
+            .collect();
+        if let Some(bearer) = &self.bearer {
+            if !headers.iter().any(|(k, _)| is_auth(k)) {
+                all.push(("Authorization", bearer));
+            }
+        }
+        all
     }
 
     /// POSTs a JSON-RPC body to `/mcp` with the headers a conforming client sends
@@ -442,6 +515,7 @@ impl Server {
             all.push(("Host", &host));
         }
         all.extend_from_slice(headers);
+        let all = self.with_credentials(&all);
         let mut conn = self.connect();
         conn.send(&crate::harness_http::format_request(
             method, path, &all, body,
@@ -516,6 +590,23 @@ impl Drop for Server {
             let _ = self.child.wait();
         }
     }
+}
+
+/// Makes a certificate and key with `gsmcp --make-self-signed` in a new
+/// scratch directory; answers their paths.
+pub fn make_self_signed() -> (PathBuf, PathBuf) {
+    let dir = scratch_path("tls");
+    let out = Command::new(router_binary())
+        .arg("--make-self-signed")
+        .arg(&dir)
+        .output()
+        .expect("run gsmcp --make-self-signed");
+    assert!(
+        out.status.success(),
+        "gsmcp --make-self-signed failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (dir.join("cert.pem"), dir.join("key.pem"))
 }
 
 /// An `initialize` request body.

@@ -3,11 +3,79 @@
 //! never arrive) and read exactly what the server answers.
 //!
 //! It understands `Content-Length`, chunked and read-to-close bodies, nothing more.
+//! A connection is plain TCP or TLS over it ([`Duplex`]), trusting the
+//! certificate the test gave the router.
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
+use std::sync::Arc;
 use std::time::Duration;
+
+/// A client connection's byte stream: plain TCP, or TLS over TCP.
+pub trait Duplex: Read + Write + Send {
+    /// Ends the writing side (the server sees end of input).
+    fn shutdown_write(&mut self);
+    /// Closes both directions at once (the client goes away).
+    fn close(&mut self);
+}
+
+impl Duplex for TcpStream {
+    fn shutdown_write(&mut self) {
+        let _ = self.shutdown(std::net::Shutdown::Write);
+    }
+    fn close(&mut self) {
+        let _ = self.shutdown(std::net::Shutdown::Both);
+    }
+}
+
+impl Duplex for rustls::StreamOwned<rustls::ClientConnection, TcpStream> {
+    fn shutdown_write(&mut self) {
+        self.conn.send_close_notify();
+        let _ = self.flush();
+        let _ = self.sock.shutdown(std::net::Shutdown::Write);
+    }
+    fn close(&mut self) {
+        let _ = self.sock.shutdown(std::net::Shutdown::Both);
+    }
+}
+
+/// A TLS client configuration that trusts exactly the certificates in the PEM
+/// file `ca` (the test's own).
+pub fn tls_client(ca: &std::path::Path) -> Arc<rustls::ClientConfig> {
+    use rustls::pki_types::pem::PemObject;
+    let mut roots = rustls::RootCertStore::empty();
+    for cert in rustls::pki_types::CertificateDer::pem_file_iter(ca).expect("read the test CA") {
+        roots
+            .add(cert.expect("a PEM certificate"))
+            .expect("a usable CA certificate");
+    }
+    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+    let mut config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .expect("TLS versions")
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    Arc::new(config)
+}
+
+/// Opens a connection to `addr`, over TLS when `tls` is given (the server
+/// named `localhost`).
+pub fn open_stream(addr: SocketAddr, tls: Option<&Arc<rustls::ClientConfig>>) -> Box<dyn Duplex> {
+    let stream = TcpStream::connect(addr).expect("connect to gsmcp");
+    stream
+        .set_read_timeout(Some(READ_BOUND))
+        .expect("set read timeout");
+    match tls {
+        None => Box::new(stream),
+        Some(config) => {
+            let name = rustls::pki_types::ServerName::try_from("localhost").expect("a name");
+            let conn = rustls::ClientConnection::new(config.clone(), name).expect("a TLS client");
+            Box::new(rustls::StreamOwned::new(conn, stream))
+        }
+    }
+}
 
 /// Safety net for reads: a test never hangs forever on a silent server.
 pub const READ_BOUND: Duration = Duration::from_secs(60);
@@ -87,16 +155,17 @@ pub fn format_request(method: &str, path: &str, headers: &[(&str, &str)], body: 
 
 /// One client connection.
 pub struct RawConn {
-    reader: BufReader<TcpStream>,
+    reader: BufReader<Box<dyn Duplex>>,
 }
 
 impl RawConn {
-    /// Opens a connection to `addr`.
+    /// Opens a plain connection to `addr`.
     pub fn connect(addr: SocketAddr) -> RawConn {
-        let stream = TcpStream::connect(addr).expect("connect to gsmcp");
-        stream
-            .set_read_timeout(Some(READ_BOUND))
-            .expect("set read timeout");
+        RawConn::over(open_stream(addr, None))
+    }
+
+    /// A connection over an open stream.
+    pub fn over(stream: Box<dyn Duplex>) -> RawConn {
         RawConn {
             reader: BufReader::new(stream),
         }
@@ -188,6 +257,6 @@ impl RawConn {
 
     /// Half-closes the writing side (the server sees end of input).
     pub fn shutdown_write(&mut self) {
-        let _ = self.reader.get_mut().shutdown(std::net::Shutdown::Write);
+        self.reader.get_mut().shutdown_write();
     }
 }

@@ -6,11 +6,9 @@
 //! lines) and never interprets the JSON inside.
 
 use crate::harness::Server;
-use crate::harness_http::format_request;
+use crate::harness_http::{format_request, Duplex};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read};
-use std::net::TcpStream;
-use std::time::Duration;
 
 /// One event block of a stream.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -40,7 +38,7 @@ pub struct SseConn {
     pub status: u16,
     /// Header names lower-cased, in order.
     pub headers: Vec<(String, String)>,
-    reader: BufReader<TcpStream>,
+    reader: BufReader<Box<dyn Duplex>>,
     chunked: bool,
     buf: Vec<u8>,
     ended: bool,
@@ -52,14 +50,13 @@ impl SseConn {
         let host = server.host();
         let mut all: Vec<(&str, &str)> = vec![("Host", &host)];
         all.extend_from_slice(headers);
-        let mut stream = TcpStream::connect(server.addr).expect("connect to gsmcp");
-        stream
-            .set_read_timeout(Some(Duration::from_secs(60)))
-            .expect("set read timeout");
+        let all = server.with_credentials(&all);
+        let mut stream = server.stream();
         use std::io::Write;
         stream
             .write_all(&format_request(method, "/mcp", &all, body.as_bytes()))
             .expect("send request");
+        stream.flush().expect("send request");
         let mut reader = BufReader::new(stream);
         let mut line = String::new();
         reader.read_line(&mut line).expect("status line");
@@ -214,8 +211,8 @@ impl SseConn {
     }
 
     /// Closes the connection at once (the client goes away).
-    pub fn close(self) {
-        let _ = self.reader.get_ref().shutdown(std::net::Shutdown::Both);
+    pub fn close(mut self) {
+        self.reader.get_mut().close();
     }
 }
 

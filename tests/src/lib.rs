@@ -17,6 +17,6 @@ pub use harness::{
     gci_product_dir, initialize_body, request_body, test_backend_is_gci, wait_until, OpenSession,
     Server, ServerBuilder,
 };
-pub use harness_http::{HttpResponse, RawConn};
+pub use harness_http::{format_request, HttpResponse, RawConn};
 pub use harness_proc::{children_of, worker_of_session, workers_of, Proc};
 pub use harness_sse::{SseConn, SseEvent};

@@ -678,7 +678,9 @@ fn unworkable_configuration_is_refused_before_binding() {
     let table: Vec<(&str, &str, &str)> = vec![
         ("MCP_PORT", "eighty", "MCP_PORT"),
         ("MCP_PORT", "70000", "MCP_PORT"),
-        ("MCP_BIND", "0.0.0.0", "--allow-remote"),
+        ("MCP_BIND", "0.0.0.0", "--allow-insecure-remote"),
+        ("MCP_AUTH", "password", "MCP_AUTH"),
+        ("MCP_TRACE_LIMIT", "lots", "MCP_TRACE_LIMIT"),
         ("MCP_BIND", "not-an-address", "MCP_BIND"),
         ("MCP_MAX_SESSIONS", "0", "MCP_MAX_SESSIONS"),
         ("MCP_MAX_SESSIONS", "many", "none"),

@@ -17,6 +17,8 @@ use crate::prompts::Prompts;
 use crate::resources::Resources;
 use crate::tools::{self, Registry};
 use gsmcp_ipc::jsonrpc::{self, response, Request, RpcError};
+use gsmcp_ipc::redact::Redactor;
+use gsmcp_ipc::Outcome;
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
 
@@ -55,11 +57,13 @@ pub struct Server {
     resources: Resources,
     /// A line for the next tool result (the view was moved between calls).
     view_note: Option<String>,
+    /// Hides the login's passwords in every error the client is sent.
+    redactor: Redactor,
 }
 
 impl Server {
     /// A session's server: its identity and the tools it serves.
-    pub fn new(info: ServerInfo, registry: Registry) -> Server {
+    pub fn new(info: ServerInfo, registry: Registry, redactor: Redactor) -> Server {
         let (prompts, resources) = (registry.prompts(), registry.resources());
         Server {
             info,
@@ -69,6 +73,7 @@ impl Server {
             prompts,
             resources,
             view_note: None,
+            redactor,
         }
     }
 
@@ -88,15 +93,16 @@ impl Server {
         self.negotiated.as_deref()
     }
 
-    /// Answers one request of call `call_id`: the response text, or `None` for
-    /// a notification. A running tool talks to the client through `link`.
+    /// Answers one request of call `call_id`: the response text and how it
+    /// ended, or `None` for a notification. A running tool talks to the client
+    /// through `link`. An error's text passes the redaction layer.
     pub fn handle(
         &mut self,
         login: &mut dyn Login,
         link: &Arc<Link>,
         call_id: u64,
         request: Request,
-    ) -> Option<String> {
+    ) -> Option<(String, Outcome)> {
         let Request {
             id,
             method,
@@ -118,7 +124,12 @@ impl Server {
         if let Err(e) = &outcome {
             tracing::debug!(code = e.code, message = %e.message, "protocol error");
         }
-        Some(response(&id, outcome))
+        let kind = Outcome::of(&outcome);
+        let text = response(&id, outcome);
+        Some(match kind.is_error() {
+            true => (self.redactor.redact(&text).into_owned(), kind),
+            false => (text, kind),
+        })
     }
 
     fn request(

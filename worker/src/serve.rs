@@ -27,9 +27,10 @@ use crate::mcp::{self, ServerInfo};
 use crate::notify::{FrameSink, Interruption, Link};
 use crate::tools::{ConfigError, Registry};
 use gsmcp_ipc::jsonrpc::{self, Request, RpcError};
+use gsmcp_ipc::redact::Redactor;
 use gsmcp_ipc::Json;
 use gsmcp_ipc::{
-    read_frame, write_frame, Hello, IpcError, Ready, ToRouter, ToWorker, PROTOCOL_VERSION,
+    read_frame, write_frame, Hello, IpcError, Outcome, Ready, ToRouter, ToWorker, PROTOCOL_VERSION,
 };
 use serde_json::Value;
 use std::collections::HashSet;
@@ -215,6 +216,7 @@ pub fn serve_over(
     let (done_tx, done_rx) = mpsc::sync_channel::<()>(1);
     let link = Link::new(Box::new(writer.clone()));
     let engine = {
+        let redactor = Redactor::new(hello.backend.secrets());
         let backend = hello.backend.clone();
         let memory = hello.memory;
         let writer = writer.clone();
@@ -235,7 +237,7 @@ pub fn serve_over(
                     link,
                 });
                 let _ = login_tx.send(Ok((login.user(), login.stone(), shared.clone())));
-                let mut server = mcp::Server::new(info, registry);
+                let mut server = mcp::Server::new(info, registry, redactor);
                 engine_loop(login.as_mut(), &mut server, &shared, &writer, job_rx);
                 login.logout();
                 tracing::debug!("logged out");
@@ -247,7 +249,11 @@ pub fn serve_over(
     let (user, stone, shared) = match login_rx.recv() {
         Ok(Ok(login)) => login,
         Ok(Err(e)) => {
-            failed(e.kind(), e.to_string());
+            // a login failure may quote what it was given
+            let text = Redactor::new(hello.backend.secrets())
+                .redact(&e.to_string())
+                .into_owned();
+            failed(e.kind(), text);
             let _ = engine.join();
             return Err(e.into());
         }
@@ -379,10 +385,11 @@ fn engine_loop(
         // The id stays here for an error answer in place of a reply too large to send.
         let id = request.id.clone();
         let reply = run_call(login, server, shared, call_id, request);
-        if let Some(reply) = reply {
+        if let Some((reply, outcome)) = reply {
             let mut sent = writer.send(&ToRouter::Reply {
                 call_id,
                 message: reply,
+                outcome,
             });
             if let Err(IpcError::TooLarge(bytes)) = sent {
                 // nothing was written: the client hears why instead of waiting forever
@@ -395,8 +402,12 @@ fn engine_loop(
                         gsmcp_ipc::MAX_FRAME_LEN
                     ),
                 );
-                if let Some(message) = answer_with(id.as_ref(), e) {
-                    sent = writer.send(&ToRouter::Reply { call_id, message });
+                if let Some((message, outcome)) = answer_with(id.as_ref(), e) {
+                    sent = writer.send(&ToRouter::Reply {
+                        call_id,
+                        message,
+                        outcome,
+                    });
                 }
             }
             if let Err(e) = sent {
@@ -479,7 +490,7 @@ fn run_call(
     shared: &Shared,
     call_id: u64,
     request: Request,
-) -> Option<String> {
+) -> Option<(String, Outcome)> {
     let (cancelled_early, shutting_down) = {
         let mut calls = lock(&shared.calls);
         calls.queued.remove(&call_id);
@@ -516,7 +527,8 @@ fn run_call(
 }
 
 /// The error response to a request with id `id`; nothing for a notification.
-fn answer_with(id: Option<&Json>, error: RpcError) -> Option<String> {
+fn answer_with(id: Option<&Json>, error: RpcError) -> Option<(String, Outcome)> {
     let id = Value::from(id?.clone());
-    Some(jsonrpc::response(&id, Err(error)))
+    let outcome = Outcome::RpcError(error.code);
+    Some((jsonrpc::response(&id, Err(error)), outcome))
 }

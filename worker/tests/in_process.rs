@@ -99,6 +99,7 @@ fn reply(from_worker: &mut PipeReader, call_id: u64) -> Value {
             ToRouter::Reply {
                 call_id: c,
                 message,
+                ..
             } => {
                 assert_eq!(c, call_id);
                 return serde_json::from_str(&message).unwrap();

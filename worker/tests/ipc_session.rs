@@ -9,7 +9,7 @@
 use gsmcp_ipc::jsonrpc::{self, Request};
 use gsmcp_ipc::startup;
 use gsmcp_ipc::{
-    read_frame, write_frame, Backend, Hello, Ready, ToRouter, ToWorker, PROTOCOL_VERSION,
+    read_frame, write_frame, Backend, Hello, Outcome, Ready, ToRouter, ToWorker, PROTOCOL_VERSION,
 };
 use serde_json::{json, Value};
 use std::io::Write;
@@ -119,9 +119,12 @@ impl Worker {
                 ToRouter::Reply {
                     call_id: got,
                     message,
+                    outcome,
                 } => {
                     assert_eq!(got, call_id, "reply for the wrong call: {message}");
-                    return serde_json::from_str(&message).expect("reply is JSON");
+                    let reply: Value = serde_json::from_str(&message).expect("reply is JSON");
+                    assert_eq!(outcome, outcome_of(&reply), "the outcome of {message}");
+                    return reply;
                 }
                 ToRouter::ViewStatus {
                     commits_behind,
@@ -681,7 +684,9 @@ fn breaks_end_the_running_evaluation_as_a_tool_error() {
                 .set_read_timeout(Some(Duration::from_millis(50)))
                 .unwrap();
             match read_frame::<ToRouter, _>(&mut w.sock) {
-                Ok(ToRouter::Reply { call_id, message }) => {
+                Ok(ToRouter::Reply {
+                    call_id, message, ..
+                }) => {
                     assert_eq!(call_id, call);
                     break serde_json::from_str::<Value>(&message).unwrap();
                 }
@@ -938,6 +943,7 @@ fn frames_until_reply(w: &mut Worker, call_id: u64) -> (Vec<ToRouter>, Value) {
             ToRouter::Reply {
                 call_id: got,
                 message,
+                ..
             } => {
                 assert_eq!(got, call_id, "reply for the wrong call: {message}");
                 return (seen, serde_json::from_str(&message).expect("reply is JSON"));
@@ -1341,4 +1347,21 @@ fn dead_pid() -> u32 {
     let pid = c.id();
     c.wait().unwrap();
     pid
+}
+
+/// The outcome a reply's text shows: what the worker must report beside it.
+fn outcome_of(reply: &Value) -> Outcome {
+    if let Some(code) = reply.pointer("/error/code").and_then(Value::as_i64) {
+        return Outcome::RpcError(code);
+    }
+    match reply.pointer("/result/isError") {
+        Some(Value::Bool(true)) => Outcome::ToolError(
+            reply
+                .pointer("/result/structuredContent/error/kind")
+                .and_then(Value::as_str)
+                .unwrap_or("other")
+                .to_string(),
+        ),
+        _ => Outcome::Ok,
+    }
 }

@@ -26,7 +26,7 @@
 //!
 //! It must stay a faithful peer of the frame protocol and nothing more.
 
-use gsmcp_ipc::{read_frame, write_frame, Ready, ToRouter, ToWorker, PROTOCOL_VERSION};
+use gsmcp_ipc::{read_frame, write_frame, Outcome, Ready, ToRouter, ToWorker, PROTOCOL_VERSION};
 use serde_json::{json, Value};
 use std::os::unix::net::UnixStream;
 use std::sync::mpsc::{self, Receiver, TryRecvError};
@@ -48,7 +48,11 @@ impl Peer {
 
     fn reply(&mut self, call_id: u64, id: &Value, result: Value) {
         let message = json!({ "jsonrpc": "2.0", "id": id, "result": result }).to_string();
-        self.send(&ToRouter::Reply { call_id, message });
+        self.send(&ToRouter::Reply {
+            call_id,
+            message,
+            outcome: Outcome::Ok,
+        });
     }
 
     fn text_result(text: String) -> Value {
@@ -247,7 +251,7 @@ fn call_tool(peer: &mut Peer, call_id: u64, id: &Value, name: &str, args: &Value
                 "isError": true,
                 "structuredContent": { "endedBy": ended_by },
             }});
-            peer.send(&ToRouter::Reply { call_id, message: message.to_string() });
+            peer.send(&ToRouter::Reply { call_id, message: message.to_string(), outcome: Outcome::Ok });
         }
         "sleep" => {
             std::thread::sleep(Duration::from_millis(args["ms"].as_u64().unwrap_or(100)));
