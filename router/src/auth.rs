@@ -1,6 +1,7 @@
 //! Who may talk to the router: the authentication mode (`MCP_AUTH`), the
-//! bearer token and its check, and the refusal a request without the right
-//! credentials gets.
+//! bearer token and its check (or, with `MCP_AUTH=oauth`, the JWT check of
+//! [`crate::oauth`]), and the refusal a request without the right credentials
+//! gets.
 //!
 //! The check reads only the request head, so a refused request is answered
 //! before any of its body is read. With `MCP_AUTH=token` the router keeps the
@@ -8,12 +9,10 @@
 //! two digests are compared in constant time, so neither the comparison's time
 //! nor a memory dump tells anything about the token.
 
+pub use crate::identity::{Denied, Principal, TokenDigest, REALM};
 use hyper::header::{HeaderMap, AUTHORIZATION};
 use std::path::Path;
-use subtle::ConstantTimeEq;
 
-/// The realm named in every challenge.
-pub const REALM: &str = "gsmcp";
 /// Random bytes in a generated token (256 bits).
 pub const TOKEN_BYTES: usize = 32;
 /// The shortest token a token file may hold.
@@ -21,91 +20,15 @@ pub const MIN_TOKEN_CHARS: usize = 32;
 /// The longest token a token file may hold (a header line must carry it).
 pub const MAX_TOKEN_CHARS: usize = 4096;
 
-/// A SHA-256 digest of a bearer token.
-#[derive(Clone)]
-pub struct TokenDigest([u8; 32]);
-
-impl TokenDigest {
-    /// The digest of `token`.
-    pub fn of(token: &str) -> TokenDigest {
-        let d = aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, token.as_bytes());
-        let mut out = [0u8; 32];
-        out.copy_from_slice(d.as_ref());
-        TokenDigest(out)
-    }
-
-    /// Whether `token` hashes to this digest, compared in constant time.
-    pub fn matches(&self, token: &str) -> bool {
-        TokenDigest::of(token).0.ct_eq(&self.0).into()
-    }
-}
-
-impl std::fmt::Debug for TokenDigest {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("TokenDigest(<redacted>)")
-    }
-}
-
 /// How clients authenticate.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub enum Auth {
     /// No authentication: only safe on loopback.
     Off,
     /// One shared bearer token (`MCP_AUTH=token`), kept as its digest.
     Token(TokenDigest),
-}
-
-/// Who made a request, as far as authentication tells.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Principal {
-    /// Authentication is off: anyone on the bound interface.
-    Anonymous,
-    /// The holder of the shared bearer token.
-    TokenHolder,
-}
-
-impl Principal {
-    /// The name the log gives this principal.
-    pub fn name(&self) -> &str {
-        match self {
-            Principal::Anonymous => "anonymous",
-            Principal::TokenHolder => "token",
-        }
-    }
-}
-
-/// Why a request was refused (answered 401 with a `WWW-Authenticate: Bearer`
-/// challenge, RFC 6750).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Denied {
-    /// No `Authorization` header, or one of another scheme: the request carries
-    /// no bearer token, so the challenge has no error code.
-    Missing,
-    /// A bearer token that is malformed or not the right one.
-    InvalidToken,
-}
-
-impl Denied {
-    /// The `WWW-Authenticate` header value.
-    pub fn challenge(self) -> String {
-        match self {
-            Denied::Missing => format!("Bearer realm=\"{REALM}\""),
-            Denied::InvalidToken => format!(
-                "Bearer realm=\"{REALM}\", error=\"invalid_token\", \
-                 error_description=\"the bearer token is not valid for this server\""
-            ),
-        }
-    }
-
-    /// The message of the JSON-RPC error body.
-    pub fn message(self) -> &'static str {
-        match self {
-            Denied::Missing => {
-                "Unauthorized: send this server's bearer token in the Authorization header (Bearer <token>)"
-            }
-            Denied::InvalidToken => "Unauthorized: the bearer token is not valid for this server",
-        }
-    }
+    /// JWT access tokens of an OAuth 2.1 authorization server (`MCP_AUTH=oauth`).
+    OAuth(Box<crate::oauth::OAuth>),
 }
 
 impl Auth {
@@ -114,6 +37,29 @@ impl Auth {
         match self {
             Auth::Off => "off",
             Auth::Token(_) => "token",
+            Auth::OAuth(_) => "oauth",
+        }
+    }
+
+    /// The `WWW-Authenticate` header value for a refusal.
+    pub fn challenge(&self, denied: &Denied) -> String {
+        match self {
+            Auth::OAuth(o) => o.challenge(denied),
+            _ => match denied {
+                Denied::Missing => format!("Bearer realm=\"{REALM}\""),
+                _ => format!(
+                    "Bearer realm=\"{REALM}\", error=\"invalid_token\", \
+                     error_description=\"the bearer token is not valid for this server\""
+                ),
+            },
+        }
+    }
+
+    /// The OAuth settings, in that mode.
+    pub fn oauth(&self) -> Option<&crate::oauth::OAuth> {
+        match self {
+            Auth::OAuth(o) => Some(o),
+            _ => None,
         }
     }
 
@@ -123,16 +69,14 @@ impl Auth {
     }
 
     /// Decides from the request head who is asking, or why not.
-    pub fn check(&self, headers: &HeaderMap) -> Result<Principal, Denied> {
-        let digest = match self {
-            Auth::Off => return Ok(Principal::Anonymous),
-            Auth::Token(d) => d,
-        };
-        let token = bearer_token(headers)?;
-        if digest.matches(token) {
-            Ok(Principal::TokenHolder)
-        } else {
-            Err(Denied::InvalidToken)
+    pub async fn check(&self, headers: &HeaderMap) -> Result<Principal, Denied> {
+        match self {
+            Auth::Off => Ok(Principal::Anonymous),
+            Auth::Token(digest) => match digest.matches(bearer_token(headers)?) {
+                true => Ok(Principal::TokenHolder),
+                false => Err(Denied::InvalidToken),
+            },
+            Auth::OAuth(o) => o.check(bearer_token(headers)?).await,
         }
     }
 }
@@ -197,8 +141,8 @@ mod tests {
     use super::*;
     use hyper::header::HeaderValue;
 
-    #[test]
-    fn bearer_headers() {
+    #[tokio::test]
+    async fn bearer_headers() {
         let token = "0123456789abcdef0123456789abcdef";
         let auth = Auth::Token(TokenDigest::of(token));
         let table: &[(Option<&str>, Result<Principal, Denied>)] = &[
@@ -233,9 +177,12 @@ mod tests {
             if let Some(v) = header {
                 h.insert(AUTHORIZATION, HeaderValue::from_str(v).unwrap());
             }
-            assert_eq!(&auth.check(&h), want, "{header:?}");
+            assert_eq!(&auth.check(&h).await, want, "{header:?}");
         }
-        assert_eq!(Auth::Off.check(&HeaderMap::new()), Ok(Principal::Anonymous));
+        assert_eq!(
+            Auth::Off.check(&HeaderMap::new()).await,
+            Ok(Principal::Anonymous)
+        );
     }
 
     #[test]

@@ -42,10 +42,43 @@ pub struct Cli {
         value_parser = clap::builder::BoolishValueParser::new()
     )]
     pub allow_insecure_remote: bool,
-    /// How clients authenticate: `off` (loopback only), or `token` (one
-    /// bearer token: MCP_TOKEN_FILE's, or a new one printed at start-up).
+    /// How clients authenticate: `off` (loopback only), `token` (one
+    /// bearer token: MCP_TOKEN_FILE's, or a new one printed at start-up), or
+    /// `oauth` (JWT access tokens of an OAuth 2.1 authorization server).
     #[arg(long, env = "MCP_AUTH", default_value = "off")]
     pub auth: String,
+    /// OAuth: the authorization server's issuer (the `iss` of its tokens).
+    #[arg(long, env = "MCP_OAUTH_ISSUER")]
+    pub oauth_issuer: Option<String>,
+    /// OAuth: this server's resource identifier, its URL as clients reach it
+    /// (`https://host/mcp`), which a token's `aud` must hold.
+    #[arg(long, env = "MCP_OAUTH_AUDIENCE")]
+    pub oauth_audience: Option<String>,
+    /// OAuth: the issuer's JWKS URL, fetched and cached (https, or http on loopback).
+    #[arg(long, env = "MCP_OAUTH_JWKS_URL")]
+    pub oauth_jwks_url: Option<String>,
+    /// OAuth: a file holding the issuer's JWKS, instead of the URL.
+    #[arg(long, env = "MCP_OAUTH_JWKS_FILE")]
+    pub oauth_jwks_file: Option<PathBuf>,
+    /// OAuth: scopes every token must carry (space or comma separated).
+    #[arg(long, env = "MCP_OAUTH_SCOPES", default_value = "")]
+    pub oauth_scopes: String,
+    /// OAuth: further scopes the metadata document advertises.
+    #[arg(long, env = "MCP_OAUTH_EXTRA_SCOPES", default_value = "")]
+    pub oauth_extra_scopes: String,
+    /// OAuth: the accepted signature algorithms (default: every asymmetric one).
+    #[arg(long, env = "MCP_OAUTH_ALGORITHMS", default_value = "")]
+    pub oauth_algorithms: String,
+    /// OAuth: a file (mode 0600) holding the shared secret of HMAC-signed
+    /// tokens; HMAC is refused without it.
+    #[arg(long, env = "MCP_OAUTH_HMAC_SECRET_FILE")]
+    pub oauth_hmac_secret_file: Option<PathBuf>,
+    /// OAuth: the clock skew allowed for `exp` and `nbf`.
+    #[arg(long, env = "MCP_OAUTH_LEEWAY", default_value = "60s")]
+    pub oauth_leeway: String,
+    /// OAuth: the claim that names the repository user.
+    #[arg(long, env = "MCP_OAUTH_USER_CLAIM", default_value = "sub")]
+    pub oauth_user_claim: String,
     /// With MCP_AUTH=token: a file (mode 0600) whose first line is the token,
     /// at least 32 characters. Unset: a random 256-bit token is made at
     /// start-up and printed once on standard output.
@@ -869,8 +902,27 @@ fn parse_auth(cli: &Cli) -> Result<(crate::auth::Auth, Option<Secret>), String> 
                 Ok((Auth::Token(TokenDigest::of(&token)), Some(Secret(token))))
             }
         },
+        "oauth" => {
+            let leeway = parse_named_duration("MCP_OAUTH_LEEWAY", &cli.oauth_leeway, true)?;
+            let settings = crate::oauth::Settings {
+                issuer: cli.oauth_issuer.clone(),
+                audience: cli.oauth_audience.clone(),
+                jwks_url: cli.oauth_jwks_url.clone(),
+                jwks_file: cli.oauth_jwks_file.clone(),
+                scopes: cli.oauth_scopes.clone(),
+                extra_scopes: cli.oauth_extra_scopes.clone(),
+                algorithms: cli.oauth_algorithms.clone(),
+                hmac_secret_file: cli.oauth_hmac_secret_file.clone(),
+                leeway: leeway.as_secs(),
+                user_claim: cli.oauth_user_claim.clone(),
+            };
+            match crate::oauth::OAuth::new(settings) {
+                Ok(o) => Ok((Auth::OAuth(Box::new(o)), None)),
+                Err(problems) => Err(problems.join("\n  - ")),
+            }
+        }
         other => Err(format!(
-            "MCP_AUTH={other:?} is not an authentication mode: use off or token"
+            "MCP_AUTH={other:?} is not an authentication mode: use off, token or oauth"
         )),
     }
 }
@@ -883,7 +935,7 @@ fn redactor_for<'a>(
 ) -> gsmcp_ipc::redact::Redactor {
     let r = gsmcp_ipc::redact::Redactor::new(secrets.into_iter().flatten().map(|s| s.expose()));
     match auth {
-        crate::auth::Auth::Off => r,
+        crate::auth::Auth::Off | crate::auth::Auth::OAuth(_) => r,
         crate::auth::Auth::Token(digest) => {
             let digest = digest.clone();
             r.with_matcher(

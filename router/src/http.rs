@@ -3,8 +3,8 @@
 //! endpoint `/mcp`.
 //!
 //! Every request passes the gates in a fixed order: a header that must be
-//! single repeated (400), `Host`/`Origin` (403), path
-//! (404), a CORS preflight (answered for configured origins, 403 for others),
+//! single repeated (400), `Host`/`Origin` (403), the OAuth metadata document
+//! (answered to anyone), path (404), a CORS preflight (answered for configured origins, 403 for others),
 //! authentication (401, decided from the head: no body is read), verb (405),
 //! `Accept` (406), declared body size (413, decided before the
 //! body is read), body read under a size limit and a deadline (413/408), JSON-RPC
@@ -31,9 +31,10 @@
 //! With TLS on, each accepted connection first completes its handshake (a
 //! plaintext client is told to use https and closed); the service is the same.
 
+use crate::auth::Denied;
 use crate::config::Config;
 use crate::session::{CallEvent, Command, OpenOutcome, Registry, SessionHandle};
-use crate::{cors, sse, trace};
+use crate::{cors, oauth, sse, trace};
 use bytes::Bytes;
 use gsmcp_ipc::jsonrpc::{self, Message};
 use http_body_util::{BodyExt, Full, Limited};
@@ -226,6 +227,17 @@ async fn route(
         let body = jsonrpc::error_body(None, jsonrpc::TRANSPORT_ERROR, &refusal, None);
         return json_response(StatusCode::FORBIDDEN, body);
     }
+    // Protected Resource Metadata (RFC 9728), for anyone: it is how a client
+    // learns where to get a token
+    if let Some(oauth) = state.config.auth.oauth() {
+        let path = req.uri().path();
+        if req.method() == Method::GET
+            && (path == oauth::METADATA_PATH
+                || path.strip_prefix(oauth::METADATA_PATH) == Some(MCP_PATH))
+        {
+            return json_response(StatusCode::OK, oauth.metadata().to_string());
+        }
+    }
     if req.uri().path() != MCP_PATH {
         return error_response(
             StatusCode::NOT_FOUND,
@@ -243,15 +255,16 @@ async fn route(
             ),
         };
     }
-    if let Err(denied) = state.config.auth.check(req.headers()) {
+    if let Err(denied) = state.config.auth.check(req.headers()).await {
         // a wrong token is worth an operator's attention; a client that has
         // not sent one yet (a probe, a first try) is not
-        match denied {
-            crate::auth::Denied::InvalidToken => warn!("refused: a bearer token that is not valid"),
-            crate::auth::Denied::Missing => debug!("refused: no bearer token"),
+        match &denied {
+            Denied::Missing => debug!("refused: no bearer token"),
+            other => warn!("refused: {}", other.message()),
         }
-        let mut r = closing_error(StatusCode::UNAUTHORIZED, denied.message());
-        if let Ok(v) = HeaderValue::from_str(&denied.challenge()) {
+        let status = StatusCode::from_u16(denied.status()).unwrap_or(StatusCode::UNAUTHORIZED);
+        let mut r = closing_error(status, &denied.message());
+        if let Ok(v) = HeaderValue::from_str(&state.config.auth.challenge(&denied)) {
             r.headers_mut().insert(WWW_AUTHENTICATE, v);
         }
         return r;

@@ -13,7 +13,9 @@
 //! requests, streams, deadlines, cancellation, view hygiene), [`lifetime`]
 //! (the pure probe/release policy), [`sse`] (event-stream bodies and their
 //! writers), [`supervisor`] (spawn, handshake, kill and reap, stderr tail),
-//! [`auth`] (who may ask: the bearer token's digest and check), [`tls`]
+//! [`auth`] (who may ask: the modes and their checks), [`identity`]
+//! (principals, refusals, token digests), [`oauth`]
+//! (JWT access tokens, the issuer's keys, the resource metadata), [`tls`]
 //! (certificate, key, handshake, plaintext refused, self-signed certificates),
 //! [`cors`] (preflights and exposed headers for configured origins),
 //! [`trace`] (the message trace), [`logging`] (the redacting log writer),
@@ -28,8 +30,10 @@ pub mod check;
 pub mod config;
 pub mod cors;
 pub mod http;
+pub mod identity;
 pub mod lifetime;
 pub mod logging;
+pub mod oauth;
 pub mod private;
 pub mod session;
 pub mod sse;

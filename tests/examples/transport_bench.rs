@@ -8,11 +8,13 @@
 //! parallel, each on a kept-alive connection); resident memory of an idle gsmcp
 //! worker (and of the whole rmcp peer process for scale).
 //!
-//! With `--auth`, two more gsmcp servers join the same rounds: one requiring a
-//! bearer token (`MCP_AUTH=token`) and one requiring it over TLS (a certificate
-//! from `gsmcp --make-self-signed`), so what authentication and TLS cost is
-//! read against gsmcp without them, measured alike. Their `initialize` on a new
-//! connection includes the TLS handshake.
+//! With `--auth`, three more gsmcp servers join the same rounds: one requiring a
+//! bearer token (`MCP_AUTH=token`), one requiring it over TLS (a certificate
+//! from `gsmcp --make-self-signed`), and one requiring an ES256 JWT access
+//! token (`MCP_AUTH=oauth`, its issuer's key in a JWKS file), so what
+//! authentication and TLS cost is read against gsmcp without them, measured
+//! alike. The TLS server's `initialize` on a new connection includes the
+//! handshake.
 //!
 //! Run it with `bench/transport.sh` (release build of everything, then this
 //! program with the paths of the binaries).
@@ -447,6 +449,32 @@ async fn main() {
                 ("MCP_TLS_KEY", tls_dir.join("key.pem").into()),
             ],
         ));
+        // an issuer of our own: its key in a JWKS file, one token for the run
+        let key = gsmcp_tests::jwt::Key::new("bench");
+        let jwks = repo_dir.join("jwks.json");
+        std::fs::write(&jwks, json!({ "keys": [key.jwk()] }).to_string()).expect("write the JWKS");
+        let audience = "https://gemstone.bench.test/mcp";
+        let issuer = "https://id.bench.test";
+        let mut oauth = gsmcp(
+            "gsmcp oauth",
+            &[
+                ("MCP_AUTH", "oauth".into()),
+                ("MCP_OAUTH_ISSUER", issuer.into()),
+                ("MCP_OAUTH_AUDIENCE", audience.into()),
+                ("MCP_OAUTH_JWKS_FILE", jwks.into()),
+                ("MCP_OAUTH_SCOPES", "gemstone:read".into()),
+            ],
+        );
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .expect("a clock after 1970")
+            .as_secs();
+        oauth.token = Some(key.sign(
+            "bench",
+            &json!({ "iss": issuer, "aud": audience, "sub": "bench", "scope": "gemstone:read",
+                     "iat": now, "exp": now + 24 * 3600 }),
+        ));
+        servers.push(oauth);
     }
     let mut peer = Command::new(&args[2]);
     peer.arg("0");
@@ -530,7 +558,7 @@ async fn main() {
         kb(worker_rss.first().copied())
     );
     if with_auth {
-        let (t, tls) = (&figures[1], &figures[2]);
+        let (t, tls, jwt) = (&figures[1], &figures[2], &figures[3]);
         println!(
             "against gsmcp without auth: token adds {:+.3} ms to tools/call p50 (c=1) and changes req/s (c={CONCURRENCY}) by {:+.1} %; \
              token+TLS adds {:+.3} ms ({:+.1} % of tools/call p50, target <= 10 %) and {:+.1} % req/s (c={CONCURRENCY}); \
@@ -542,6 +570,12 @@ async fn main() {
             (tls.rps16 / g.rps16 - 1.0) * 100.0,
             ms(tls.init_p50),
             ms(t.init_p50),
+        );
+        println!(
+            "against gsmcp without auth: a validated JWT (the token verified once, then known by its digest) adds {:+.3} ms \
+             to tools/call p50 (c=1, target <= 0.05 ms) and {:+.1} % req/s (c={CONCURRENCY})",
+            (jwt.call_p50.as_secs_f64() - g.call_p50.as_secs_f64()) * 1e3,
+            (jwt.rps16 / g.rps16 - 1.0) * 100.0,
         );
     }
     drop(servers);

@@ -12,6 +12,7 @@ pub mod harness;
 pub mod harness_http;
 pub mod harness_proc;
 pub mod harness_sse;
+pub mod jwt;
 
 pub use harness::{
     gci_product_dir, initialize_body, request_body, test_backend_is_gci, wait_until, OpenSession,

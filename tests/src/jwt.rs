@@ -1,0 +1,60 @@
+//! Signing keys and tokens for the OAuth tests and the benchmark: an ES256 key
+//! generated on the spot, its JWK, and JWTs it signs. Nothing here validates
+//! anything; the router does.
+
+use jsonwebtoken::{Algorithm, EncodingKey, Header};
+use serde_json::{json, Value};
+
+/// Base64url without padding (RFC 7515 §2).
+pub fn b64url(bytes: &[u8]) -> String {
+    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, b)| n | (*b as u32) << (16 - 8 * i));
+        for i in 0..=chunk.len() {
+            out.push(A[(n >> (18 - 6 * i) & 63) as usize] as char);
+        }
+    }
+    out
+}
+
+/// An ES256 signing key and its JWK.
+pub struct Key {
+    /// Its key id.
+    pub kid: String,
+    pkcs8: Vec<u8>,
+    /// The public key as an uncompressed point.
+    pub public: Vec<u8>,
+}
+
+impl Key {
+    /// A new P-256 key named `kid`.
+    pub fn new(kid: &str) -> Key {
+        let pair = rcgen::KeyPair::generate().expect("a P-256 key");
+        Key {
+            kid: kid.into(),
+            pkcs8: pair.serialize_der(),
+            public: pair.public_key_raw().to_vec(),
+        }
+    }
+
+    /// Its public JWK.
+    pub fn jwk(&self) -> Value {
+        assert_eq!(self.public.len(), 65, "an uncompressed P-256 point");
+        json!({
+            "kty": "EC", "crv": "P-256", "use": "sig", "alg": "ES256", "kid": self.kid,
+            "x": b64url(&self.public[1..33]), "y": b64url(&self.public[33..]),
+        })
+    }
+
+    /// A JWT of `claims` signed with this key, its header naming `kid`.
+    pub fn sign(&self, kid: &str, claims: &Value) -> String {
+        let mut header = Header::new(Algorithm::ES256);
+        header.kid = Some(kid.into());
+        jsonwebtoken::encode(&header, claims, &EncodingKey::from_ec_der(&self.pkcs8))
+            .expect("sign a token")
+    }
+}
