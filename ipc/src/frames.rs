@@ -189,6 +189,10 @@ pub struct Hello {
     /// embedded stone's object memory budget, with an address-space limit of
     /// the process behind it ([`address_space_for`]).
     pub memory: u64,
+    /// Served toolsets this session's principal may not use, each with the
+    /// scopes that would grant it (`MCP_SCOPE_TOOLSETS`): their tools are not
+    /// listed, and calling one is refused naming those scopes.
+    pub withheld: Vec<(String, Vec<String>)>,
 }
 
 /// The address space (`RLIMIT_AS`) a worker with a memory ceiling of

@@ -54,6 +54,7 @@ fn sample_frames() -> Vec<Vec<u8>> {
             instructions: None,
             log_filter: "info".into(),
             memory: 64 << 20,
+            withheld: Vec::new(),
         }),
     ];
     frames.iter().map(|f| encode_frame(f).unwrap()).collect()

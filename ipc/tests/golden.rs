@@ -28,6 +28,7 @@ fn embedded_hello() -> Hello {
         instructions: Some("Commit with the commit tool.".into()),
         log_filter: "info".into(),
         memory: 1 << 30,
+        withheld: vec![("Execution".into(), vec!["gemstone:execute".into()])],
     }
 }
 

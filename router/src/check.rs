@@ -31,7 +31,12 @@ pub async fn run(config: &Config) -> Result<String, Vec<String>> {
             config.worker_bin.display()
         )]
     })?;
-    let mut hello = hello_for(config, "check0000000000000000000000000000", 0);
+    let mut hello = hello_for(
+        config,
+        "check0000000000000000000000000000",
+        0,
+        &crate::identity::Principal::Anonymous,
+    );
     hello.toolsets = vec!["Execution".into()];
     hello.options.retain(|(k, _)| k.starts_with("Execution."));
     let started = Instant::now();

@@ -79,6 +79,12 @@ pub struct Cli {
     /// OAuth: the claim that names the repository user.
     #[arg(long, env = "MCP_OAUTH_USER_CLAIM", default_value = "sub")]
     pub oauth_user_claim: String,
+    /// OAuth: which toolsets each scope grants, `scope=Toolset,Toolset`
+    /// entries separated by spaces or `;` (e.g. `gemstone:read=Browsing,Listing,Search
+    /// gemstone:execute=Execution`). A session sees only the toolsets its
+    /// token's scopes grant.
+    #[arg(long, env = "MCP_SCOPE_TOOLSETS", default_value = "")]
+    pub scope_toolsets: String,
     /// With MCP_AUTH=token: a file (mode 0600) whose first line is the token,
     /// at least 32 characters. Unset: a random 256-bit token is made at
     /// start-up and printed once on standard output.
@@ -329,6 +335,9 @@ pub struct Config {
     pub insecure_remote: bool,
     /// `MCP_AUTH`: how clients authenticate.
     pub auth: crate::auth::Auth,
+    /// `MCP_SCOPE_TOOLSETS`: each scope and the served toolsets it grants
+    /// (empty: every served toolset for every principal).
+    pub scope_toolsets: Vec<(String, Vec<String>)>,
     /// A token made at start-up, to print once and forget (`run` takes it).
     pub new_token: Option<Secret>,
     /// `MCP_TLS_CERT`/`MCP_TLS_KEY`, loaded: serve HTTPS.
@@ -423,6 +432,7 @@ impl Config {
             bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
             insecure_remote: false,
             auth: crate::auth::Auth::Off,
+            scope_toolsets: Vec::new(),
             new_token: None,
             tls: None,
             trace: None,
@@ -478,7 +488,7 @@ impl Config {
             IpAddr::V4(Ipv4Addr::LOCALHOST),
         );
         let insecure_remote = !bind.is_loopback() && !secured;
-        let trace_limit = keep(p, parse_trace_limit(&cli.trace_limit), None);
+        let trace_limit = keep(p, crate::trace::parse_limit(&cli.trace_limit), None);
         let trace = cli
             .trace
             .then_some(crate::trace::Trace { limit: trace_limit });
@@ -556,6 +566,16 @@ impl Config {
                     Vec::new()
                 }
             };
+
+        let scope_toolsets = keep(
+            p,
+            crate::access::parse_scope_toolsets(
+                &cli.scope_toolsets,
+                &toolsets,
+                auth.oauth().is_some(),
+            ),
+            Vec::new(),
+        );
 
         let title = cli.title.clone().filter(|t| !t.trim().is_empty());
 
@@ -656,12 +676,13 @@ impl Config {
         if !problems.is_empty() {
             return Err(ConfigError { problems });
         }
-        let redactor = std::sync::Arc::new(redactor_for(
+        let passwords = [
+            Some(&worker_password),
+            gci.as_ref().and_then(|g| g.host_password.as_ref()),
+        ];
+        let redactor = std::sync::Arc::new(crate::access::redactor_for(
             &auth,
-            [
-                Some(&worker_password),
-                gci.as_ref().and_then(|g| g.host_password.as_ref()),
-            ],
+            passwords.into_iter().flatten().map(Secret::expose),
         ));
         Ok(Config {
             check: cli.check,
@@ -669,6 +690,7 @@ impl Config {
             bind,
             insecure_remote,
             auth,
+            scope_toolsets,
             new_token,
             tls,
             trace,
@@ -923,39 +945,6 @@ fn parse_auth(cli: &Cli) -> Result<(crate::auth::Auth, Option<Secret>), String> 
         }
         other => Err(format!(
             "MCP_AUTH={other:?} is not an authentication mode: use off, token or oauth"
-        )),
-    }
-}
-
-/// The redaction layer of a configuration: its passwords by value, its bearer
-/// token by its digest (the token itself is not kept).
-fn redactor_for<'a>(
-    auth: &crate::auth::Auth,
-    secrets: impl IntoIterator<Item = Option<&'a Secret>>,
-) -> gsmcp_ipc::redact::Redactor {
-    let r = gsmcp_ipc::redact::Redactor::new(secrets.into_iter().flatten().map(|s| s.expose()));
-    match auth {
-        crate::auth::Auth::Off | crate::auth::Auth::OAuth(_) => r,
-        crate::auth::Auth::Token(digest) => {
-            let digest = digest.clone();
-            r.with_matcher(
-                crate::auth::MIN_TOKEN_CHARS,
-                Box::new(move |run| digest.matches(run)),
-            )
-        }
-    }
-}
-
-/// `MCP_TRACE_LIMIT`: characters per line, or `none` for whole bodies.
-fn parse_trace_limit(text: &str) -> Result<Option<usize>, String> {
-    let t = text.trim();
-    if t.eq_ignore_ascii_case("none") {
-        return Ok(None);
-    }
-    match t.parse::<usize>() {
-        Ok(n) if n > 0 => Ok(Some(n)),
-        _ => Err(format!(
-            "MCP_TRACE_LIMIT {text:?} is not a limit: use a number of characters (default 4096) or none"
         )),
     }
 }
@@ -1290,17 +1279,6 @@ mod tests {
                 .allow_insecure_remote
                 || std::env::var_os("MCP_ALLOW_INSECURE_REMOTE").is_some()
         );
-    }
-
-    #[test]
-    fn trace_limits() {
-        assert_eq!(parse_trace_limit("4096"), Ok(Some(4096)));
-        assert_eq!(parse_trace_limit(" None "), Ok(None));
-        for bad in ["0", "-1", "lots", ""] {
-            assert!(parse_trace_limit(bad)
-                .unwrap_err()
-                .contains("MCP_TRACE_LIMIT"));
-        }
     }
 
     #[test]

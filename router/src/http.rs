@@ -33,6 +33,7 @@
 
 use crate::auth::Denied;
 use crate::config::Config;
+use crate::identity::Principal;
 use crate::session::{CallEvent, Command, OpenOutcome, Registry, SessionHandle};
 use crate::{cors, oauth, sse, trace};
 use bytes::Bytes;
@@ -255,24 +256,14 @@ async fn route(
             ),
         };
     }
-    if let Err(denied) = state.config.auth.check(req.headers()).await {
-        // a wrong token is worth an operator's attention; a client that has
-        // not sent one yet (a probe, a first try) is not
-        match &denied {
-            Denied::Missing => debug!("refused: no bearer token"),
-            other => warn!("refused: {}", other.message()),
-        }
-        let status = StatusCode::from_u16(denied.status()).unwrap_or(StatusCode::UNAUTHORIZED);
-        let mut r = closing_error(status, &denied.message());
-        if let Ok(v) = HeaderValue::from_str(&state.config.auth.challenge(&denied)) {
-            r.headers_mut().insert(WWW_AUTHENTICATE, v);
-        }
-        return r;
-    }
+    let principal = match state.config.auth.check(req.headers()).await {
+        Ok(p) => p,
+        Err(denied) => return refusal(state, denied),
+    };
     match *req.method() {
-        Method::POST => post(state, req, exchange).await,
-        Method::GET => get(state, req, exchange),
-        Method::DELETE => delete(state, req).await,
+        Method::POST => post(state, req, exchange, &principal).await,
+        Method::GET => get(state, req, exchange, &principal),
+        Method::DELETE => delete(state, req, &principal).await,
         _ => {
             let mut r = error_response(
                 StatusCode::METHOD_NOT_ALLOWED,
@@ -286,10 +277,59 @@ async fn route(
     }
 }
 
+/// The answer to a request authentication refused: 401 or 403 with the
+/// mode's `WWW-Authenticate` challenge, the connection closed.
+fn refusal(state: &AppState, denied: Denied) -> Response<Body> {
+    // a wrong token is worth an operator's attention; a client that has
+    // not sent one yet (a probe, a first try) is not
+    match &denied {
+        Denied::Missing => debug!("refused: no bearer token"),
+        other => warn!("refused: {}", other.message()),
+    }
+    let status = StatusCode::from_u16(denied.status()).unwrap_or(StatusCode::UNAUTHORIZED);
+    let mut r = closing_error(status, &denied.message());
+    if let Ok(v) = HeaderValue::from_str(&state.config.auth.challenge(&denied)) {
+        r.headers_mut().insert(WWW_AUTHENTICATE, v);
+    }
+    r
+}
+
+/// The session `sid` names, when it exists and belongs to `principal`; a
+/// request carrying another principal's valid credentials on it is refused
+/// (403) and logged, so a session id alone opens nothing.
+fn session_of(
+    state: &AppState,
+    sid: &str,
+    principal: &Principal,
+) -> Result<SessionHandle, Refusal> {
+    let Some(handle) = state.registry.lookup(sid) else {
+        return Err(Refusal::new(
+            StatusCode::NOT_FOUND,
+            jsonrpc::SESSION_ERROR,
+            SESSION_NOT_FOUND,
+        ));
+    };
+    if handle.owner != principal.name() {
+        warn!(
+            session = %handle.sid8,
+            owner = %handle.owner,
+            principal = %principal.name(),
+            "refused: a request for another principal's session"
+        );
+        return Err(Refusal::new(
+            StatusCode::FORBIDDEN,
+            jsonrpc::TRANSPORT_ERROR,
+            "Forbidden: this session belongs to another user; start your own with initialize",
+        ));
+    }
+    Ok(handle)
+}
+
 async fn post(
     state: &AppState,
     req: Request<Incoming>,
     exchange: Option<&trace::Exchange>,
+    principal: &Principal,
 ) -> Response<Body> {
     if !accepts_json_or_sse(req.headers()) {
         return error_response(
@@ -363,7 +403,7 @@ async fn post(
                 "Invalid Request: initialize must not carry Mcp-Session-Id; the session is already initialized",
             );
         }
-        return match state.registry.open(id, params).await {
+        return match state.registry.open(id, params, principal.clone()).await {
             OpenOutcome::Opened { sid, reply } => {
                 span.record("session", &sid[..8]);
                 let mut r = json_response(StatusCode::OK, reply);
@@ -387,8 +427,9 @@ async fn post(
     if let Err(r) = check_protocol_version(&parts.headers) {
         return r.into_response();
     }
-    let Some(handle) = state.registry.lookup(&sid) else {
-        return session_not_found();
+    let handle = match session_of(state, &sid, principal) {
+        Ok(h) => h,
+        Err(r) => return r.into_response(),
     };
     span.record("session", handle.sid8.as_str());
 
@@ -521,6 +562,7 @@ fn get(
     state: &AppState,
     req: Request<Incoming>,
     exchange: Option<&trace::Exchange>,
+    principal: &Principal,
 ) -> Response<Body> {
     let sid = match require_session(req.headers()) {
         Ok(sid) => sid,
@@ -529,8 +571,9 @@ fn get(
     if let Err(r) = check_protocol_version(req.headers()) {
         return r.into_response();
     }
-    let Some(handle) = state.registry.lookup(&sid) else {
-        return session_not_found();
+    let handle = match session_of(state, &sid, principal) {
+        Ok(h) => h,
+        Err(r) => return r.into_response(),
     };
     tracing::Span::current().record("session", handle.sid8.as_str());
     if !accepts_event_stream(req.headers()) {
@@ -559,7 +602,7 @@ fn get(
     sse_response(body)
 }
 
-async fn delete(state: &AppState, req: Request<Incoming>) -> Response<Body> {
+async fn delete(state: &AppState, req: Request<Incoming>, principal: &Principal) -> Response<Body> {
     let sid = match require_session(req.headers()) {
         Ok(sid) => sid,
         Err(r) => return r.into_response(),
@@ -568,6 +611,9 @@ async fn delete(state: &AppState, req: Request<Incoming>) -> Response<Body> {
         return r.into_response();
     }
     tracing::Span::current().record("session", &sid[..sid.len().min(8)]);
+    if let Err(r) = session_of(state, &sid, principal) {
+        return r.into_response();
+    }
     if state.registry.delete(&sid).await {
         Response::builder()
             .status(StatusCode::OK)
@@ -861,11 +907,14 @@ fn invalid_request(id: Option<&Value>, message: &str) -> Response<Body> {
     )
 }
 
+const SESSION_NOT_FOUND: &str =
+    "Session not found: it ended or never existed; start a new one with initialize";
+
 fn session_not_found() -> Response<Body> {
     error_response(
         StatusCode::NOT_FOUND,
         jsonrpc::SESSION_ERROR,
-        "Session not found: it ended or never existed; start a new one with initialize",
+        SESSION_NOT_FOUND,
     )
 }
 

@@ -13,7 +13,8 @@
 //! requests, streams, deadlines, cancellation, view hygiene), [`lifetime`]
 //! (the pure probe/release policy), [`sse`] (event-stream bodies and their
 //! writers), [`supervisor`] (spawn, handshake, kill and reap, stderr tail),
-//! [`auth`] (who may ask: the modes and their checks), [`identity`]
+//! [`access`] (scopes to toolsets, withheld toolsets, the redactor a
+//! configuration calls for), [`auth`] (who may ask: the modes and their checks), [`identity`]
 //! (principals, refusals, token digests), [`oauth`]
 //! (JWT access tokens, the issuer's keys, the resource metadata), [`tls`]
 //! (certificate, key, handshake, plaintext refused, self-signed certificates),
@@ -24,6 +25,7 @@
 
 #![warn(missing_docs)]
 
+pub mod access;
 pub mod auth;
 pub mod body;
 pub mod check;

@@ -24,6 +24,7 @@
 //! JSON-RPC envelopes but not HTTP.
 
 use crate::config::Config;
+use crate::identity::Principal;
 use crate::lifetime::{self, Lifetime};
 use crate::sse;
 use crate::supervisor::{self, describe_exit, frame_name, Launcher, Worker};
@@ -116,6 +117,9 @@ pub struct SessionHandle {
     /// The protocol revision `initialize` settled on.
     pub protocol_version: String,
     streams: Arc<AtomicU64>,
+    /// The name of the principal that opened it: only that principal's
+    /// requests reach it.
+    pub owner: String,
 }
 
 impl SessionHandle {
@@ -241,7 +245,12 @@ impl Registry {
 
     /// Opens a session for an `initialize` request: takes a slot, starts a
     /// worker, forwards the request and waits for its answer.
-    pub async fn open(self: &Arc<Self>, id: Value, params: Option<Value>) -> OpenOutcome {
+    pub async fn open(
+        self: &Arc<Self>,
+        id: Value,
+        params: Option<Value>,
+        owner: Principal,
+    ) -> OpenOutcome {
         if self.shutdown.is_cancelled() {
             return OpenOutcome::Refused {
                 reply: jsonrpc::error_body(
@@ -293,7 +302,7 @@ impl Registry {
         };
         self.tracker.spawn(
             async move {
-                run_session(registry, sid, slot, tx, rx, init).await;
+                run_session(registry, sid, slot, tx, rx, init, owner).await;
             }
             .instrument(span),
         );
@@ -358,6 +367,7 @@ async fn run_session(
     tx: mpsc::UnboundedSender<Command>,
     rx: mpsc::UnboundedReceiver<Command>,
     init: Init,
+    owner: Principal,
 ) {
     // The slot is given back before the client hears that the session failed or
     // ended, so its next initialize can take it.
@@ -374,7 +384,7 @@ async fn run_session(
     tracing::Span::current().record("worker.pid", worker.guard.pid());
     debug!("worker started");
 
-    let hello = hello_for(&config, &sid, registry.port);
+    let hello = hello_for(&config, &sid, registry.port, &owner);
     let handshake = tokio::select! {
         r = supervisor::handshake(&mut worker, hello, config.handshake_timeout) => r,
         _ = registry.shutdown.cancelled() => Err(supervisor::SpawnError::Unexpected("router shutting down".into())),
@@ -445,6 +455,7 @@ async fn run_session(
             sid8,
             protocol_version: version.clone(),
             streams: Arc::new(AtomicU64::new(1)),
+            owner: owner.name().to_string(),
         },
     );
     if reply
@@ -459,7 +470,7 @@ async fn run_session(
         actor.stop("client went away during initialize").await;
         return;
     }
-    info!(protocol_version = %version, sessions = registry.len(), "session opened");
+    info!(protocol_version = %version, sessions = registry.len(), principal = %owner.name(), "session opened");
     actor.serve(rx).await;
 }
 
@@ -1395,7 +1406,7 @@ impl Actor {
 
 /// The first frame a worker of this deployment gets: its backend and login,
 /// toolsets, options and identity.
-pub fn hello_for(config: &Config, sid: &str, port: u16) -> Hello {
+pub fn hello_for(config: &Config, sid: &str, port: u16, principal: &Principal) -> Hello {
     Hello {
         protocol: PROTOCOL_VERSION,
         session_id: sid.to_string(),
@@ -1426,6 +1437,11 @@ pub fn hello_for(config: &Config, sid: &str, port: u16) -> Hello {
         instructions: config.instructions.clone(),
         log_filter: config.log_filter.clone(),
         memory: config.worker_memory,
+        withheld: crate::access::withheld_toolsets(
+            &config.scope_toolsets,
+            &config.toolsets,
+            principal,
+        ),
     }
 }
 

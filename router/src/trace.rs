@@ -116,6 +116,20 @@ fn escape_capped(out: &mut String, text: &str, limit: Option<usize>) {
     }
 }
 
+/// `MCP_TRACE_LIMIT`: characters per line, or `none` for whole bodies.
+pub fn parse_limit(text: &str) -> Result<Option<usize>, String> {
+    let t = text.trim();
+    if t.eq_ignore_ascii_case("none") {
+        return Ok(None);
+    }
+    match t.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(Some(n)),
+        _ => Err(format!(
+            "MCP_TRACE_LIMIT {text:?} is not a limit: use a number of characters (default 4096) or none"
+        )),
+    }
+}
+
 /// The trace of one HTTP exchange: the request's line (written once, with its
 /// body if it was read) and the response's.
 #[derive(Debug)]
@@ -263,6 +277,15 @@ mod tests {
             path: "/mcp",
             session: Some("0123456789abcdef"),
             status,
+        }
+    }
+
+    #[test]
+    fn trace_limits() {
+        assert_eq!(parse_limit("4096"), Ok(Some(4096)));
+        assert_eq!(parse_limit(" None "), Ok(None));
+        for bad in ["0", "-1", "lots", ""] {
+            assert!(parse_limit(bad).unwrap_err().contains("MCP_TRACE_LIMIT"));
         }
     }
 

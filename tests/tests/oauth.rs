@@ -218,6 +218,28 @@ fn oauth_settings_are_checked_at_start_up() {
             ],
             "MCP_OAUTH_HMAC_SECRET_FILE",
         ),
+        (
+            &[
+                ("MCP_OAUTH_ISSUER", ISSUER),
+                ("MCP_OAUTH_AUDIENCE", "https://gs.example.test/mcp"),
+                ("MCP_OAUTH_JWKS_URL", "https://id.example.test/certs"),
+                ("MCP_SCOPE_TOOLSETS", "gemstone:read=Browsing"),
+            ],
+            "grants Execution to no scope",
+        ),
+        (
+            &[
+                ("MCP_OAUTH_ISSUER", ISSUER),
+                ("MCP_OAUTH_AUDIENCE", "https://gs.example.test/mcp"),
+                ("MCP_OAUTH_JWKS_URL", "https://id.example.test/certs"),
+                ("MCP_TOOLSETS", "Browsing"),
+                (
+                    "MCP_SCOPE_TOOLSETS",
+                    "gemstone:read=Browsing gemstone:execute=Execution",
+                ),
+            ],
+            "which MCP_TOOLSETS does not serve",
+        ),
     ];
     for (env, expect) in table {
         let mut b = Server::builder().env("MCP_AUTH", "oauth");
@@ -232,4 +254,121 @@ fn oauth_settings_are_checked_at_start_up() {
             exited.stderr
         );
     }
+}
+
+#[test]
+fn scopes_choose_toolsets_and_sessions_belong_to_their_user() {
+    let key = Key::new("k1");
+    let issuer = Issuer::start(&[&key]);
+    let server = Server::builder()
+        .env("MCP_AUTH", "oauth")
+        .env("MCP_OAUTH_ISSUER", ISSUER)
+        .env("MCP_OAUTH_AUDIENCE", "https://gemstone.example.test/mcp")
+        .env("MCP_OAUTH_JWKS_URL", &issuer.url)
+        .env(
+            "MCP_SCOPE_TOOLSETS",
+            "gemstone:read=Browsing,Listing,Search gemstone:write=Browsing,Listing,Search,Mutation,Session,Testing gemstone:execute=Execution",
+        )
+        .start();
+    let bearer = |user: &str, scope: &str| {
+        format!(
+            "Bearer {}",
+            key.sign("k1", &claims(json!({ "sub": user, "scope": scope })))
+        )
+    };
+    let open = |auth: &str| {
+        let r = server.post(
+            &initialize_body(1, "2025-11-25"),
+            &[("Authorization", auth)],
+        );
+        assert_eq!(r.status, 200, "{}", r.text());
+        r.header("mcp-session-id").unwrap().to_string()
+    };
+    let post = |auth: &str, sid: &str, body: Value| {
+        server.post(
+            &body.to_string(),
+            &[("Authorization", auth), ("Mcp-Session-Id", sid)],
+        )
+    };
+    let tools = |auth: &str, sid: &str| -> Vec<String> {
+        let r = post(
+            auth,
+            sid,
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+        );
+        r.final_message()["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let execute = |auth: &str, sid: &str| {
+        let r = post(
+            auth,
+            sid,
+            json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                   "params": {"name": "execute_code", "arguments": {"code": "3 + 4"}}}),
+        );
+        assert_eq!(r.status, 200, "{}", r.text());
+        r.final_message()["result"].clone()
+    };
+
+    // a reader sees the read tools only, and is told which scope executes
+    let reader = bearer("alice", "gemstone:read");
+    let sid = open(&reader);
+    let names = tools(&reader, &sid);
+    assert!(
+        names.contains(&"get_method_source".to_string()),
+        "{names:?}"
+    );
+    for hidden in ["execute_code", "compile_method", "commit", "run_test_class"] {
+        assert!(
+            !names.contains(&hidden.to_string()),
+            "{hidden} listed: {names:?}"
+        );
+    }
+    let refused = execute(&reader, &sid);
+    assert_eq!(refused["isError"], true, "{refused}");
+    assert_eq!(refused["structuredContent"]["error"]["kind"], "refused");
+    let text = refused["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("Execution") && text.contains("gemstone:execute"),
+        "{text}"
+    );
+
+    // reading and executing: both toolsets
+    let runner = bearer("bob", "gemstone:read gemstone:execute");
+    let bobs = open(&runner);
+    let names = tools(&runner, &bobs);
+    assert!(names.contains(&"execute_code".to_string()) && !names.contains(&"commit".to_string()));
+    assert_eq!(execute(&runner, &bobs)["structuredContent"]["result"], "7");
+
+    // another user's valid token on alice's session is refused, and logged
+    let r = post(
+        &runner,
+        &sid,
+        json!({"jsonrpc": "2.0", "id": 4, "method": "ping"}),
+    );
+    assert_eq!(r.status, 403, "{}", r.text());
+    assert!(r.text().contains("belongs to another user"), "{}", r.text());
+    let r = server.request(
+        "DELETE",
+        "/mcp",
+        &[("Authorization", &runner), ("Mcp-Session-Id", &sid)],
+        b"",
+    );
+    assert_eq!(r.status, 403, "{}", r.text());
+    // her own new token (same user) still reaches it
+    let again = bearer("alice", "gemstone:read");
+    let r = post(
+        &again,
+        &sid,
+        json!({"jsonrpc": "2.0", "id": 5, "method": "ping"}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert!(gsmcp_tests::wait_until(
+        std::time::Duration::from_secs(10),
+        || { server.log().contains("another principal's session") }
+    ));
 }

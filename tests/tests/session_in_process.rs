@@ -46,7 +46,14 @@ fn registry(shutdown: &CancellationToken) -> Arc<Registry> {
 
 async fn open(registry: &Arc<Registry>) -> String {
     let params = json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}});
-    match registry.open(json!(0), Some(params)).await {
+    match registry
+        .open(
+            json!(0),
+            Some(params),
+            gsmcp_router::identity::Principal::Anonymous,
+        )
+        .await
+    {
         OpenOutcome::Opened { sid, reply } => {
             let v: Value = serde_json::from_str(&reply).unwrap();
             assert_eq!(v["result"]["protocolVersion"], "2025-11-25", "{v}");

@@ -193,13 +193,14 @@ pub fn serve_over(
         failed("protocol", err.to_string());
         return Err(err);
     }
-    let registry = match Registry::new(&hello.toolsets, &hello.options) {
+    let mut registry = match Registry::new(&hello.toolsets, &hello.options) {
         Ok(r) => r,
         Err(e) => {
             failed("config", e.to_string());
             return Err(e.into());
         }
     };
+    registry.withhold(&hello.withheld);
     let tools_json = registry.list_json().to_string();
     let info = ServerInfo {
         name: hello.server_name.clone(),

@@ -84,6 +84,7 @@ fn hello() -> Hello {
         instructions: None,
         log_filter: "warn".into(),
         memory: 1 << 30,
+        withheld: Vec::new(),
     }
 }
 

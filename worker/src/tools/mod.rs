@@ -311,6 +311,9 @@ pub enum ConfigError {
 /// The tools one session serves.
 pub struct Registry {
     tools: Vec<&'static Tool>,
+    /// Served tools this session's principal may not use, with the refusal a
+    /// call gets (`Hello::withheld`).
+    withheld: Vec<(&'static Tool, String)>,
     /// Whether the opt-in Conformance toolset (its fixture tools, prompts and
     /// resources) is served.
     conformance: bool,
@@ -339,10 +342,33 @@ impl Registry {
             .collect();
         Ok(Registry {
             tools,
+            withheld: Vec::new(),
             conformance,
             ledger: RefCell::new(Ledger::default()),
             options: Options::from_pairs(options)?,
         })
+    }
+
+    /// Takes the tools of `withheld` toolsets out of this session's list; a call
+    /// of one is refused naming the scopes that would grant its toolset.
+    pub fn withhold(&mut self, withheld: &[(String, Vec<String>)]) {
+        for (toolset, scopes) in withheld {
+            let message = |tool: &Tool| {
+                format!(
+                    "{} belongs to the {toolset} toolset, which the scopes of this session's \
+                     access token do not grant; a token with the scope {} grants it",
+                    tool.name,
+                    scopes.join(" or ")
+                )
+            };
+            let (out, kept): (Vec<_>, Vec<_>) = self
+                .tools
+                .iter()
+                .partition(|t| t.toolset.name() == toolset.as_str());
+            self.withheld
+                .extend(out.into_iter().map(|t| (t, message(t))));
+            self.tools = kept;
+        }
     }
 
     /// The served tool named `name`.
@@ -367,6 +393,12 @@ impl Registry {
     ) -> Option<(Value, bool)> {
         if let Some(tool) = self.get(name) {
             return Some((self.call(tool, login, args, notify), true));
+        }
+        if let Some((_, why)) = self.withheld.iter().find(|(t, _)| t.name == name) {
+            return Some((
+                error_result(&ToolError::new(ErrorKind::Refused, why.clone())),
+                false,
+            ));
         }
         self.fixture(name).map(|f| (f.call(notify, args), false))
     }
