@@ -214,8 +214,8 @@ pub enum Backend {
         repository: Option<String>,
         /// The GemStone user to log in as.
         user: String,
-        /// Its password.
-        password: String,
+        /// What proves the login is that user's.
+        credential: Credential,
     },
     /// A GemStone/S 64 stone through libgcits, loaded at run time.
     Gci {
@@ -240,11 +240,40 @@ pub enum Backend {
     },
 }
 
+/// What an embedded-stone login proves its user with.
+#[derive(Clone, PartialEq, Encode, Decode)]
+pub enum Credential {
+    /// The user's password (`MCP_WORKER_PASSWORD_FILE`…).
+    Password(String),
+    /// A one-time login ticket the router made for this session's principal
+    /// with the repository's login key: it logs in once, as that user, and
+    /// expires within minutes (`gsmcp_smalltalk::tickets`).
+    Ticket(String),
+}
+
+impl Credential {
+    /// The secret itself, for the redaction layer.
+    pub fn secret(&self) -> &str {
+        match self {
+            Credential::Password(s) | Credential::Ticket(s) => s,
+        }
+    }
+}
+
+impl fmt::Debug for Credential {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Credential::Password(_) => "Password(<redacted>)",
+            Credential::Ticket(_) => "Ticket(<redacted>)",
+        })
+    }
+}
+
 impl Backend {
-    /// The passwords this backend was given, for the worker's redaction layer.
+    /// The secrets this backend was given, for the worker's redaction layer.
     pub fn secrets(&self) -> Vec<&str> {
         match self {
-            Backend::Embedded { password, .. } => vec![password.as_str()],
+            Backend::Embedded { credential, .. } => vec![credential.secret()],
             Backend::Gci {
                 password,
                 host_password,
@@ -296,12 +325,14 @@ impl fmt::Debug for Backend {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Backend::Embedded {
-                repository, user, ..
+                repository,
+                user,
+                credential,
             } => f
                 .debug_struct("Embedded")
                 .field("repository", repository)
                 .field("user", user)
-                .field("password", &"<redacted>")
+                .field("credential", credential)
                 .finish(),
             Backend::Gci {
                 gemstone,

@@ -20,17 +20,20 @@ pub const IPC_FD: RawFd = 3;
 /// The environment variable naming the IPC descriptor (absent: [`IPC_FD`]).
 pub const IPC_FD_ENV: &str = "GSMCP_IPC_FD";
 
-/// A worker's arguments: the router's port and the session id's first 8 characters.
-pub fn worker_args(port: u16, sid8: &str) -> [String; 2] {
-    [port.to_string(), sid8.to_string()]
+/// A worker's arguments: the router's port, the session id's first 8
+/// characters and the user it logs in as, so a process listing tells which
+/// session and user each worker serves. Never a secret.
+pub fn worker_args(port: u16, sid8: &str, user: &str) -> [String; 3] {
+    [port.to_string(), sid8.to_string(), user.to_string()]
 }
 
-/// The worker's reading of [`worker_args`]: `(port, sid8)`.
+/// The worker's reading of [`worker_args`]: `(port, sid8)` (the user is for
+/// the listing only; the login's own comes in the `Hello` frame).
 pub fn parse_worker_args(args: &[String]) -> Result<(&str, &str), String> {
     match args {
-        [port, sid8] => Ok((port, sid8)),
+        [port, sid8, _user] => Ok((port, sid8)),
         _ => Err(format!(
-            "usage: gsmcp-worker <port> <session-id-prefix>; gsmcp starts it with the IPC socket on descriptor {IPC_FD}"
+            "usage: gsmcp-worker <port> <session-id-prefix> <user>; gsmcp starts it with the IPC socket on descriptor {IPC_FD}"
         )),
     }
 }
@@ -154,7 +157,7 @@ mod tests {
 
     #[test]
     fn arguments_round_trip_and_the_environment_is_filtered() {
-        let args = worker_args(8000, "01234567").to_vec();
+        let args = worker_args(8000, "01234567", "alice").to_vec();
         assert_eq!(parse_worker_args(&args), Ok(("8000", "01234567")));
         assert!(parse_worker_args(&args[..1]).unwrap_err().contains("usage"));
         let table = [

@@ -44,7 +44,7 @@ fn sample_frames() -> Vec<Vec<u8>> {
             backend: Backend::Embedded {
                 repository: None,
                 user: "DataCurator".into(),
-                password: "p".into(),
+                credential: Credential::Password("p".into()),
             },
             toolsets: vec!["Session".into()],
             options: vec![],

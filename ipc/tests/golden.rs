@@ -18,7 +18,7 @@ fn embedded_hello() -> Hello {
         backend: Backend::Embedded {
             repository: Some("/var/lib/gsmcp/repo.db".into()),
             user: "DataCurator".into(),
-            password: "swordfish".into(),
+            credential: Credential::Password("swordfish".into()),
         },
         toolsets: vec!["Execution".into(), "Session".into()],
         options: vec![("maxResult".into(), "50000".into())],
@@ -60,6 +60,19 @@ fn to_worker_frames() -> Vec<(&'static str, ToWorker)> {
             ToWorker::Hello(embedded_hello()),
         ),
         ("to_worker_hello_gci", ToWorker::Hello(gci_hello())),
+        (
+            "to_worker_hello_ticket",
+            ToWorker::Hello(Hello {
+                backend: Backend::Embedded {
+                    repository: Some("/var/lib/gsmcp/repo.db".into()),
+                    user: "alice".into(),
+                    credential: Credential::Ticket(
+                        "gsmcp-ticket.1.07070707070707070707070707070707.1800000000.5fcb".into(),
+                    ),
+                },
+                ..embedded_hello()
+            }),
+        ),
         (
             "to_worker_call",
             ToWorker::Call {
@@ -416,7 +429,7 @@ fn to_worker() -> impl Strategy<Value = ToWorker> {
                     backend: Backend::Embedded {
                         repository,
                         user: "u".into(),
-                        password: "p".into()
+                        credential: Credential::Password("p".into()),
                     },
                     toolsets,
                     ..embedded_hello()

@@ -25,17 +25,24 @@ pub async fn run(config: &Config) -> Result<String, Vec<String>> {
             g.library_found.1
         ));
     }
-    let mut worker = supervisor::spawn(&config.worker_bin, 0, "check000").map_err(|e| {
-        vec![format!(
-            "cannot start the worker {}: {e} (check MCP_WORKER_BIN)",
-            config.worker_bin.display()
-        )]
-    })?;
+    report.push(format!("logins     {}", config.logins.describe()));
+    let login = config
+        .logins
+        .for_principal(None)
+        .map_err(|e| vec![format!("cannot make the worker's login: {e}")])?;
+    let mut worker =
+        supervisor::spawn(&config.worker_bin, 0, "check000", &login.user).map_err(|e| {
+            vec![format!(
+                "cannot start the worker {}: {e} (check MCP_WORKER_BIN)",
+                config.worker_bin.display()
+            )]
+        })?;
     let mut hello = hello_for(
         config,
         "check0000000000000000000000000000",
         0,
         &crate::identity::Principal::Anonymous,
+        login,
     );
     hello.toolsets = vec!["Execution".into()];
     hello.options.retain(|(k, _)| k.starts_with("Execution."));

@@ -7,6 +7,7 @@
 //! the only file system access is reading the instructions file, checking the
 //! worker binary and opening the log file.
 
+use crate::logins::{LoginTarget, Secret, WORKER_PASSWORD_ENV};
 use clap::Parser;
 use gsmcp_ipc::toolsets::{default_toolsets, parse_toolsets};
 use std::fs::File;
@@ -79,6 +80,10 @@ pub struct Cli {
     /// OAuth: the claim that names the repository user.
     #[arg(long, env = "MCP_OAUTH_USER_CLAIM", default_value = "sub")]
     pub oauth_user_claim: String,
+    /// OAuth: a JSON file mapping the user claim's values to repository user
+    /// ids; with it, a principal the map does not name is refused.
+    #[arg(long, env = "MCP_OAUTH_USER_MAP")]
+    pub oauth_user_map: Option<PathBuf>,
     /// OAuth: which toolsets each scope grants, `scope=Toolset,Toolset`
     /// entries separated by spaces or `;` (e.g. `gemstone:read=Browsing,Listing,Search
     /// gemstone:execute=Execution`). A session sees only the toolsets its
@@ -200,6 +205,12 @@ pub struct Cli {
     /// change.
     #[arg(long, env = "MCP_WORKER_USER")]
     pub worker_user: Option<String>,
+    /// How workers log in: `shared` (every worker as MCP_WORKER_USER) or
+    /// `per-user` (each as the repository user its OAuth token names, by a
+    /// one-time ticket; then MCP_WORKER_USER is only the user `--check` logs
+    /// in as). Default: per-user with MCP_AUTH=oauth, else shared.
+    #[arg(long, env = "MCP_WORKER_LOGIN", default_value = "")]
+    pub worker_login: String,
     /// A file whose first line is the worker user's password (keeps it out of
     /// the environment and of process listings). The password may instead be
     /// given in the environment variable MCP_WORKER_PASSWORD; there is no flag
@@ -249,8 +260,6 @@ pub struct Cli {
     pub worker_memory: String,
 }
 
-/// The environment variable holding the worker user's password.
-pub const WORKER_PASSWORD_ENV: &str = "MCP_WORKER_PASSWORD";
 /// The environment variable holding the GCI backend's host password.
 pub const HOST_PASSWORD_ENV: &str = "MCP_HOST_PASSWORD";
 /// The gem service through the default local NetLDI.
@@ -275,50 +284,6 @@ pub struct GciConfig {
     pub host_user: Option<String>,
     /// That account's password.
     pub host_password: Option<Secret>,
-}
-
-/// The default worker login on an in-memory image and on GemStone: a new
-/// stone's DataCurator and its password.
-pub const DEFAULT_WORKER_USER: &str = "DataCurator";
-/// The default worker login on an embedded repository: its developer user,
-/// who may not change the kernel (a new repository has it, with the same
-/// password).
-pub const DEVELOPER_WORKER_USER: &str = "Developer";
-const DEFAULT_WORKER_PASSWORD: &str = "swordfish";
-
-/// Where the workers log in, as far as their default user is concerned.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum LoginTarget {
-    /// an in-memory image: DataCurator only
-    Memory,
-    /// an embedded repository file: Developer by default
-    Repository,
-    /// a GemStone stone: DataCurator by default
-    Gemstone,
-}
-
-/// A password: never printed (`Debug` shows `<redacted>`), never in a message.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(String);
-
-impl Secret {
-    /// A secret holding `s`.
-    pub fn new(s: impl Into<String>) -> Secret {
-        Secret(s.into())
-    }
-    fn from_env(name: &str) -> Option<Secret> {
-        std::env::var(name).ok().map(Secret)
-    }
-    /// The password itself, for the worker's Hello frame only.
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl std::fmt::Debug for Secret {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("<redacted>")
-    }
 }
 
 /// The validated configuration, passed explicitly to everything that needs it.
@@ -379,10 +344,8 @@ pub struct Config {
     pub repository: Option<String>,
     /// The GCI backend's settings; `None` for the embedded stone.
     pub gci: Option<GciConfig>,
-    /// The repository user workers log in as, and its password.
-    pub worker_user: String,
-    /// Its password.
-    pub worker_password: Secret,
+    /// Who workers log in as, and what proves it.
+    pub logins: crate::logins::Logins,
     /// When sessions are probed and released.
     pub lifetime: crate::lifetime::Policy,
     /// How long a call may run before it is interrupted (`None`: no deadline).
@@ -452,8 +415,7 @@ impl Config {
             instructions: None,
             repository: None,
             gci: None,
-            worker_user: DEFAULT_WORKER_USER.into(),
-            worker_password: Secret::new(DEFAULT_WORKER_PASSWORD),
+            logins: crate::logins::Logins::placeholder(),
             lifetime: crate::lifetime::Policy::new(
                 Duration::from_secs(30 * 60),
                 Duration::from_secs(60),
@@ -610,20 +572,25 @@ impl Config {
             (None, false) => keep(p, default_repository(), None),
         };
 
-        let (worker_user, worker_password) = keep(
+        let logins = keep(
             p,
-            worker_login(
-                &cli,
-                match (&repository, &gci) {
-                    (_, Some(_)) => LoginTarget::Gemstone,
-                    (Some(_), None) => LoginTarget::Repository,
-                    (None, None) => LoginTarget::Memory,
+            crate::logins::configure(
+                &crate::logins::Settings {
+                    mode: &cli.worker_login,
+                    user: cli.worker_user.as_deref(),
+                    password_file: cli.worker_password_file.as_deref(),
+                    password: cli.worker_password.clone(),
                 },
+                // the backend asked for, even when its settings have problems
+                match (&repository, cli.backend.trim() == "gci") {
+                    (_, true) => LoginTarget::Gemstone,
+                    (Some(_), false) => LoginTarget::Repository,
+                    (None, false) => LoginTarget::Memory,
+                },
+                auth.oauth().is_some(),
+                repository.as_deref(),
             ),
-            (
-                DEFAULT_WORKER_USER.into(),
-                Secret::new(DEFAULT_WORKER_PASSWORD),
-            ),
+            crate::logins::Logins::placeholder(),
         );
 
         let nonzero = |p: &mut Vec<String>, name: &str, text: &str| {
@@ -676,13 +643,11 @@ impl Config {
         if !problems.is_empty() {
             return Err(ConfigError { problems });
         }
-        let passwords = [
-            Some(&worker_password),
-            gci.as_ref().and_then(|g| g.host_password.as_ref()),
-        ];
+        let mut secrets = logins.secrets();
+        secrets.extend(gci.as_ref().and_then(|g| g.host_password.as_ref()).cloned());
         let redactor = std::sync::Arc::new(crate::access::redactor_for(
             &auth,
-            passwords.into_iter().flatten().map(Secret::expose),
+            secrets.iter().map(Secret::expose),
         ));
         Ok(Config {
             check: cli.check,
@@ -710,8 +675,7 @@ impl Config {
             instructions,
             repository,
             gci,
-            worker_user,
-            worker_password,
+            logins,
             lifetime: crate::lifetime::Policy::new(
                 idle,
                 streamless,
@@ -765,7 +729,7 @@ fn gci_config(cli: &Cli) -> Result<GciConfig, String> {
             ))
         }
         (Some(file), None) => Some(
-            read_password_file(file)
+            crate::logins::read_password_file(file)
                 .map_err(|e| e.replace("MCP_WORKER_PASSWORD_FILE", "MCP_HOST_PASSWORD_FILE"))?,
         ),
         (None, secret) => secret.clone(),
@@ -785,80 +749,6 @@ fn gci_config(cli: &Cli) -> Result<GciConfig, String> {
         host_user,
         host_password,
     })
-}
-
-/// The worker login: `MCP_WORKER_USER` and its password from
-/// `MCP_WORKER_PASSWORD_FILE` or `MCP_WORKER_PASSWORD` (not both). Without a
-/// user, the target's default user (Developer on an embedded repository,
-/// else DataCurator); without a password, a new repository's password for
-/// either of them. Messages never contain the password.
-fn worker_login(cli: &Cli, target: LoginTarget) -> Result<(String, Secret), String> {
-    let default_user = match target {
-        LoginTarget::Repository => DEVELOPER_WORKER_USER,
-        LoginTarget::Memory | LoginTarget::Gemstone => DEFAULT_WORKER_USER,
-    };
-    let user = match cli.worker_user.as_deref().map(str::trim) {
-        None => None,
-        Some("") => {
-            return Err(format!(
-                "MCP_WORKER_USER is empty: name a repository user or leave it unset \
-                     ({default_user})"
-            ))
-        }
-        Some(u) if u.chars().any(char::is_control) => {
-            return Err("MCP_WORKER_USER contains control characters".into())
-        }
-        Some(u) => Some(u.to_string()),
-    };
-    let password = match (&cli.worker_password_file, &cli.worker_password) {
-        (Some(_), Some(_)) => {
-            return Err(format!(
-                "both MCP_WORKER_PASSWORD_FILE and {WORKER_PASSWORD_ENV} are set: keep one"
-            ))
-        }
-        (Some(path), None) => Some(read_password_file(path)?),
-        (None, Some(secret)) => Some(secret.clone()),
-        (None, None) => None,
-    };
-    let user = user.unwrap_or_else(|| default_user.into());
-    if target == LoginTarget::Memory && user != DEFAULT_WORKER_USER {
-        return Err(format!(
-            "MCP_WORKER_USER={user} needs a repository file: an in-memory image \
-             (MCP_REPOSITORY=:memory:) has only {DEFAULT_WORKER_USER}"
-        ));
-    }
-    let password = match password {
-        Some(p) => p,
-        None if user == DEFAULT_WORKER_USER || user == DEVELOPER_WORKER_USER => {
-            Secret::new(DEFAULT_WORKER_PASSWORD)
-        }
-        None => {
-            return Err(format!(
-                "MCP_WORKER_USER={user} needs its password: put it in a file named by \
-                 MCP_WORKER_PASSWORD_FILE, or in {WORKER_PASSWORD_ENV}"
-            ));
-        }
-    };
-    Ok((user, password))
-}
-
-/// The first line of a password file, without its line end. The file must be
-/// readable and not empty; its contents never appear in a message.
-fn read_password_file(path: &Path) -> Result<Secret, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        format!(
-            "MCP_WORKER_PASSWORD_FILE {}: cannot read it ({e}): name a readable file holding the password",
-            path.display()
-        )
-    })?;
-    let line = text.lines().next().unwrap_or("");
-    if line.is_empty() {
-        return Err(format!(
-            "MCP_WORKER_PASSWORD_FILE {}: the first line is empty: write the password on it",
-            path.display()
-        ));
-    }
-    Ok(Secret::new(line))
 }
 
 /// A duration, or `none` (also `off`) for no limit.
@@ -921,7 +811,10 @@ fn parse_auth(cli: &Cli) -> Result<(crate::auth::Auth, Option<Secret>), String> 
             Some(path) => Ok((Auth::Token(TokenDigest::of(&read_token_file(path)?)), None)),
             None => {
                 let token = generate_token()?;
-                Ok((Auth::Token(TokenDigest::of(&token)), Some(Secret(token))))
+                Ok((
+                    Auth::Token(TokenDigest::of(&token)),
+                    Some(Secret::new(token)),
+                ))
             }
         },
         "oauth" => {
@@ -937,6 +830,7 @@ fn parse_auth(cli: &Cli) -> Result<(crate::auth::Auth, Option<Secret>), String> 
                 hmac_secret_file: cli.oauth_hmac_secret_file.clone(),
                 leeway: leeway.as_secs(),
                 user_claim: cli.oauth_user_claim.clone(),
+                user_map: cli.oauth_user_map.clone(),
             };
             match crate::oauth::OAuth::new(settings) {
                 Ok(o) => Ok((Auth::OAuth(Box::new(o)), None)),
@@ -1333,135 +1227,6 @@ mod tests {
         if std::env::var_os("MCP_REQUEST_TIMEOUT").is_none() {
             assert_eq!(c.request_timeout, Some(Duration::from_secs(5 * 60)));
         }
-    }
-
-    #[test]
-    fn worker_login_table() {
-        let dir = std::env::temp_dir().join(format!("gsmcp-config-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let file = dir.join("password");
-        std::fs::write(&file, "s3cret-word\nignored\n").unwrap();
-        let empty = dir.join("empty");
-        std::fs::write(&empty, "\n").unwrap();
-        let missing = dir.join("missing");
-        let p = |s: &str| Some(Secret::new(s));
-        // (user, password file, MCP_WORKER_PASSWORD, target) -> Ok((user, password)) or Err(part of the message)
-        type Case<'a> = (
-            Option<&'a str>,
-            Option<&'a Path>,
-            Option<Secret>,
-            LoginTarget,
-            Result<(&'a str, &'a str), &'a str>,
-        );
-        use LoginTarget::{Gemstone, Memory, Repository};
-        let table: Vec<Case> = vec![
-            (None, None, None, Repository, Ok(("Developer", "swordfish"))),
-            (None, None, None, Memory, Ok(("DataCurator", "swordfish"))),
-            (None, None, None, Gemstone, Ok(("DataCurator", "swordfish"))),
-            (
-                Some("DataCurator"),
-                None,
-                None,
-                Repository,
-                Ok(("DataCurator", "swordfish")),
-            ),
-            (
-                Some("Developer"),
-                None,
-                None,
-                Gemstone,
-                Ok(("Developer", "swordfish")),
-            ),
-            (
-                None,
-                None,
-                p("other"),
-                Gemstone,
-                Ok(("DataCurator", "other")),
-            ),
-            (
-                Some("reader"),
-                Some(&file),
-                None,
-                Repository,
-                Ok(("reader", "s3cret-word")),
-            ),
-            (
-                Some(" reader "),
-                None,
-                p("pw"),
-                Repository,
-                Ok(("reader", "pw")),
-            ),
-            (
-                None,
-                None,
-                p("other"),
-                Repository,
-                Ok(("Developer", "other")),
-            ),
-            (
-                Some("reader"),
-                None,
-                None,
-                Repository,
-                Err("needs its password"),
-            ),
-            (
-                Some("reader"),
-                None,
-                p("pw"),
-                Memory,
-                Err("needs a repository file"),
-            ),
-            (
-                Some(""),
-                None,
-                None,
-                Repository,
-                Err("MCP_WORKER_USER is empty"),
-            ),
-            (
-                Some("reader"),
-                Some(&file),
-                p("pw"),
-                Repository,
-                Err("keep one"),
-            ),
-            (
-                Some("reader"),
-                Some(&missing),
-                None,
-                Repository,
-                Err("cannot read it"),
-            ),
-            (
-                Some("reader"),
-                Some(&empty),
-                None,
-                Repository,
-                Err("first line is empty"),
-            ),
-        ];
-        for (user, file, env, target, expect) in table {
-            let mut cli = Cli::try_parse_from(["gsmcp"]).unwrap();
-            cli.worker_user = user.map(String::from);
-            cli.worker_password_file = file.map(Path::to_path_buf);
-            cli.worker_password = env;
-            let got = worker_login(&cli, target);
-            match (&got, expect) {
-                (Ok((u, pw)), Ok((eu, ep))) => {
-                    assert_eq!((u.as_str(), pw.expose()), (eu, ep), "{user:?}")
-                }
-                (Err(e), Err(part)) => {
-                    assert!(e.contains(part), "{user:?}: {e}");
-                    assert!(!e.contains("s3cret") && !e.contains("pw\""), "{e}");
-                }
-                _ => panic!("{user:?} {target:?}: got {got:?}, expected {expect:?}"),
-            }
-        }
-        assert_eq!(format!("{:?}", Secret::new("s3cret")), "<redacted>");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

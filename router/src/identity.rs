@@ -77,13 +77,15 @@ pub enum Denied {
     Rejected(String),
     /// A valid access token without this required scope (403).
     InsufficientScope(String),
+    /// A valid access token whose user has no repository user here (403).
+    NoAccount(String),
 }
 
 impl Denied {
-    /// The HTTP status: 403 for a missing scope, else 401.
+    /// The HTTP status: 403 for a missing scope or account, else 401.
     pub fn status(&self) -> u16 {
         match self {
-            Denied::InsufficientScope(_) => 403,
+            Denied::InsufficientScope(_) | Denied::NoAccount(_) => 403,
             _ => 401,
         }
     }
@@ -97,6 +99,7 @@ impl Denied {
             Denied::InsufficientScope(scope) => {
                 format!("Forbidden: the access token lacks the scope {scope}")
             }
+            Denied::NoAccount(why) => format!("Forbidden: {why}"),
         }
     }
 }

@@ -35,6 +35,7 @@ pub mod http;
 pub mod identity;
 pub mod lifetime;
 pub mod logging;
+pub mod logins;
 pub mod oauth;
 pub mod private;
 pub mod session;
@@ -134,7 +135,7 @@ pub async fn run(mut config: Config, shutdown: CancellationToken) -> Result<(), 
         max_sessions = ?config.max_sessions,
         toolsets = %config.toolsets.join(","),
         worker = %config.worker_bin.display(),
-        worker_user = %config.worker_user,
+        logins = %config.logins.describe(),
         stone = %config.stone_description(),
         auth = config.auth.name(),
         tls = config.tls.is_some(),

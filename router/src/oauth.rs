@@ -58,6 +58,9 @@ pub struct OAuth {
     pub extra_scopes: Vec<String>,
     /// The claim naming the repository user (`MCP_OAUTH_USER_CLAIM`, `sub`).
     pub user_claim: String,
+    /// `MCP_OAUTH_USER_MAP`: the repository user of each claim value; with
+    /// a map, a principal it does not name is refused (403).
+    user_map: Option<HashMap<String, String>>,
     algorithms: Vec<Algorithm>,
     hmac: Option<DecodingKey>,
     leeway: u64,
@@ -143,6 +146,40 @@ pub struct Settings {
     pub leeway: u64,
     /// `MCP_OAUTH_USER_CLAIM`.
     pub user_claim: String,
+    /// `MCP_OAUTH_USER_MAP`.
+    pub user_map: Option<PathBuf>,
+}
+
+/// Whether `text` can name a repository user: 1 to 1024 characters (a
+/// Symbol's limit), none of them a control character.
+fn is_user_id(text: &str) -> bool {
+    !text.is_empty() && text.chars().count() <= 1024 && !text.chars().any(char::is_control)
+}
+
+/// Reads `MCP_OAUTH_USER_MAP`: a JSON object from claim values to repository
+/// user ids, e.g. `{"4f1c…": "alice", "bob@example.com": "bob"}`.
+fn read_user_map(path: &std::path::Path) -> Result<HashMap<String, String>, String> {
+    let shown = path.display();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("MCP_OAUTH_USER_MAP {shown}: cannot read it ({e})"))?;
+    let map: HashMap<String, String> = serde_json::from_str(&text).map_err(|e| {
+        format!(
+            "MCP_OAUTH_USER_MAP {shown}: not a JSON object of claim values to repository \
+             users, e.g. {{\"alice@example.com\": \"alice\"}} ({e})"
+        )
+    })?;
+    if map.is_empty() {
+        return Err(format!(
+            "MCP_OAUTH_USER_MAP {shown}: the map is empty, so it would refuse everyone"
+        ));
+    }
+    match map.iter().find(|(k, v)| !is_user_id(k) || !is_user_id(v)) {
+        Some((k, v)) => Err(format!(
+            "MCP_OAUTH_USER_MAP {shown}: {k:?} -> {v:?}: claim values and user ids are 1 to \
+             1024 characters without control characters"
+        )),
+        None => Ok(map),
+    }
 }
 
 fn words(text: &str) -> Vec<String> {
@@ -235,6 +272,16 @@ impl OAuth {
         } else {
             s.user_claim.trim().to_string()
         };
+        let user_map = match &s.user_map {
+            None => None,
+            Some(path) => match read_user_map(path) {
+                Ok(m) => Some(m),
+                Err(e) => {
+                    problems.push(e);
+                    None
+                }
+            },
+        };
         let http = reqwest::Client::builder()
             .timeout(Duration::from_secs(5))
             .redirect(reqwest::redirect::Policy::none())
@@ -268,6 +315,7 @@ impl OAuth {
             required_scopes: words(&s.scopes),
             extra_scopes: words(&s.extra_scopes),
             user_claim,
+            user_map,
             algorithms,
             hmac,
             leeway: s.leeway,
@@ -332,6 +380,7 @@ impl OAuth {
                 ", error=\"invalid_token\", error_description=\"{}\"",
                 why.replace('"', "'")
             )),
+            Denied::NoAccount(_) => {}
             Denied::InsufficientScope(missing) => c.push_str(&format!(
                 ", error=\"insufficient_scope\", error_description=\"the token lacks scope {}\"",
                 missing.replace('"', "'")
@@ -397,14 +446,22 @@ impl OAuth {
             Some(ScopeList::List(l)) => scopes.extend(l),
             None => {}
         }
-        let user = match claims.rest.get(&self.user_claim) {
-            Some(serde_json::Value::String(u)) if !u.is_empty() && u.len() <= 1024 => u.clone(),
+        let named = match claims.rest.get(&self.user_claim) {
+            Some(serde_json::Value::String(u)) if is_user_id(u) => u,
             _ => {
                 return Err(Denied::Rejected(format!(
                     "the token has no {} claim naming a user",
                     self.user_claim
                 )))
             }
+        };
+        let user = match &self.user_map {
+            None => named.clone(),
+            Some(map) => map.get(named).cloned().ok_or_else(|| {
+                Denied::NoAccount(format!(
+                    "the token's user {named:?} has no repository user in MCP_OAUTH_USER_MAP"
+                ))
+            })?,
         };
         let verified = Verified {
             user,

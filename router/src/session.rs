@@ -26,6 +26,7 @@
 use crate::config::Config;
 use crate::identity::Principal;
 use crate::lifetime::{self, Lifetime};
+use crate::logins::WorkerLogin;
 use crate::sse;
 use crate::supervisor::{self, describe_exit, frame_name, Launcher, Worker};
 use gsmcp_ipc::jsonrpc::{self, Request};
@@ -373,7 +374,16 @@ async fn run_session(
     // ended, so its next initialize can take it.
     let config = registry.config.clone();
     let sid8 = sid[..8].to_string();
-    let mut worker = match supervisor::launch(&registry.launcher, registry.port, &sid8) {
+    let login = match config.logins.for_principal(Some(&owner)) {
+        Ok(login) => login,
+        Err(e) => {
+            error!(error = %e, "cannot make the worker's login");
+            drop(slot);
+            return refuse_spawn(init, &config, &supervisor::SpawnError::Login(e));
+        }
+    };
+    let mut worker = match supervisor::launch(&registry.launcher, registry.port, &sid8, &login.user)
+    {
         Ok(w) => w,
         Err(e) => {
             error!(error = %e, "cannot start a worker");
@@ -382,9 +392,9 @@ async fn run_session(
         }
     };
     tracing::Span::current().record("worker.pid", worker.guard.pid());
-    debug!("worker started");
+    debug!(user = %login.user, "worker started");
 
-    let hello = hello_for(&config, &sid, registry.port, &owner);
+    let hello = hello_for(&config, &sid, registry.port, &owner, login);
     let handshake = tokio::select! {
         r = supervisor::handshake(&mut worker, hello, config.handshake_timeout) => r,
         _ = registry.shutdown.cancelled() => Err(supervisor::SpawnError::Unexpected("router shutting down".into())),
@@ -1406,7 +1416,14 @@ impl Actor {
 
 /// The first frame a worker of this deployment gets: its backend and login,
 /// toolsets, options and identity.
-pub fn hello_for(config: &Config, sid: &str, port: u16, principal: &Principal) -> Hello {
+pub fn hello_for(
+    config: &Config,
+    sid: &str,
+    port: u16,
+    principal: &Principal,
+    login: WorkerLogin,
+) -> Hello {
+    let WorkerLogin { user, credential } = login;
     Hello {
         protocol: PROTOCOL_VERSION,
         session_id: sid.to_string(),
@@ -1414,9 +1431,10 @@ pub fn hello_for(config: &Config, sid: &str, port: u16, principal: &Principal) -
         backend: match &config.gci {
             None => Backend::Embedded {
                 repository: config.repository.clone(),
-                user: config.worker_user.clone(),
-                password: config.worker_password.expose().to_string(),
+                user,
+                credential,
             },
+            // per-user (ticket) logins over GCI are refused by the configuration
             Some(g) => Backend::Gci {
                 gemstone: g.gemstone.clone(),
                 library: g.library.clone(),
@@ -1425,8 +1443,8 @@ pub fn hello_for(config: &Config, sid: &str, port: u16, principal: &Principal) -
                 netldi: g.netldi.clone(),
                 host_user: g.host_user.clone(),
                 host_password: g.host_password.as_ref().map(|s| s.expose().to_string()),
-                user: config.worker_user.clone(),
-                password: config.worker_password.expose().to_string(),
+                user,
+                password: credential.secret().to_string(),
             },
         },
         toolsets: config.toolsets.clone(),

@@ -59,6 +59,9 @@ pub enum SpawnError {
     /// A frame other than `Ready` or `Failed` came first.
     #[error("worker answered the handshake with an unexpected frame: {0}")]
     Unexpected(String),
+    /// The session's login could not be made (a ticket without randomness…).
+    #[error("cannot make the worker's login: {0}")]
+    Login(String),
     /// The worker speaks another frame protocol version.
     #[error("worker speaks frame protocol {theirs}, the router speaks {ours}")]
     Protocol {
@@ -246,9 +249,14 @@ impl std::fmt::Debug for Launcher {
 }
 
 /// Starts a session's worker as `launcher` says.
-pub fn launch(launcher: &Launcher, port: u16, sid8: &str) -> Result<Worker, SpawnError> {
+pub fn launch(
+    launcher: &Launcher,
+    port: u16,
+    sid8: &str,
+    user: &str,
+) -> Result<Worker, SpawnError> {
     match launcher {
-        Launcher::Process(bin) => spawn(bin, port, sid8),
+        Launcher::Process(bin) => spawn(bin, port, sid8, user),
         Launcher::InProcess(serve) => {
             let (ours, theirs) = StdUnixStream::pair().map_err(SpawnError::Socket)?;
             let kept = theirs.try_clone().map_err(SpawnError::Socket)?;
@@ -277,19 +285,20 @@ pub fn launch(launcher: &Launcher, port: u16, sid8: &str) -> Result<Worker, Spaw
     }
 }
 
-/// Starts a worker process: argv `[port, sid8]`, the socket as fd 3,
+/// Starts a worker process: argv `[port, sid8, user]` (what a process
+/// listing shows of it; never a secret), the socket as fd 3,
 /// the environment [`startup::worker_may_see`] allows (see [`startup`]).
 ///
 /// Must be called on a runtime worker thread, never from `spawn_blocking`: the
 /// parent-death signal fires when the *thread* that forked exits, and runtime
 /// worker threads live as long as the router.
-pub fn spawn(bin: &Path, port: u16, sid8: &str) -> Result<Worker, SpawnError> {
+pub fn spawn(bin: &Path, port: u16, sid8: &str, user: &str) -> Result<Worker, SpawnError> {
     let (ours, theirs) = StdUnixStream::pair().map_err(SpawnError::Socket)?;
     let their_fd = theirs.as_raw_fd();
     let parent = std::process::id() as i32;
 
     let mut cmd = Command::new(bin);
-    cmd.args(startup::worker_args(port, sid8))
+    cmd.args(startup::worker_args(port, sid8, user))
         .env_clear()
         .envs(std::env::vars_os().filter(|(k, _)| startup::worker_may_see(k)))
         .env(startup::IPC_FD_ENV, startup::IPC_FD.to_string())

@@ -40,5 +40,5 @@ pub use api::objects::{ExecError, Object, Shape};
 pub use api::{ErrorKind, EvalPolicy, Interrupter, Session, StError};
 pub use compiler::MAX_PRIMITIVE;
 pub use interp::primitive::is_known_primitive;
-pub use persist::{collect_garbage, GarbageReport, KernelRepair, TransactionMark};
+pub use persist::{collect_garbage, tickets, GarbageReport, KernelRepair, TransactionMark};
 pub use syntax::{census, parser};

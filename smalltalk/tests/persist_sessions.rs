@@ -1877,3 +1877,67 @@ fn commits_start_collections_that_keep_the_repository_near_its_live_data() {
     let mut b = login(&path);
     assert_eq!(ev(&mut b, "(UserGlobals at: #Data) size"), "20000");
 }
+
+/// A login ticket logs its user in once, and only its user; the repository
+/// decides with the key file beside it, and the refusals name their reason.
+#[test]
+fn login_tickets_log_in_their_user_once() {
+    use gsmcp_smalltalk::tickets;
+    use std::os::unix::fs::PermissionsExt;
+    let (_dir, path) = new_repository("tickets");
+    let mut dc = login(&path);
+    dc.evaluate_print_string("AllUsers addNewUserWithId: 'alice' password: 'wonderland'")
+        .unwrap();
+    dc.evaluate_print_string(
+        "AllUsers addNewUserWithId: 'reader' password: 'look' commitDisabled: true",
+    )
+    .unwrap();
+    assert!(dc.commit_transaction().unwrap());
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let key = [0x5a; 32];
+    let ticket = |user: &str, nonce: u8| tickets::mint(&key, user, &[nonce; 16], now + 60);
+    let refusal = |user: &str, t: &str| match Session::login_with_ticket(&path, user, t) {
+        Ok(_) => panic!("{user} logged in with {t}"),
+        Err(e) => (e.number, e.message_text.unwrap_or_default()),
+    };
+
+    // no key file: the repository accepts no tickets
+    let (n, why) = refusal("alice", &ticket("alice", 1));
+    assert_eq!(n, 4051);
+    assert!(why.contains("accepts no login tickets"), "{why}");
+    let key_file = tickets::key_path(&path);
+    std::fs::write(&key_file, format!("{}\n", "5a".repeat(32))).unwrap();
+    std::fs::set_permissions(&key_file, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let (_, why) = refusal("alice", &ticket("alice", 1));
+    assert!(why.contains("must be private"), "{why}");
+    std::fs::set_permissions(&key_file, std::fs::Permissions::from_mode(0o600)).unwrap();
+
+    let t = ticket("alice", 1);
+    let mut alice = Session::login_with_ticket(&path, "alice", &t).expect("alice's ticket");
+    assert_eq!(alice.user_id(), "alice");
+    assert_eq!(
+        alice
+            .evaluate_print_string("UserGlobals at: #ByTicket put: 1. System commitTransaction")
+            .unwrap(),
+        "true"
+    );
+    let (_, why) = refusal("alice", &t);
+    assert!(why.contains("already used"), "{why}");
+    let (_, why) = refusal("DataCurator", &ticket("alice", 2));
+    assert!(why.contains("not made for this user"), "{why}");
+    let (_, why) = refusal("alice", "swordfish");
+    assert!(why.contains("malformed"), "{why}");
+    let (_, why) = refusal("nobody", &ticket("nobody", 3));
+    assert!(why.contains("has no user nobody"), "{why}");
+
+    // a read-only user logs in read-only by ticket too
+    let mut reader =
+        Session::login_with_ticket(&path, "reader", &ticket("reader", 4)).expect("reader");
+    let e = reader
+        .evaluate_print_string("UserGlobals at: #X put: 1")
+        .unwrap_err();
+    assert_eq!(e.number, 2108, "{e:?}");
+}

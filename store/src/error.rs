@@ -122,6 +122,11 @@ pub enum StoreError {
         reason: &'static str,
     },
 
+    /// A single-use login credential was presented a second time
+    /// ([`crate::LoginOptions::spend_ticket`]); nothing was logged in.
+    #[error("login refused: this one-time login credential was already used")]
+    TicketSpent,
+
     /// An argument the caller passed cannot work (e.g. a zero allocation block).
     #[error("invalid argument: {0}")]
     InvalidArgument(String),

@@ -251,6 +251,9 @@ impl Repository {
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .ctx("starting the login transaction", busy_ms)?;
+        if let Some(spend) = options.spend {
+            schema::spend_ticket(&tx, &spend.nonce, spend.expires, busy_ms)?;
+        }
         let view = schema::counter(&tx, LAST_COMMIT, busy_ms)?;
         let reg = registry::register(
             &tx,

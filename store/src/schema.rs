@@ -253,6 +253,44 @@ pub(crate) fn initialise(conn: &mut Connection, busy_ms: u64, first_oop: u64) ->
     tx.commit().ctx("committing the new repository", busy_ms)
 }
 
+/// The table of spent single-use login credentials, made on first use so a
+/// file of format 1 written before it existed needs no migration.
+const SPENT_TICKETS: &str = "
+CREATE TABLE IF NOT EXISTS spent_tickets (
+    nonce   BLOB PRIMARY KEY,
+    expires INTEGER NOT NULL
+) WITHOUT ROWID;
+";
+
+/// Records `nonce` as spent until `expires` (Unix seconds), in the caller's
+/// write transaction, after dropping the records that have expired; a nonce
+/// already recorded is [`StoreError::TicketSpent`].
+pub(crate) fn spend_ticket(
+    conn: &Connection,
+    nonce: &[u8],
+    expires: u64,
+    busy_ms: u64,
+) -> Result<()> {
+    conn.execute_batch(SPENT_TICKETS)
+        .ctx("making the spent-ticket table", busy_ms)?;
+    let now = (crate::now_ms() / 1000).max(0);
+    conn.execute("DELETE FROM spent_tickets WHERE expires < ?1", [now])
+        .ctx("dropping expired tickets", busy_ms)?;
+    let expires = i64::try_from(expires).unwrap_or(i64::MAX);
+    match conn.execute(
+        "INSERT INTO spent_tickets (nonce, expires) VALUES (?1, ?2)",
+        rusqlite::params![nonce, expires],
+    ) {
+        Ok(_) => Ok(()),
+        Err(rusqlite::Error::SqliteFailure(e, _))
+            if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY =>
+        {
+            Err(StoreError::TicketSpent)
+        }
+        Err(e) => Err(e).ctx("spending a login ticket", busy_ms),
+    }
+}
+
 /// Read one counter.
 pub(crate) fn counter(conn: &Connection, name: &str, busy_ms: u64) -> Result<u64> {
     optional_counter(conn, name, busy_ms)?.ok_or_else(|| StoreError::Corrupt {

@@ -35,6 +35,15 @@ pub struct LoginOptions {
     pub(crate) read_only: bool,
     pub(crate) oop_block: u64,
     pub(crate) label: String,
+    pub(crate) spend: Option<Spend>,
+}
+
+/// A single-use login credential to spend with the login: its nonce and
+/// when it stops being valid (Unix seconds).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Spend {
+    pub(crate) nonce: [u8; 16],
+    pub(crate) expires: u64,
 }
 
 impl Default for LoginOptions {
@@ -43,6 +52,7 @@ impl Default for LoginOptions {
             read_only: false,
             oop_block: DEFAULT_OOP_BLOCK,
             label: String::new(),
+            spend: None,
         }
     }
 }
@@ -71,6 +81,16 @@ impl LoginOptions {
     /// Free text shown in the session registry (e.g. a worker's process title).
     pub fn label(mut self, label: impl Into<String>) -> Self {
         self.label = label.into();
+        self
+    }
+
+    /// Spend a single-use login credential with this login: its `nonce` is
+    /// recorded in the repository in the login's own transaction, and a login
+    /// that presents a nonce already recorded fails with
+    /// [`StoreError::TicketSpent`]. The record is kept until `expires` (Unix
+    /// seconds), past which the layer above refuses the credential anyway.
+    pub fn spend_ticket(mut self, nonce: [u8; 16], expires: u64) -> Self {
+        self.spend = Some(Spend { nonce, expires });
         self
     }
 }

@@ -889,3 +889,35 @@ fn the_file_shrinks_back_as_history_is_pruned() {
         stats.versions
     );
 }
+
+#[test]
+fn a_login_ticket_is_spent_once_across_repositories_handles() {
+    let (dir, repo) = fresh("tickets");
+    let far = 4_000_000_000u64;
+    let first = repo
+        .login(LoginOptions::new().spend_ticket([7; 16], far))
+        .expect("the first use of a ticket logs in");
+    // another handle on the same file (as another process would open it)
+    let other = Repository::open(dir.path("repo.db")).expect("open");
+    for r in [&repo, &other] {
+        match r.login(LoginOptions::new().spend_ticket([7; 16], far)) {
+            Err(StoreError::TicketSpent) => {}
+            other => panic!("a spent ticket must be refused, got {other:?}"),
+        }
+    }
+    other
+        .login(LoginOptions::new().spend_ticket([8; 16], far))
+        .expect("another nonce logs in");
+    // an expired record is dropped by the next spend, which then succeeds again:
+    // the layer above refuses an expired credential before it gets here
+    repo.login(LoginOptions::new().spend_ticket([9; 16], 1))
+        .expect("a nonce recorded as expired");
+    repo.login(LoginOptions::new().spend_ticket([9; 16], far))
+        .expect("the expired record was dropped");
+    assert_eq!(
+        repo.sessions().expect("sessions").len(),
+        1,
+        "only the first is still logged in"
+    );
+    drop(first);
+}

@@ -459,6 +459,8 @@ async fn main() {
             "gsmcp oauth",
             &[
                 ("MCP_AUTH", "oauth".into()),
+                // every worker as the one user, as in the other columns
+                ("MCP_WORKER_LOGIN", "shared".into()),
                 ("MCP_OAUTH_ISSUER", issuer.into()),
                 ("MCP_OAUTH_AUDIENCE", audience.into()),
                 ("MCP_OAUTH_JWKS_FILE", jwks.into()),

@@ -8,7 +8,7 @@
 use crate::harness_http::{HttpResponse, RawConn};
 use serde_json::{json, Value};
 use std::ffi::OsString;
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Write};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -154,6 +154,35 @@ fn scratch_dir() -> PathBuf {
         dir
     })
     .clone()
+}
+
+/// Runs a topaz script against the repository at `repo`, creating it.
+pub fn topaz(repo: &Path, script: &str) -> String {
+    let mut child = Command::new(topaz_binary())
+        .arg("-q")
+        .arg("--repo")
+        .arg(repo)
+        .arg("--create")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start gsmcp-topaz");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "topaz failed ({}):\n{text}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
 }
 
 /// A unique path in this test process's scratch directory.
@@ -381,7 +410,8 @@ impl ServerBuilder {
             if Instant::now() > deadline {
                 let _ = child.kill();
                 let _ = child.wait();
-                panic!("gsmcp kept running; expected it to exit");
+                let said = err.join().unwrap_or_default();
+                panic!("gsmcp kept running; expected it to exit. It said:\n{said}");
             }
             std::thread::sleep(Duration::from_millis(20));
         };

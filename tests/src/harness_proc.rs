@@ -61,7 +61,7 @@ pub fn processes() -> Vec<Proc> {
         .collect()
 }
 
-/// Live workers started for the router on `port`: argv `gsmcp-worker <port> <sid8>`.
+/// Live workers started for the router on `port`: argv `gsmcp-worker <port> <sid8> <user>`.
 pub fn workers_of(port: u16) -> Vec<Proc> {
     let port = port.to_string();
     processes()

@@ -1,7 +1,7 @@
 //! The MCP client side of the end-to-end tests: a raw Streamable HTTP client that
 //! shows every status code and header (for the protocol and crash paths), the
 //! real rmcp client for the happy paths, and a look at the process table for
-//! worker processes (`gsmcp-worker <port> <sid8>`).
+//! worker processes (`gsmcp-worker <port> <sid8> <user>`).
 //!
 //! Test files include this module with `#[path = "../src/mcp.rs"] mod mcp;`: it
 //! uses the crate's dev-dependencies (reqwest, rmcp, tokio), which the library
@@ -230,7 +230,7 @@ pub struct WorkerProc {
     pub sid8: String,
 }
 
-/// Every live (not zombie) `gsmcp-worker <port> <sid8>` process.
+/// Every live (not zombie) `gsmcp-worker <port> <sid8> <user>` process.
 pub fn workers_of(port: u16) -> Vec<WorkerProc> {
     let mut out = Vec::new();
     let Ok(dir) = std::fs::read_dir("/proc") else {
@@ -248,7 +248,7 @@ pub fn workers_of(port: u16) -> Vec<WorkerProc> {
             .filter(|a| !a.is_empty())
             .map(|a| String::from_utf8_lossy(a).into_owned())
             .collect();
-        if argv.len() == 3
+        if argv.len() == 4
             && argv[0].ends_with("gsmcp-worker")
             && argv[1] == port.to_string()
             && is_alive(pid)

@@ -149,7 +149,11 @@ fn session_lifecycle_and_protocol_version_header() {
     assert_eq!(worker.ppid, server.pid() as i32);
     assert_eq!(
         worker.argv[1..],
-        [server.port().to_string(), session.id[..8].to_string()]
+        [
+            server.port().to_string(),
+            session.id[..8].to_string(),
+            "DataCurator".to_string()
+        ]
     );
 
     // Any supported revision, or none, is accepted; anything else is a 400.

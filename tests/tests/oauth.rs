@@ -4,64 +4,14 @@
 //! challenge, body), the key refresh on an unknown `kid` and after a rotation,
 //! and the Protected Resource Metadata document.
 
-use gsmcp_tests::jwt::{b64url, Key};
+use gsmcp_tests::jwt::{b64url, Issuer, Key};
 use gsmcp_tests::{initialize_body, Server};
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Write};
-use std::net::TcpListener;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 const ISSUER: &str = "https://id.example.test/realms/shop";
 const SCOPE: &str = "gemstone:read";
-
-/// The issuer: serves its JWKS on loopback and counts the fetches.
-struct Issuer {
-    url: String,
-    jwks: Arc<Mutex<Value>>,
-    fetches: Arc<AtomicUsize>,
-}
-
-impl Issuer {
-    fn start(keys: &[&Key]) -> Issuer {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let url = format!("http://{}/certs", listener.local_addr().unwrap());
-        let jwks = Arc::new(Mutex::new(json!({ "keys": [] })));
-        let fetches = Arc::new(AtomicUsize::new(0));
-        let (j, f) = (jwks.clone(), fetches.clone());
-        std::thread::spawn(move || {
-            for stream in listener.incoming() {
-                let Ok(mut stream) = stream else { continue };
-                let mut reader = BufReader::new(stream.try_clone().unwrap());
-                let mut line = String::new();
-                while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
-                    line.clear();
-                }
-                f.fetch_add(1, Ordering::SeqCst);
-                let body = j.lock().unwrap().to_string();
-                let _ = write!(
-                    stream,
-                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                    body.len()
-                );
-            }
-        });
-        let issuer = Issuer { url, jwks, fetches };
-        issuer.publish(keys);
-        issuer
-    }
-
-    fn publish(&self, keys: &[&Key]) {
-        *self.jwks.lock().unwrap() =
-            json!({ "keys": keys.iter().map(|k| k.jwk()).collect::<Vec<_>>() });
-    }
-
-    fn fetches(&self) -> usize {
-        self.fetches.load(Ordering::SeqCst)
-    }
-}
 
 fn now() -> u64 {
     SystemTime::now()
@@ -73,6 +23,7 @@ fn now() -> u64 {
 fn server(issuer: &Issuer) -> Server {
     Server::builder()
         .env("MCP_AUTH", "oauth")
+        .env("MCP_WORKER_LOGIN", "shared")
         .env("MCP_OAUTH_ISSUER", ISSUER)
         .env("MCP_OAUTH_AUDIENCE", "https://gemstone.example.test/mcp")
         .env("MCP_OAUTH_JWKS_URL", &issuer.url)
@@ -242,7 +193,9 @@ fn oauth_settings_are_checked_at_start_up() {
         ),
     ];
     for (env, expect) in table {
-        let mut b = Server::builder().env("MCP_AUTH", "oauth");
+        let mut b = Server::builder()
+            .env("MCP_AUTH", "oauth")
+            .env("MCP_WORKER_LOGIN", "shared");
         for (k, v) in *env {
             b = b.env(k, v);
         }
@@ -262,6 +215,7 @@ fn scopes_choose_toolsets_and_sessions_belong_to_their_user() {
     let issuer = Issuer::start(&[&key]);
     let server = Server::builder()
         .env("MCP_AUTH", "oauth")
+        .env("MCP_WORKER_LOGIN", "shared")
         .env("MCP_OAUTH_ISSUER", ISSUER)
         .env("MCP_OAUTH_AUDIENCE", "https://gemstone.example.test/mcp")
         .env("MCP_OAUTH_JWKS_URL", &issuer.url)

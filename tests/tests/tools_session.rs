@@ -32,8 +32,12 @@ async fn commit_publishes_and_refresh_or_abort_show_it() {
 
     // An uncommitted change: every result now ends with the note.
     let r = a.execute("UserGlobals at: #Shared put: 'one'").await;
-    assert!(all_text(&r).ends_with(util_note()), "{r}");
     let st = ok(&mut a, "status", json!({})).await;
+    let user = st["structuredContent"]["user"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(all_text(&r).ends_with(&util_note(&user)), "{r}");
     assert_eq!(st["structuredContent"]["needsCommit"], true, "{st}");
     assert!(all_text(&st).contains(NOTE), "{st}");
 
@@ -90,8 +94,12 @@ async fn commit_publishes_and_refresh_or_abort_show_it() {
     assert_eq!(eval(&mut c3, "UserGlobals at: #Shared").await, "'two'");
 }
 
-fn util_note() -> &'static str {
-    "[session] this session holds uncommitted changes: commit makes them permanent, abort discards them"
+/// The last line of a result while `user`'s session holds uncommitted changes.
+fn util_note(user: &str) -> String {
+    format!(
+        "[session] this session (user {user}) holds uncommitted changes: commit makes them \
+         permanent, abort discards them"
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -8,43 +8,11 @@
 #[path = "tools_util.rs"]
 mod util;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-use gsmcp_tests::harness::{scratch_path, topaz_binary};
+use gsmcp_tests::harness::{scratch_path, topaz};
 use gsmcp_tests::{initialize_body, Server};
 use serde_json::json;
 use util::mcp::Http;
 use util::{all_text, eval, fails, ok};
-
-/// Runs a topaz script against the repository at `repo`, creating it.
-fn topaz(repo: &std::path::Path, script: &str) -> String {
-    let mut child = Command::new(topaz_binary())
-        .arg("-q")
-        .arg("--repo")
-        .arg(repo)
-        .arg("--create")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start gsmcp-topaz");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "topaz failed ({}):\n{text}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    text
-}
 
 const PREPARE: &str = "\
 run

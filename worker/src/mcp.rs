@@ -272,7 +272,8 @@ impl Server {
         // A result of a session holding uncommitted changes ends by saying so.
         if on_login && tools::holds_uncommitted_changes(login) {
             if let Some(content) = result.get_mut("content").and_then(Value::as_array_mut) {
-                content.push(json!({"type": "text", "text": tools::SESSION_NOTE}));
+                let note = tools::session_note(&login.user());
+                content.push(json!({"type": "text", "text": note}));
             }
         }
         Ok(result)

@@ -5,7 +5,9 @@
 //! cover the process around it.
 
 use gsmcp_ipc::jsonrpc::{self, Request};
-use gsmcp_ipc::{read_frame, write_frame, Backend, Hello, ToRouter, ToWorker, PROTOCOL_VERSION};
+use gsmcp_ipc::{
+    read_frame, write_frame, Backend, Credential, Hello, ToRouter, ToWorker, PROTOCOL_VERSION,
+};
 use serde_json::{json, Value};
 use std::io::{self, Read, Write};
 use std::sync::mpsc;
@@ -74,7 +76,7 @@ fn hello() -> Hello {
         backend: Backend::Embedded {
             repository: None,
             user: "DataCurator".into(),
-            password: "swordfish".into(),
+            credential: Credential::Password("swordfish".into()),
         },
         toolsets: vec!["Execution".into(), "Session".into()],
         options: vec![],

@@ -9,7 +9,8 @@
 use gsmcp_ipc::jsonrpc::{self, Request};
 use gsmcp_ipc::startup;
 use gsmcp_ipc::{
-    read_frame, write_frame, Backend, Hello, Outcome, Ready, ToRouter, ToWorker, PROTOCOL_VERSION,
+    read_frame, write_frame, Backend, Credential, Hello, Outcome, Ready, ToRouter, ToWorker,
+    PROTOCOL_VERSION,
 };
 use serde_json::{json, Value};
 use std::io::Write;
@@ -30,7 +31,7 @@ fn hello() -> Hello {
         backend: Backend::Embedded {
             repository: None,
             user: "DataCurator".into(),
-            password: "swordfish".into(),
+            credential: Credential::Password("swordfish".into()),
         },
         toolsets: vec![],
         options: vec![],
@@ -58,7 +59,7 @@ impl Worker {
         let (ours, theirs) = UnixStream::pair().expect("socketpair");
         let fd = theirs.as_raw_fd();
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_gsmcp-worker"));
-        cmd.args(startup::worker_args(0, "01234567"))
+        cmd.args(startup::worker_args(0, "01234567", "DataCurator"))
             .env(startup::IPC_FD_ENV, startup::IPC_FD.to_string())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -267,7 +268,7 @@ fn handshake_failures_are_reported_and_the_worker_exits_nonzero() {
                 backend: Backend::Embedded {
                     repository: None,
                     user: "Nobody".into(),
-                    password: "x".into(),
+                    credential: Credential::Password("x".into()),
                 },
                 ..hello()
             },
@@ -741,7 +742,7 @@ fn the_router_closing_the_socket_ends_the_worker() {
 fn started_by_hand_it_explains_itself() {
     // No IPC socket on fd 3 (stdin/out/err only) and the usual argv.
     let out = Command::new(env!("CARGO_BIN_EXE_gsmcp-worker"))
-        .args(["8000", "01234567"])
+        .args(["8000", "01234567", "DataCurator"])
         .stdin(Stdio::null())
         .output()
         .unwrap();
@@ -810,7 +811,7 @@ fn repo_hello(path: &std::path::Path, user: &str, password: &str) -> Hello {
         backend: Backend::Embedded {
             repository: Some(path.display().to_string()),
             user: user.into(),
-            password: password.into(),
+            credential: Credential::Password(password.into()),
         },
         ..hello()
     }

@@ -13,8 +13,8 @@ use crate::image::bootstrap;
 use crate::interp::{Interrupter, StError};
 use crate::persist::{
     self, collect_garbage, creation_path, remove_repository_files, remove_stale_creations,
-    security, store_err, GarbageReport, KernelRepair, Missing, PersistError, TransactionMark,
-    DEFAULT_PASSWORD, DEVELOPER_USER, REPOSITORY_GS, SYSTEM_USER,
+    security, store_err, GarbageReport, KernelRepair, Missing, PersistError, Proof,
+    TransactionMark, DEFAULT_PASSWORD, DEVELOPER_USER, REPOSITORY_GS, SYSTEM_USER,
 };
 
 impl Session {
@@ -92,28 +92,38 @@ impl Session {
     /// Logs in to the repository at `path` as `user`, checking the password,
     /// with a view of the latest commit.
     pub fn login(path: &Path, user: &str, password: &str) -> Result<Session, StError> {
-        match Self::open(path, user, Some(password)) {
+        match Self::open(path, user, Proof::Password(password)) {
             Err(Missing::User) if security::adds_developer(user, password) => {
                 // a repository made before the developer user existed gets it
                 // once, as the repository's creation would have made it
-                let mut admin = Self::open(path, SYSTEM_USER, None).map_err(Missing::into_error)?;
+                let mut admin =
+                    Self::open(path, SYSTEM_USER, Proof::Internal).map_err(Missing::into_error)?;
                 admin.create_user(DEVELOPER_USER, DEFAULT_PASSWORD, false)?;
                 // a conflict: another login added it at the same moment
                 let _ = admin.commit_transaction()?;
                 admin.logout()?;
-                Self::open(path, user, Some(password)).map_err(Missing::into_error)
+                Self::open(path, user, Proof::Password(password)).map_err(Missing::into_error)
             }
             r => r.map_err(Missing::into_error),
         }
     }
 
-    /// Logs in as `user`, checking `password` unless it is `None` (the
-    /// repository's own upgrade, above).
-    fn open(path: &Path, user: &str, password: Option<&str>) -> Result<Session, Missing> {
+    /// Logs in to the repository at `path` as `user` with a one-time login
+    /// ticket instead of a password (`persist::tickets`): the ticket must have
+    /// been made for this user with the key beside the repository, must not
+    /// have expired, and logs in once. The repository's users are not created
+    /// here: a user it lacks is refused, naming it.
+    pub fn login_with_ticket(path: &Path, user: &str, ticket: &str) -> Result<Session, StError> {
+        Self::open(path, user, Proof::Ticket(ticket)).map_err(Missing::into_error)
+    }
+
+    /// Logs in as `user`, checking `proof` (none for the repository's own
+    /// upgrade, above).
+    fn open(path: &Path, user: &str, proof: Proof<'_>) -> Result<Session, Missing> {
         // a repository is put in place whole (`create_repository`): one with
         // no kernel was left by a crash or another program, and waiting will
         // not fill it
-        let opened = persist::open_store(path, user, password)?;
+        let opened = persist::open_store(path, user, proof)?;
         let interrupter = Interrupter::default();
         let vm = Box::new(bootstrap::new_vm(
             interrupter.clone(),
@@ -249,7 +259,8 @@ impl Session {
         let mut fresh = Session::shipped()?;
         let shipped = fresh.run_on_eval_thread(|vm| vm.shipped_kernel())?;
         drop(fresh);
-        let mut admin = Session::open(path, SYSTEM_USER, None).map_err(|m| m.into_error())?;
+        let mut admin =
+            Session::open(path, SYSTEM_USER, Proof::Internal).map_err(|m| m.into_error())?;
         let mut report = admin.run_on_eval_thread(move |vm| vm.repair_kernel(&shipped))??;
         if dry_run || report.is_clean() {
             admin.abort_transaction()?;

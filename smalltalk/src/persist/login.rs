@@ -11,6 +11,7 @@ use gsmcp_store::{LoginOptions, Repository, StoreError, StoreSession};
 use super::codec;
 use super::image::{clear_dirty, collect_writes, Loader, OopMap, Prefetched};
 use super::security::{may_change_kernel, DEVELOPER_USER};
+use super::tickets;
 use super::users::{UserRecord, Users, SECURITY_OOP};
 use super::{
     make_user_objects, mark_kernel, read_users, store_err, KernelRecord, Missing, PersistError,
@@ -20,6 +21,13 @@ use super::{DEFAULT_PASSWORD, DEFAULT_USER, SYSTEM_USER};
 use crate::interp::Vm;
 use crate::object::known::CLASSES;
 use crate::object::value::{FxHashMap, FxHashSet, Oop, Value};
+
+/// Seconds since the Unix epoch.
+fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
 
 /// The records a new repository starts with, made from the shipped kernel
 /// in `vm`: every object, the kernel record and the users.
@@ -124,21 +132,36 @@ pub(crate) struct Opened {
     path: PathBuf,
 }
 
+/// What a login proves who it is with.
+#[derive(Clone, Copy)]
+pub(crate) enum Proof<'a> {
+    /// The user's password.
+    Password(&'a str),
+    /// A one-time login ticket (`tickets`).
+    Ticket(&'a str),
+    /// Nothing: the repository's own upgrade and repair, run as SystemUser.
+    Internal,
+}
+
 /// Opens the repository at `path` and logs in to its store as `user`,
-/// checking `password` unless it is `None`, and reads what loading needs.
-pub(crate) fn open_store(
-    path: &Path,
-    user: &str,
-    password: Option<&str>,
-) -> Result<Opened, Missing> {
+/// checking `proof`, and reads what loading needs.
+pub(crate) fn open_store(path: &Path, user: &str, proof: Proof<'_>) -> Result<Opened, Missing> {
     let half_made = || PersistError::HalfMade(path.display().to_string());
+    let mut options = LoginOptions::new().label(user);
+    if let Proof::Ticket(ticket) = proof {
+        let key = tickets::read_key(path).map_err(PersistError::TicketRefused)?;
+        let checked =
+            tickets::check(&key, user, ticket, unix_now()).map_err(PersistError::TicketRefused)?;
+        options = options.spend_ticket(checked.nonce, checked.expires);
+    }
     let repo = Repository::open(path).map_err(|e| match e {
         StoreError::Uninitialised { .. } => half_made().into(),
         e => store_err(e),
     })?;
-    let mut store = repo
-        .login(LoginOptions::new().label(user))
-        .map_err(store_err)?;
+    let mut store = repo.login(options).map_err(|e| match e {
+        StoreError::TicketSpent => PersistError::TicketRefused(e.to_string()).into(),
+        e => store_err(e),
+    })?;
     if store.view() == 0 {
         let _ = store.logout();
         return Err(half_made().into());
@@ -146,9 +169,14 @@ pub(crate) fn open_store(
     let users = read_users(&store)?;
     let Some(record) = users.find(user).cloned() else {
         let _ = store.logout();
-        return Err(Missing::User);
+        return Err(match proof {
+            // the ticket's maker authenticated the principal already: it may
+            // hear that the repository lacks its user
+            Proof::Ticket(_) => PersistError::NoSuchUser(user.to_string()).into(),
+            _ => Missing::User,
+        });
     };
-    if password.is_some_and(|p| !record.check_password(p)) {
+    if matches!(proof, Proof::Password(p) if !record.check_password(p)) {
         let _ = store.logout();
         return Err(PersistError::LoginDenied.into());
     }

@@ -20,6 +20,7 @@ mod login;
 mod prims;
 mod repair;
 pub(crate) mod security;
+pub mod tickets;
 mod users;
 
 use std::path::{Path, PathBuf};
@@ -36,7 +37,7 @@ use image::{clear_dirty, collect_writes, Loader, OopMap, PendingMethod, Prefetch
 use users::{UserRecord, Users, SECURITY_OOP};
 
 pub use collect::{collect_garbage, GarbageReport};
-pub(crate) use login::{creation_writes, load_login, open_store};
+pub(crate) use login::{creation_writes, load_login, open_store, Proof};
 pub use repair::KernelRepair;
 pub use security::DEVELOPER_USER;
 
@@ -64,6 +65,13 @@ pub enum PersistError {
     Corrupt(String),
     #[error("login failed: the user id or password is not valid")]
     LoginDenied,
+    #[error("login failed: {0}")]
+    TicketRefused(String),
+    #[error(
+        "login failed: the repository has no user {0}; an administrator adds it \
+         (AllUsers addNewUserWithId:password:) and commits"
+    )]
+    NoSuchUser(String),
     #[error("{0}")]
     NotCommittable(String),
     #[error("cannot create the repository: {0}")]
@@ -102,7 +110,9 @@ impl From<PersistError> for StError {
                 (2409, "TransactionError")
             }
             PersistError::NotCommittable(_) => (2407, "TransactionError"),
-            PersistError::LoginDenied => (4051, "SecurityError"),
+            PersistError::LoginDenied
+            | PersistError::TicketRefused(_)
+            | PersistError::NoSuchUser(_) => (4051, "SecurityError"),
             PersistError::NotPermitted(_) => (2717, "ImproperOperation"),
             _ => (4100, "RepositoryError"),
         };

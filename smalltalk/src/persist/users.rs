@@ -151,13 +151,13 @@ const IV: [u32; 8] = [
 /// blocks are computed once, so each MAC of a 32-byte message (a PBKDF2
 /// round) costs two compressions. The compression is the `sha2` crate's,
 /// which uses the CPU's SHA extensions when it has them.
-struct Hmac {
+pub(crate) struct Hmac {
     inner: [u32; 8],
     outer: [u32; 8],
 }
 
 impl Hmac {
-    fn new(key: &[u8]) -> Hmac {
+    pub(crate) fn new(key: &[u8]) -> Hmac {
         let mut k = [0u8; 64];
         if key.len() > 64 {
             k[..32].copy_from_slice(&sha256(key));
@@ -176,7 +176,7 @@ impl Hmac {
         }
     }
 
-    fn mac(&self, msg: &[u8]) -> [u8; 32] {
+    pub(crate) fn mac(&self, msg: &[u8]) -> [u8; 32] {
         let ih = finish(self.inner, msg, 64);
         finish(self.outer, &ih, 64)
     }

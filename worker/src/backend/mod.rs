@@ -13,7 +13,7 @@
 
 pub mod gci;
 
-use gsmcp_ipc::Backend;
+use gsmcp_ipc::{Backend, Credential};
 use gsmcp_smalltalk::{EvalPolicy, Interrupter, Session, StError, TransactionMark};
 use std::path::Path;
 use std::sync::Arc;
@@ -226,11 +226,20 @@ const LOGIN_DENIED: u32 = 4051;
 
 /// Logs in to the repository at `path`, creating it first if there is none.
 /// A file is put in place only whole, so a login that fails does so at once,
-/// with the stone's reason (a refused user, a half-made or damaged file).
-fn login_repository(path: &Path, user: &str, password: &str) -> Result<Session, LoginError> {
+/// with the stone's reason (a refused user or ticket, a half-made or damaged
+/// file).
+fn login_repository(
+    path: &Path,
+    user: &str,
+    credential: &Credential,
+) -> Result<Session, LoginError> {
     ensure_repository(path)?;
-    Session::login(path, user, password).map_err(|e| {
-        if e.number == LOGIN_DENIED {
+    let login = match credential {
+        Credential::Password(password) => Session::login(path, user, password),
+        Credential::Ticket(ticket) => Session::login_with_ticket(path, user, ticket),
+    };
+    login.map_err(|e| {
+        if e.number == LOGIN_DENIED && matches!(credential, Credential::Password(_)) {
             // never the password: only which user the repository refused
             LoginError::Refused(format!(
                 "the repository {} refused user {user:?}: the user id or password is not \
@@ -262,19 +271,26 @@ pub fn login(backend: &Backend, memory: u64) -> Result<Box<dyn Login>, LoginErro
         Backend::Embedded {
             repository: Some(path),
             user,
-            password,
+            credential,
         } => {
             let path = Path::new(path);
-            let session = login_repository(path, user, password)?;
+            let session = login_repository(path, user, credential)?;
             embedded(session, path.display().to_string(), memory)
         }
         Backend::Embedded {
             repository: None,
             user,
-            ..
+            credential,
         } => {
             // The in-memory image has one user and no password store; a login as
-            // anyone else is refused rather than silently run as DataCurator.
+            // anyone else, or by ticket (nothing here could check it), is
+            // refused rather than silently run as DataCurator.
+            if matches!(credential, Credential::Ticket(_)) {
+                return Err(LoginError::Refused(
+                    "an in-memory image has no login key: per-user logins need a repository file"
+                        .into(),
+                ));
+            }
             if user != EMBEDDED_USER {
                 return Err(LoginError::Refused(format!(
                     "the embedded stone has no user {user:?}; log in as {EMBEDDED_USER}"

@@ -540,12 +540,19 @@ impl Registry {
     }
 }
 
-/// The line a result ends with while the session holds uncommitted changes.
-pub const SESSION_NOTE: &str = "[session] this session holds uncommitted changes: commit makes them permanent, abort discards them";
+/// The line a result ends with while the session holds uncommitted changes:
+/// it names the user whose changes they are (with per-user logins, the
+/// principal's repository user).
+pub fn session_note(user: &str) -> String {
+    format!(
+        "[session] this session (user {user}) holds uncommitted changes: commit makes them \
+         permanent, abort discards them"
+    )
+}
 
 /// Whether the session holds uncommitted changes (`System needsCommit`); a
 /// stone that cannot say is taken as holding none. A tool result then ends
-/// with [`SESSION_NOTE`] (added last, by `crate::mcp`).
+/// with [`session_note`] (added last, by `crate::mcp`).
 pub fn holds_uncommitted_changes(login: &mut dyn Login) -> bool {
     matches!(
         login
