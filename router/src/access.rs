@@ -7,10 +7,12 @@ use crate::auth::Auth;
 use crate::identity::Principal;
 use gsmcp_ipc::redact::Redactor;
 
-/// The redaction layer of a configuration: its passwords by value, its bearer
-/// token by its digest (the token itself is not kept).
-pub fn redactor_for<'a>(auth: &Auth, secrets: impl IntoIterator<Item = &'a str>) -> Redactor {
-    let r = Redactor::new(secrets);
+/// The redaction layer of a configuration: its passwords, login key and
+/// OAuth HMAC secret by value, its bearer token by its digest (the token
+/// itself is not kept).
+pub fn redactor_for<'a>(auth: &'a Auth, secrets: impl IntoIterator<Item = &'a str>) -> Redactor {
+    let oauth_secrets = auth.oauth().map(|o| o.secrets()).unwrap_or_default();
+    let r = Redactor::new(secrets.into_iter().chain(oauth_secrets));
     match auth {
         Auth::Off | Auth::OAuth(_) => r,
         Auth::Token(digest) => {

@@ -63,6 +63,8 @@ pub struct OAuth {
     user_map: Option<HashMap<String, String>>,
     algorithms: Vec<Algorithm>,
     hmac: Option<DecodingKey>,
+    /// The HMAC secret as text, for the redaction layer only.
+    hmac_text: Option<String>,
     leeway: u64,
     source: JwksSource,
     keys: Mutex<KeyCache>,
@@ -233,6 +235,7 @@ impl OAuth {
         }
         let is_hmac =
             |a: &Algorithm| matches!(a, Algorithm::HS256 | Algorithm::HS384 | Algorithm::HS512);
+        let mut hmac_text = None;
         let hmac = match &s.hmac_secret_file {
             None => {
                 if algorithms.iter().any(is_hmac) {
@@ -248,6 +251,9 @@ impl OAuth {
                         })
                     }) {
                     Ok(bytes) if bytes.trim_ascii().len() >= 32 => {
+                        hmac_text = std::str::from_utf8(bytes.trim_ascii())
+                            .ok()
+                            .map(String::from);
                         if !algorithms.iter().any(is_hmac) {
                             problems.push("MCP_OAUTH_HMAC_SECRET_FILE is set: name the HMAC algorithm it is for in MCP_OAUTH_ALGORITHMS (e.g. HS256)".into());
                         }
@@ -318,6 +324,7 @@ impl OAuth {
             user_map,
             algorithms,
             hmac,
+            hmac_text,
             leeway: s.leeway,
             source,
             keys: Mutex::new(keys),
@@ -325,6 +332,12 @@ impl OAuth {
             fetch_lock: tokio::sync::Mutex::new(()),
             http,
         })
+    }
+
+    /// The configured secrets the redaction layer hides by value (the HMAC
+    /// secret, when tokens may be HMAC-signed).
+    pub fn secrets(&self) -> Vec<&str> {
+        self.hmac_text.as_deref().into_iter().collect()
     }
 
     /// The metadata document's URL for the `resource_metadata` of a challenge:
@@ -642,6 +655,33 @@ mod tests {
         ] {
             assert_eq!(jwks_url_ok(url), ok, "{url}");
         }
+    }
+
+    #[test]
+    fn the_hmac_secret_is_redacted_wherever_it_occurs() {
+        use std::os::unix::fs::PermissionsExt;
+        let file = std::env::temp_dir().join(format!("gsmcp-hmac-{}", std::process::id()));
+        let secret = "an-hmac-secret-of-at-least-32-bytes-0123456789";
+        std::fs::write(&file, format!("{secret}\n")).unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let o = OAuth::new(Settings {
+            issuer: Some("https://id.example.com".into()),
+            audience: Some("https://gs.example.com/mcp".into()),
+            jwks_url: Some("https://id.example.com/certs".into()),
+            algorithms: "HS256".into(),
+            hmac_secret_file: Some(file.clone()),
+            ..Settings::default()
+        })
+        .unwrap();
+        let auth = crate::auth::Auth::OAuth(Box::new(o));
+        let r = crate::access::redactor_for(&auth, ["a-worker-password"]);
+        let line = format!("key {secret} and a-worker-password");
+        let said = r.redact(&line);
+        assert!(
+            !said.contains(secret) && !said.contains("a-worker-password"),
+            "{said}"
+        );
+        let _ = std::fs::remove_file(&file);
     }
 
     #[test]

@@ -8,10 +8,12 @@
 //! parallel, each on a kept-alive connection); resident memory of an idle gsmcp
 //! worker (and of the whole rmcp peer process for scale).
 //!
-//! With `--auth`, three more gsmcp servers join the same rounds: one requiring a
+//! With `--auth`, four more gsmcp servers join the same rounds: one requiring a
 //! bearer token (`MCP_AUTH=token`), one requiring it over TLS (a certificate
-//! from `gsmcp --make-self-signed`), and one requiring an ES256 JWT access
-//! token (`MCP_AUTH=oauth`, its issuer's key in a JWKS file), so what
+//! from `gsmcp --make-self-signed`), one requiring an ES256 JWT access token
+//! (`MCP_AUTH=oauth`, its issuer's key in a JWKS file) with every worker
+//! logging in as the shared user, and the same with per-user workers (each
+//! logging in by one-time ticket as the token's user), so what
 //! authentication and TLS cost is read against gsmcp without them, measured
 //! alike. The TLS server's `initialize` on a new connection includes the
 //! handshake.
@@ -463,7 +465,7 @@ async fn main() {
                 ("MCP_WORKER_LOGIN", "shared".into()),
                 ("MCP_OAUTH_ISSUER", issuer.into()),
                 ("MCP_OAUTH_AUDIENCE", audience.into()),
-                ("MCP_OAUTH_JWKS_FILE", jwks.into()),
+                ("MCP_OAUTH_JWKS_FILE", jwks.clone().into()),
                 ("MCP_OAUTH_SCOPES", "gemstone:read".into()),
             ],
         );
@@ -471,12 +473,29 @@ async fn main() {
             .duration_since(std::time::UNIX_EPOCH)
             .expect("a clock after 1970")
             .as_secs();
-        oauth.token = Some(key.sign(
-            "bench",
-            &json!({ "iss": issuer, "aud": audience, "sub": "bench", "scope": "gemstone:read",
-                     "iat": now, "exp": now + 24 * 3600 }),
-        ));
+        let token_for = |sub: &str| {
+            key.sign(
+                "bench",
+                &json!({ "iss": issuer, "aud": audience, "sub": sub, "scope": "gemstone:read",
+                         "iat": now, "exp": now + 24 * 3600 }),
+            )
+        };
+        oauth.token = Some(token_for("bench"));
         servers.push(oauth);
+        // the same, each worker logging in as the token's repository user by a
+        // one-time ticket instead of the shared user's password
+        let mut per_user = gsmcp(
+            "gsmcp per-user",
+            &[
+                ("MCP_AUTH", "oauth".into()),
+                ("MCP_OAUTH_ISSUER", issuer.into()),
+                ("MCP_OAUTH_AUDIENCE", audience.into()),
+                ("MCP_OAUTH_JWKS_FILE", jwks.clone().into()),
+                ("MCP_OAUTH_SCOPES", "gemstone:read".into()),
+            ],
+        );
+        per_user.token = Some(token_for("Developer"));
+        servers.push(per_user);
     }
     let mut peer = Command::new(&args[2]);
     peer.arg("0");
@@ -578,6 +597,15 @@ async fn main() {
              to tools/call p50 (c=1, target <= 0.05 ms) and {:+.1} % req/s (c={CONCURRENCY})",
             (jwt.call_p50.as_secs_f64() - g.call_p50.as_secs_f64()) * 1e3,
             (jwt.rps16 / g.rps16 - 1.0) * 100.0,
+        );
+        let per_user = &figures[4];
+        println!(
+            "per-user workers: initialize p50 {} (p99 {}) logging in by one-time ticket, against {} (p99 {}) \
+             with the shared user's password, both behind the same JWT",
+            ms(per_user.init_p50),
+            ms(per_user.init_p99),
+            ms(jwt.init_p50),
+            ms(jwt.init_p99),
         );
     }
     drop(servers);
