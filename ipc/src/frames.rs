@@ -193,6 +193,9 @@ pub struct Hello {
     /// scopes that would grant it (`MCP_SCOPE_TOOLSETS`): their tools are not
     /// listed, and calling one is refused naming those scopes.
     pub withheld: Vec<(String, Vec<String>)>,
+    /// `MCP_READ_ONLY`: serve only the worker's allow-list of read tools;
+    /// every other tool is refused, saying how to get a writable server.
+    pub read_only: bool,
 }
 
 /// The address space (`RLIMIT_AS`) a worker with a memory ceiling of

@@ -55,6 +55,7 @@ fn sample_frames() -> Vec<Vec<u8>> {
             log_filter: "info".into(),
             memory: 64 << 20,
             withheld: Vec::new(),
+            read_only: false,
         }),
     ];
     frames.iter().map(|f| encode_frame(f).unwrap()).collect()

@@ -29,6 +29,7 @@ fn embedded_hello() -> Hello {
         log_filter: "info".into(),
         memory: 1 << 30,
         withheld: vec![("Execution".into(), vec!["gemstone:execute".into()])],
+        read_only: true,
     }
 }
 

@@ -26,6 +26,9 @@ pub async fn run(config: &Config) -> Result<String, Vec<String>> {
         ));
     }
     report.push(format!("logins     {}", config.logins.describe()));
+    if config.read_only {
+        report.push("read-only  only the tools that read are served (MCP_READ_ONLY)".into());
+    }
     let login = config
         .logins
         .for_principal(None)

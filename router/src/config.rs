@@ -150,6 +150,11 @@ pub struct Cli {
     /// spaces (e.g. `Execution.maxResultChars=20000,Search.defaultLimit=100`).
     #[arg(long, env = "MCP_TOOLSET_OPTIONS", default_value = "")]
     pub toolset_options: String,
+    /// A read-only server: serve only the tools that read (`1`, `true`, `yes`
+    /// or `on`); every other tool, `execute_code` and the test runners
+    /// included, is refused.
+    #[arg(long, env = "MCP_READ_ONLY", default_value = "")]
+    pub read_only: String,
     /// Title shown to clients in `serverInfo`.
     #[arg(long, env = "MCP_TITLE")]
     pub title: Option<String>,
@@ -335,6 +340,8 @@ pub struct Config {
     /// Validated `Toolset.option=value` pairs for the served toolsets, in
     /// canonical spelling (see `gsmcp_ipc::toolsets`).
     pub toolset_options: Vec<(String, String)>,
+    /// `MCP_READ_ONLY`: serve only the worker's read tools.
+    pub read_only: bool,
     /// `serverInfo.title` (`MCP_TITLE`).
     pub title: Option<String>,
     /// The `initialize` instructions read from `MCP_INSTRUCTIONS_FILE`.
@@ -411,6 +418,7 @@ impl Config {
             worker_bin,
             toolsets: default_toolsets().map(String::from).collect(),
             toolset_options: Vec::new(),
+            read_only: false,
             title: None,
             instructions: None,
             repository: None,
@@ -520,6 +528,7 @@ impl Config {
             Some(text) => keep(p, parse_toolsets(text), all_toolsets()),
             None => all_toolsets(),
         };
+        let read_only = keep(p, parse_switch("MCP_READ_ONLY", &cli.read_only), false);
         let toolset_options =
             match gsmcp_ipc::toolsets::parse_options(&cli.toolset_options, &toolsets) {
                 Ok(pairs) => pairs,
@@ -671,6 +680,7 @@ impl Config {
             worker_bin,
             toolsets,
             toolset_options,
+            read_only,
             title,
             instructions,
             repository,
@@ -749,6 +759,16 @@ fn gci_config(cli: &Cli) -> Result<GciConfig, String> {
         host_user,
         host_password,
     })
+}
+
+/// An on/off setting: `1`, `true`, `yes`, `on`, or `0`, `false`, `no`, `off`
+/// and empty.
+fn parse_switch(name: &str, text: &str) -> Result<bool, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Ok(true),
+        "" | "0" | "false" | "no" | "off" => Ok(false),
+        other => Err(format!("{name}={other:?} is not on or off: use 1 or 0")),
+    }
 }
 
 /// A duration, or `none` (also `off`) for no limit.

@@ -1455,6 +1455,7 @@ pub fn hello_for(
         instructions: config.instructions.clone(),
         log_filter: config.log_filter.clone(),
         memory: config.worker_memory,
+        read_only: config.read_only,
         withheld: crate::access::withheld_toolsets(
             &config.scope_toolsets,
             &config.toolsets,

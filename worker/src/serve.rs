@@ -201,6 +201,9 @@ pub fn serve_over(
         }
     };
     registry.withhold(&hello.withheld);
+    if hello.read_only {
+        registry.read_only();
+    }
     let tools_json = registry.list_json().to_string();
     let info = ServerInfo {
         name: hello.server_name.clone(),

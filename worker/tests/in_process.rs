@@ -87,6 +87,7 @@ fn hello() -> Hello {
         log_filter: "warn".into(),
         memory: 1 << 30,
         withheld: Vec::new(),
+        read_only: false,
     }
 }
 

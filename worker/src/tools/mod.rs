@@ -293,6 +293,34 @@ pub fn all_tools() -> impl Iterator<Item = &'static Tool> {
         .chain(testing::TOOLS.iter())
 }
 
+/// The tools a read-only server (`MCP_READ_ONLY`) serves: each reads the
+/// repository and neither changes it nor runs code of the repository's
+/// (`execute_code` and the test runners can change objects). Named one by
+/// one, so a tool added later is not served read-only until it is added here.
+pub const READ_TOOLS: &[&str] = &[
+    // Session
+    "status",
+    // Listing
+    "list_all_classes",
+    "list_classes",
+    "list_dictionaries",
+    "list_dictionary_entries",
+    // Browsing
+    "describe_class",
+    "export_class_source",
+    "get_class_definition",
+    "get_class_hierarchy",
+    "get_method_source",
+    "list_methods",
+    // Search
+    "find_implementors",
+    "find_references_to",
+    "find_senders",
+    "search_method_source",
+    // Testing
+    "list_test_classes",
+];
+
 /// Why a registry could not be built from the configured toolsets and options.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -371,6 +399,27 @@ impl Registry {
         }
     }
 
+    /// Serves only the tools of [`READ_TOOLS`] (`MCP_READ_ONLY`): every other
+    /// served tool, including any added later, is refused by subtraction, and
+    /// the Conformance fixtures are not served.
+    pub fn read_only(&mut self) {
+        let (kept, out): (Vec<&'static Tool>, Vec<&'static Tool>) = self
+            .tools
+            .iter()
+            .partition(|t| READ_TOOLS.contains(&t.name));
+        self.withheld.extend(out.into_iter().map(|t| {
+            let why = format!(
+                "{} may change the repository or run code, and this server is read-only \
+                 (MCP_READ_ONLY): it serves only tools that read; a server started without \
+                 MCP_READ_ONLY serves {} too",
+                t.name, t.name
+            );
+            (t, why)
+        }));
+        self.tools = kept;
+        self.conformance = false;
+    }
+
     /// The served tool named `name`.
     pub fn get(&self, name: &str) -> Option<&'static Tool> {
         self.tools.iter().copied().find(|t| t.name == name)
@@ -394,13 +443,20 @@ impl Registry {
         if let Some(tool) = self.get(name) {
             return Some((self.call(tool, login, args, notify), true));
         }
-        if let Some((_, why)) = self.withheld.iter().find(|(t, _)| t.name == name) {
-            return Some((
-                error_result(&ToolError::new(ErrorKind::Refused, why.clone())),
-                false,
-            ));
+        if let Some(refused) = self.refusal(name) {
+            return Some((refused, false));
         }
         self.fixture(name).map(|f| (f.call(notify, args), false))
+    }
+
+    /// The refused `CallToolResult` of a served tool this session may not use
+    /// (its principal's scopes, a read-only server).
+    pub fn refusal(&self, name: &str) -> Option<Value> {
+        let (_, why) = self.withheld.iter().find(|(t, _)| t.name == name)?;
+        Some(error_result(&ToolError::new(
+            ErrorKind::Refused,
+            why.clone(),
+        )))
     }
 
     /// The prompts the served toolsets offer.
@@ -699,6 +755,36 @@ mod tests {
         let plain = Registry::new(&[], &[]).unwrap().list_json();
         let all: Vec<Value> = all_tools().map(|t| t.to_json()).collect();
         assert_eq!(plain, Value::Array(all), "defaults leave the prose alone");
+    }
+
+    /// A read-only server serves exactly the allow-list, each tool of it
+    /// annotated read-only, and refuses every other tool of every toolset.
+    #[test]
+    fn a_read_only_registry_is_its_allow_list() {
+        let every: Vec<String> = Toolset::ALL.iter().map(|t| t.name().to_string()).collect();
+        let mut r = Registry::new(&every, &[]).unwrap();
+        assert!(r.conformance());
+        r.read_only();
+        assert!(!r.conformance(), "no fixtures on a read-only server");
+        for name in READ_TOOLS {
+            let tool = r
+                .get(name)
+                .unwrap_or_else(|| panic!("{name} is not a tool"));
+            assert!(
+                tool.annotations.read_only,
+                "{name} is not annotated read-only"
+            );
+        }
+        for tool in all_tools().filter(|t| !READ_TOOLS.contains(&t.name)) {
+            assert!(r.get(tool.name).is_none(), "{} served", tool.name);
+            let refused = r.refusal(tool.name).expect("refused");
+            assert_eq!(refused["isError"], true);
+            assert_eq!(refused["structuredContent"]["error"]["kind"], "refused");
+            let text = refused["content"][0]["text"].as_str().unwrap_or("");
+            assert!(text.contains("MCP_READ_ONLY"), "{text}");
+        }
+        let listed = r.list_json();
+        assert_eq!(listed.as_array().unwrap().len(), READ_TOOLS.len());
     }
 
     #[test]
