@@ -162,6 +162,12 @@ impl<'a> Context<'a> {
         self.args.get(name).and_then(Value::as_str)
     }
 
+    /// The strings of a string-array argument the schema has already
+    /// checked (absent → none).
+    pub fn strings_arg(&self, name: &str) -> Vec<&'a str> {
+        self.args.get(name).map(strings).unwrap_or_default()
+    }
+
     /// A boolean argument the schema has already checked (absent → false).
     pub fn bool_arg(&self, name: &str) -> bool {
         self.args
@@ -226,6 +232,13 @@ pub fn check_error(
         }
         None => Ok(value),
     }
+}
+
+/// The strings of a JSON array (anything else: none; non-strings skipped).
+pub fn strings(v: &Value) -> Vec<&str> {
+    v.as_array()
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
 }
 
 /// What runs a tool.

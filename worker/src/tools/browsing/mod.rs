@@ -8,7 +8,9 @@
 //! (the blind-write guardrail of the Mutation tools consults it).
 
 use super::template::Expression;
-use super::{check_error, Context, ErrorKind, Tool, ToolError, ToolOutput, Toolset, READ_ONLY};
+use super::{
+    check_error, strings, Context, ErrorKind, Tool, ToolError, ToolOutput, Toolset, READ_ONLY,
+};
 use crate::quote::Literal;
 use crate::schema::{Param, ParamType};
 use expressions as st;
@@ -142,12 +144,6 @@ selectors and find_implementors finds the classes that define it"
 /// The class the call names, as a symbol literal.
 fn class_literal(cx: &Context<'_>) -> Literal {
     Literal::symbol(cx.str_arg("className").unwrap_or_default())
-}
-
-fn strings(v: &Value) -> Vec<&str> {
-    v.as_array()
-        .map(|a| a.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default()
 }
 
 /// Renders `[{category, selectors}]` as indented lines.

@@ -6,8 +6,8 @@
 //! commit, never move the view and install nothing.
 
 use super::{
-    check_error, page_header, window, Context, ErrorKind, Tool, ToolError, ToolOutput, Toolset,
-    DEFAULT_LIMIT, READ_ONLY,
+    check_error, page_header, strings, window, Context, ErrorKind, Tool, ToolError, ToolOutput,
+    Toolset, DEFAULT_LIMIT, READ_ONLY,
 };
 use crate::quote::Literal;
 use crate::schema::{Param, ParamType};
@@ -171,15 +171,7 @@ fn list_classes(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
         dictionary_name: Literal::symbol(name),
     })?;
     let answer = check_error(answer, |_| no_dictionary(name))?;
-    let mut classes: Vec<String> = answer
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(String::from)
-                .collect()
-        })
-        .unwrap_or_default();
+    let mut classes: Vec<String> = strings(&answer).into_iter().map(String::from).collect();
     classes.sort();
     let shown = window(&classes, page);
     let mut text = page_header(page, shown.len(), classes.len(), false, "classes");

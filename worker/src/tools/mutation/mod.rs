@@ -14,7 +14,9 @@
 //! that this session read or wrote it. Every successful write is recorded too.
 
 use super::browsing::no_class;
-use super::{check_error, Annotations, Context, ErrorKind, Tool, ToolError, ToolOutput, Toolset};
+use super::{
+    check_error, strings, Annotations, Context, ErrorKind, Tool, ToolError, ToolOutput, Toolset,
+};
 use crate::quote::Literal;
 use crate::schema::{Param, ParamType};
 use serde_json::{json, Map, Value};
@@ -319,13 +321,7 @@ const OPTIONS: [&str; 10] = [
 
 /// Unknown class options and names given twice in one list are `invalidParams`.
 fn check_options(cx: &Context<'_>) -> Result<(), ToolError> {
-    let list = |name: &str| -> Vec<&str> {
-        cx.args
-            .get(name)
-            .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default()
-    };
+    let list = |name: &str| cx.strings_arg(name);
     for option in list("options") {
         if !OPTIONS.contains(&option) {
             return Err(ToolError::new(
@@ -647,10 +643,7 @@ fn delete_class(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
         return Err(refused_kernel(class));
     }
     if answer["error"] == "hasSubclasses" {
-        let subs: Vec<&str> = answer["subclasses"]
-            .as_array()
-            .map(|a| a.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
+        let subs = strings(&answer["subclasses"]);
         return Err(ToolError::new(
             ErrorKind::Refused,
             format!(
@@ -781,10 +774,7 @@ of your own",
                 format!("no pool dictionary named '{name}' in the symbol list"),
             ),
             "hasSubclasses" => {
-                let subs: Vec<&str> = answer["subclasses"]
-                    .as_array()
-                    .map(|a| a.iter().filter_map(Value::as_str).collect())
-                    .unwrap_or_default();
+                let subs = strings(&answer["subclasses"]);
                 (
                     ErrorKind::Refused,
                     format!(

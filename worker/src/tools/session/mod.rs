@@ -3,7 +3,12 @@
 //! the whole surface that commits, and these are the only tools that move the
 //! session's view. Their Smalltalk lives in `session.st` beside this file.
 
-use super::{from_st_error, Annotations, Context, ErrorKind, Tool, ToolError, ToolOutput, Toolset};
+use super::testing::gate::Gate;
+use super::{
+    from_st_error, strings, Annotations, Context, ErrorKind, Tool, ToolError, ToolOutput, Toolset,
+};
+use crate::schema::{Param, ParamType};
+use gsmcp_smalltalk::EvalPolicy;
 use serde_json::{json, Value};
 
 use expressions as st;
@@ -21,6 +26,43 @@ const ABORT: &str = "abortTransaction";
 const COMMIT: &str = "commitTransaction";
 const SESSION: &str = "session";
 const NEEDS_COMMIT: &str = "needsCommit";
+
+/// `commit`'s test gate: the tests it runs first, committing only when all pass.
+const GATE: [Param; 3] = [
+    Param {
+        name: "testClasses",
+        ty: ParamType::StringArray,
+        description: "Test classes (TestCase subclasses, by name) to run before committing; the \
+commit is made only when every one of their tests passes.",
+        required: false,
+    },
+    Param {
+        name: "testClassPattern",
+        ty: ParamType::String,
+        description: "Also run the test classes whose names match this glob (`*` any run of \
+characters, `?` one), e.g. `Bank*Test`.",
+        required: false,
+    },
+    Param {
+        name: "testDictionary",
+        ty: ParamType::String,
+        description: "Also run the test classes bound in this dictionary of the symbol list \
+(with testClassPattern: those of them whose names match it).",
+        required: false,
+    },
+];
+
+/// What a commit's own tests may do: run the test classes' code, never commit.
+const TESTS_POLICY: EvalPolicy = EvalPolicy {
+    client_code: true,
+    may_commit: false,
+};
+
+/// The commit tool's own policy ([`Tool::policy`]), restored after its tests.
+const COMMIT_POLICY: EvalPolicy = EvalPolicy {
+    client_code: false,
+    may_commit: true,
+};
 
 /// The Session tools.
 pub static TOOLS: [Tool; 4] = [
@@ -48,9 +90,12 @@ conflict, abort is the way to go on.",
 sessions, and moves its view to the newest commit. The only tool that commits. If another \
 session committed a change to the same objects first, the commit is refused with error kind \
 `conflict` naming what conflicted; nothing is committed and the session must then abort (losing \
-its changes) before it can commit again.",
+its changes) before it can commit again. With testClasses, testClassPattern or testDictionary it \
+first runs those tests in this session's transaction and commits only when all pass; otherwise \
+it is refused (kind `refused`, the failures listed) and the transaction is left as it was, to be \
+repaired. Tests run in the transaction, so what they change is committed with it.",
         toolset: Toolset::Session,
-        params: &[],
+        params: &GATE,
         annotations: Annotations {
             read_only: false,
             destructive: false,
@@ -103,17 +148,72 @@ fn abort(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     })
 }
 
+/// Runs a commit's test gate, if it has one: the report when every test
+/// passed, else the refusal listing what did not pass.
+fn run_gate(cx: &mut Context<'_>) -> Result<Option<super::testing::gate::Report>, ToolError> {
+    let Some(gate) = Gate::from_args(cx) else {
+        return Ok(None);
+    };
+    let max_classes = cx
+        .options
+        .count(Toolset::Testing.name(), "maxTestClasses")
+        .map(|n| n.min(usize::MAX as u64) as usize);
+    // the tests run the classes' own code and may not commit; the commit
+    // itself then runs under this tool's policy again
+    cx.login.set_policy(TESTS_POLICY);
+    let report = gate.run(cx, max_classes);
+    cx.login.set_policy(COMMIT_POLICY);
+    let report = report?;
+    if report.failures.is_empty() {
+        return Ok(Some(report));
+    }
+    let mut text = format!(
+        "commit refused: {} of {} tests did not pass. Nothing was committed; the transaction is \
+         as it was (with whatever the tests changed), so fix the code and commit again, or abort",
+        report.failures.len(),
+        report.run
+    );
+    for f in report.failures.iter().take(20) {
+        text.push_str(&format!(
+            "\n{}>>#{}: {}: {}",
+            f["class"].as_str().unwrap_or(""),
+            f["selector"].as_str().unwrap_or(""),
+            f["kind"].as_str().unwrap_or(""),
+            f["messageText"].as_str().unwrap_or("")
+        ));
+    }
+    if report.failures.len() > 20 {
+        text.push_str(&format!("\n… and {} more", report.failures.len() - 20));
+    }
+    let mut err = ToolError::new(ErrorKind::Refused, text);
+    err.details.insert("committed".into(), json!(false));
+    if let Value::Object(fields) = report.to_json() {
+        err.details.extend(fields);
+    }
+    Err(err)
+}
+
 fn commit(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    let gated = run_gate(cx)?;
     let reason = match cx.login.system_print_string(COMMIT) {
         Ok(answer) if answer == "true" => {
             // The view moved to the newest commit, which may hold other sessions' versions.
             cx.ledger.forget_reads();
-            return Ok(ToolOutput {
-                text:
-                    "committed: this session's changes are permanent and visible to other sessions"
-                        .into(),
-                structured: json!({"committed": true}),
-            });
+            let mut structured = json!({"committed": true});
+            let mut text =
+                "committed: this session's changes are permanent and visible to other sessions"
+                    .to_string();
+            if let Some(report) = gated {
+                text.push_str(&format!(
+                    ", after all {} tests of {} classes passed",
+                    report.run,
+                    report.classes.len()
+                ));
+                if let (Value::Object(s), Value::Object(r)) = (&mut structured, report.to_json()) {
+                    s.extend(r);
+                }
+            }
+            return Ok(ToolOutput { text, structured });
         }
         Ok(_) => None,
         Err(e) => Some(
@@ -127,15 +227,7 @@ fn commit(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     // the symbol list this expression compiles against: then nothing is named)
     let conflicts: Vec<String> = cx
         .run_json(&st::Conflicts)
-        .ok()
-        .and_then(|v| {
-            v.as_array().map(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .map(String::from)
-                    .collect()
-            })
-        })
+        .map(|v| strings(&v).into_iter().map(String::from).collect())
         .unwrap_or_default();
     match reason {
         // a commit refused with an error and no conflict behind it (a read-only user)
@@ -261,7 +353,13 @@ fn parse_status(answer: &str) -> Option<(u64, bool)> {
 
 #[cfg(test)]
 mod tests {
-    use super::{conflict_error, parse_status};
+    use super::{conflict_error, parse_status, COMMIT_POLICY, TOOLS};
+
+    #[test]
+    fn the_commit_policy_is_the_commit_tools() {
+        let commit = TOOLS.iter().find(|t| t.name == "commit").unwrap();
+        assert_eq!(commit.policy(), COMMIT_POLICY);
+    }
 
     #[test]
     fn conflict_messages_name_what_conflicted_and_the_remedy() {

@@ -10,14 +10,16 @@
 
 use super::listing::{LIMIT, OFFSET};
 use super::{
-    check_error, page_header, window, Annotations, Context, ErrorKind, Tool, ToolError, ToolOutput,
-    Toolset, DEFAULT_LIMIT, READ_ONLY,
+    check_error, page_header, strings, window, Annotations, Context, ErrorKind, Tool, ToolError,
+    ToolOutput, Toolset, DEFAULT_LIMIT, READ_ONLY,
 };
 use crate::quote::Literal;
 use crate::schema::{Param, ParamType};
 use serde_json::{json, Value};
 
 use expressions as st;
+
+pub mod gate;
 
 /// This toolset's expressions, cut from `testing.st` by the build.
 mod expressions {
@@ -147,15 +149,10 @@ fn selectors(cx: &mut Context<'_>, class: &str) -> Result<Vec<String>, ToolError
         class_name: Literal::symbol(class),
     })?;
     let answer = check_error(answer, |k| class_error(k, class, None))?;
-    Ok(answer["selectors"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(String::from)
-                .collect()
-        })
-        .unwrap_or_default())
+    Ok(strings(&answer["selectors"])
+        .into_iter()
+        .map(String::from)
+        .collect())
 }
 
 /// Runs one selector (or all, with `None`) of `class`: one result per test.
@@ -210,10 +207,15 @@ fn summary(results: &[Value]) -> Value {
     })
 }
 
+/// Every test class of the symbol list: `{name, tests, dictionary}`.
+fn list_test_classes_json(cx: &mut Context<'_>) -> Result<Vec<Value>, ToolError> {
+    let answer = cx.run_json(&st::ListTestClasses)?;
+    Ok(answer.as_array().cloned().unwrap_or_default())
+}
+
 fn list_test_classes(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let page = cx.page(DEFAULT_LIMIT)?;
-    let answer = cx.run_json(&st::ListTestClasses)?;
-    let mut classes: Vec<Value> = answer.as_array().cloned().unwrap_or_default();
+    let mut classes = list_test_classes_json(cx)?;
     classes.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
     let shown = window(&classes, page);
     let mut text = page_header(page, shown.len(), classes.len(), false, "test classes");
@@ -416,14 +418,10 @@ fn describe_test_failure(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> 
 
 fn list_failing_tests(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let max_classes = cx.count_option("maxTestClasses");
-    let named = cx.args.get("classNames").and_then(Value::as_array);
+    let named = cx.args.get("classNames").map(strings);
     let mut names: Vec<String> = match named {
         Some(a) => {
-            let names: Vec<String> = a
-                .iter()
-                .filter_map(Value::as_str)
-                .map(String::from)
-                .collect();
+            let names: Vec<String> = a.into_iter().map(String::from).collect();
             if let Some(max) = max_classes.filter(|max| names.len() > *max) {
                 return Err(ToolError::new(
                     ErrorKind::InvalidParams,
@@ -437,15 +435,10 @@ runs in one call (Testing.maxTestClasses); split them over several calls",
             names
         }
         None => {
-            let answer = cx.run_json(&st::ListTestClasses)?;
-            let mut n: Vec<String> = answer
-                .as_array()
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|c| c["name"].as_str().map(String::from))
-                        .collect()
-                })
-                .unwrap_or_default();
+            let mut n: Vec<String> = list_test_classes_json(cx)?
+                .iter()
+                .filter_map(|c| c["name"].as_str().map(String::from))
+                .collect();
             n.sort();
             n
         }
