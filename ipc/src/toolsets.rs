@@ -268,8 +268,9 @@ pub const TOOLSETS: &[ToolsetDecl] = &[
                 name: "kernelGuard",
                 ty: OptionType::Flag,
                 default: OptionValue::Flag(true),
-                description: "Refuse to change, delete or re-comment a kernel class (a class \
-                              bound in Globals under its own name) or its methods.",
+                description: "Refuse to change what a kernel class (a class bound in Globals \
+                              under its own name) already has, unless a call passes \
+                              allowKernelEdits; adding a method to one is allowed.",
             },
             OptionDecl {
                 name: "blindWriteGuard",

@@ -124,11 +124,11 @@ async fn define_unseen(s: &mut Session) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mutation_guards_are_on_by_default_and_can_be_turned_off() {
-    // (tool, arguments) changing a kernel class.
+    // (tool, arguments) changing what a kernel class already has.
     let kernel_changes = [
         (
             "compile_method",
-            json!({"className": "Object", "source": "gsmcpExtra ^ 42", "category": "extras"}),
+            json!({"className": "Object", "source": "yourself ^ nil", "category": "extras"}),
         ),
         (
             "delete_method",
@@ -154,16 +154,14 @@ async fn mutation_guards_are_on_by_default_and_can_be_turned_off() {
     for (tool, args) in &kernel_changes {
         let e = fails(&mut s, tool, args.clone()).await;
         assert_eq!(e["kind"], "refused", "{tool} {args}: {e}");
+        let message = e["message"].as_str().unwrap();
         assert!(
-            e["message"].as_str().unwrap().contains("kernelGuard"),
+            message.contains("kernelGuard") && message.contains("allowKernelEdits"),
             "{tool}: {e}"
         );
     }
     // Nothing changed.
-    assert_eq!(
-        eval(&mut s, "Object includesSelector: #gsmcpExtra").await,
-        "false"
-    );
+    assert_eq!(eval(&mut s, "3 yourself").await, "3");
     assert_eq!(eval(&mut s, "(Globals at: #Bag) name").await, "#Bag");
     assert_eq!(eval(&mut s, "Association instVarNames size").await, "2");
     // Read first, still refused: the kernel guard is not the blind-write guard.
@@ -200,10 +198,28 @@ async fn mutation_guards_are_on_by_default_and_can_be_turned_off() {
     .await;
     assert_eq!(e["kind"], "refused", "{e}");
 
+    // A new method on a kernel class is an extension: allowed. Changing it
+    // afterwards changes an existing method of a kernel class: the call says so.
+    let extension = |source: &str| json!({"className": "Object", "source": source, "category": "*gsmcp-extras"});
+    ok(&mut s, "compile_method", extension("gsmcpExtra ^ 41")).await;
+    assert_eq!(eval(&mut s, "3 gsmcpExtra").await, "41");
+    let e = fails(&mut s, "compile_method", extension("gsmcpExtra ^ 42")).await;
+    assert_eq!(e["kind"], "refused", "{e}");
+    let mut edit = extension("gsmcpExtra ^ 42");
+    edit["allowKernelEdits"] = json!(true);
+    ok(&mut s, "compile_method", edit).await;
+    assert_eq!(eval(&mut s, "3 gsmcpExtra").await, "42");
+    // without a category the method keeps its own
+    let mut edit = json!({"className": "Object", "source": "gsmcpExtra ^ 43"});
+    edit["allowKernelEdits"] = json!(true);
+    let r = ok(&mut s, "compile_method", edit).await;
+    assert_eq!(r["structuredContent"]["category"], "*gsmcp-extras", "{r}");
+
     let open = options_server("Mutation.kernelGuard=off, Mutation.blindWriteGuard=off");
     let mut s = session(&open).await;
-    ok(&mut s, "compile_method", kernel_changes[0].1.clone()).await;
-    assert_eq!(eval(&mut s, "3 gsmcpExtra").await, "42");
+    ok(&mut s, "compile_method", extension("gsmcpExtra ^ 42")).await;
+    ok(&mut s, "compile_method", extension("gsmcpExtra ^ 44")).await;
+    assert_eq!(eval(&mut s, "3 gsmcpExtra").await, "44");
     ok(
         &mut s,
         "set_class_comment",

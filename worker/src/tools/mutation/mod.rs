@@ -61,6 +61,16 @@ const DICTIONARY_NAME: Param = Param {
     required: true,
 };
 
+/// The per-call override of the kernel guard.
+const ALLOW_KERNEL_EDITS: Param = Param {
+    name: "allowKernelEdits",
+    ty: ParamType::Boolean,
+    description: "Change what a kernel class (one bound in Globals under its own name) already \
+has — an existing method, its definition, comment or binding — anyway (default false). Adding a \
+new method to a kernel class needs no override.",
+    required: false,
+};
+
 const fn names(name: &'static str, description: &'static str) -> Param {
     Param {
         name,
@@ -135,6 +145,7 @@ binding it now, else UserGlobals).",
 new one (default true).",
                 required: false,
             },
+            ALLOW_KERNEL_EDITS,
         ],
         annotations: WRITES,
         handler: compile_class_definition,
@@ -143,10 +154,11 @@ new one (default true).",
         name: "compile_method",
         title: "Compile a method",
         description: "Compiles a method's source (selector pattern first) into a class, on the \
-instance side or with meta on the class side, in a method category (default `as yet \
-unclassified`). A compile error fails with kind compileError, its line, offset and text. \
-Replacing an existing method requires that this session has read it (get_method_source or \
-export_class_source) or written it. Does not commit.",
+instance side or with meta on the class side, in a method category (default: the category \
+the method has now, else `as yet unclassified`). A compile error fails with kind compileError, \
+its line, offset and text. Replacing an existing method requires that this session has read it \
+(get_method_source or export_class_source) or written it. A new method may be added to a kernel \
+class; replacing one of its existing methods needs allowKernelEdits. Does not commit.",
         toolset: Toolset::Mutation,
         params: &[
             CLASS,
@@ -160,10 +172,12 @@ statements.",
             Param {
                 name: "category",
                 ty: ParamType::String,
-                description: "The method category (default `as yet unclassified`).",
+                description: "The method category (default: the method's current category, \
+else `as yet unclassified`).",
                 required: false,
             },
             META,
+            ALLOW_KERNEL_EDITS,
         ],
         annotations: WRITES,
         handler: compile_method,
@@ -174,7 +188,7 @@ statements.",
         description: "Removes the class's binding from the dictionary that holds it (refused \
 while it has subclasses). Does not commit: abort brings it back.",
         toolset: Toolset::Mutation,
-        params: &[CLASS],
+        params: &[CLASS, ALLOW_KERNEL_EDITS],
         annotations: DESTROYS,
         handler: delete_class,
     },
@@ -193,6 +207,7 @@ not commit: abort brings it back.",
                 required: true,
             },
             META,
+            ALLOW_KERNEL_EDITS,
         ],
         annotations: DESTROYS,
         handler: delete_method,
@@ -223,6 +238,7 @@ commit.",
                 description: "The new comment, any text.",
                 required: true,
             },
+            ALLOW_KERNEL_EDITS,
         ],
         annotations: WRITES,
         handler: set_class_comment,
@@ -232,9 +248,10 @@ commit.",
 /// The dictionaries no tool removes: the kernel's and the user's default.
 const KEPT_DICTIONARIES: [&str; 2] = ["Globals", "UserGlobals"];
 
-/// Whether this deployment leaves kernel classes alone (`Mutation.kernelGuard`).
+/// Whether this call leaves what kernel classes have alone: the deployment's
+/// `Mutation.kernelGuard`, unless the call passes `allowKernelEdits`.
 fn kernel_guard(cx: &Context<'_>) -> Literal {
-    Literal::boolean(cx.flag_option("kernelGuard", true))
+    Literal::boolean(cx.flag_option("kernelGuard", true) && !cx.bool_arg("allowKernelEdits"))
 }
 
 /// Whether this deployment refuses blind overwrites (`Mutation.blindWriteGuard`).
@@ -242,14 +259,17 @@ fn blind_write_guard(cx: &Context<'_>) -> bool {
     cx.flag_option("blindWriteGuard", true)
 }
 
-/// The refusal for a change to a kernel class while `Mutation.kernelGuard` is on.
-fn refused_kernel(class: &str) -> ToolError {
+/// The refusal for a change to what kernel class `class` already has
+/// (`what`: its method, definition…) while the kernel guard is on.
+fn refused_kernel(class: &str, what: &str) -> ToolError {
     ToolError::new(
         ErrorKind::Refused,
         format!(
             "refused: {class} is a kernel class (bound in Globals under its own name), and this \
-server does not change kernel classes (the Mutation.kernelGuard option); put the behaviour in a \
-class of your own, e.g. a subclass, or ask the operator to turn the guard off"
+would change {what}; nothing was changed. Kernel code is shared by everything in the repository, \
+so the server leaves it alone (the Mutation.kernelGuard option): adding a new method to a kernel \
+class is allowed, or put the behaviour in a class of your own (e.g. a subclass); to change it \
+anyway, repeat the call with allowKernelEdits: true"
         ),
     )
 }
@@ -521,7 +541,7 @@ fn compile_method(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let class = cx.str_arg("className").unwrap_or_default();
     let source = cx.str_arg("source").unwrap_or_default();
     let meta = cx.bool_arg("meta");
-    let category = cx.str_arg("category").unwrap_or("as yet unclassified");
+    let category = cx.str_arg("category");
     let selector = selector_of(source);
     let may_overwrite = !blind_write_guard(cx)
         || selector
@@ -533,7 +553,7 @@ fn compile_method(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
         selector: Literal::optional_symbol(selector.as_deref()),
         may_overwrite: Literal::boolean(may_overwrite),
         source: Literal::string(source),
-        category: Literal::string(category),
+        category: category.map_or_else(Literal::nil, Literal::string),
         kernel_guard: kernel_guard(cx),
     })?;
     let side = if meta { " class" } else { "" };
@@ -576,7 +596,13 @@ fn compile_method(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
             d.insert("errors".into(), Value::Array(errors));
             return Err(err);
         }
-        Some("kernel") => return Err(refused_kernel(class)),
+        Some("kernel") => {
+            let sel = selector.as_deref().unwrap_or("?");
+            return Err(refused_kernel(
+                class,
+                &format!("its existing method {class}{side}>>{sel}"),
+            ));
+        }
         Some("unseen") => {
             let sel = selector.unwrap_or_default();
             return Err(ToolError::new(
@@ -596,7 +622,7 @@ its current source, so this would overwrite it unseen; read it first with get_me
     }
     let compiled = answer["selector"].as_str().unwrap_or_default().to_string();
     cx.ledger.wrote_method(class, meta, &compiled);
-    let category = answer["category"].as_str().unwrap_or(category);
+    let category = answer["category"].as_str().unwrap_or("as yet unclassified");
     Ok(ToolOutput {
         text: format!("compiled {class}{side}>>{compiled} in category '{category}'"),
         structured: answer,
@@ -615,7 +641,10 @@ fn delete_method(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
         kernel_guard: kernel_guard(cx),
     })?;
     if answer["error"] == "kernel" {
-        return Err(refused_kernel(class));
+        return Err(refused_kernel(
+            class,
+            &format!("its existing method {class}{side}>>{selector}"),
+        ));
     }
     check_error(answer, |kind| match kind {
         "noMethod" => (
@@ -640,7 +669,7 @@ fn delete_class(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
         kernel_guard: kernel_guard(cx),
     })?;
     if answer["error"] == "kernel" {
-        return Err(refused_kernel(class));
+        return Err(refused_kernel(class, "its binding (deleting the class)"));
     }
     if answer["error"] == "hasSubclasses" {
         let subs = strings(&answer["subclasses"]);
@@ -673,7 +702,7 @@ fn set_class_comment(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
             return Err(ToolError::new(k, m));
         }
         if exists["kernel"] == true {
-            return Err(refused_kernel(class));
+            return Err(refused_kernel(class, "its comment"));
         }
         return Err(refused_unseen_class(class));
     }
@@ -683,7 +712,7 @@ fn set_class_comment(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
         kernel_guard: kernel_guard(cx),
     })?;
     if answer["error"] == "kernel" {
-        return Err(refused_kernel(class));
+        return Err(refused_kernel(class, "its comment"));
     }
     check_error(answer, |_| no_class(class))?;
     cx.ledger.wrote_class(class);
@@ -711,7 +740,7 @@ fn compile_class_definition(cx: &mut Context<'_>) -> Result<ToolOutput, ToolErro
             kernel_guard: kernel_guard(cx),
         })?;
         if exists["kernel"] == true {
-            return Err(refused_kernel(class));
+            return Err(refused_kernel(class, "its definition"));
         }
         if exists["error"] == "notClass" {
             return Err(ToolError::new(
@@ -750,10 +779,10 @@ fn compile_class_definition(cx: &mut Context<'_>) -> Result<ToolOutput, ToolErro
                     ErrorKind::Refused,
                     "refused: Globals is the kernel's dictionary, and this server does not add \
 classes to it (the Mutation.kernelGuard option); define the class in UserGlobals or a dictionary \
-of your own",
+of your own, or repeat the call with allowKernelEdits: true",
                 )
             } else {
-                refused_kernel(class)
+                refused_kernel(class, "its definition")
             });
         }
         let (k, m) = match kind {
