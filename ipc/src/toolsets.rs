@@ -124,13 +124,15 @@ pub enum Toolset {
     Session,
     /// Running SUnit tests.
     Testing,
+    /// The GemStone workflow prompts (no tools).
+    Workflow,
     /// The fixtures of the official MCP conformance suite (opt-in).
     Conformance,
 }
 
 impl Toolset {
     /// Every toolset, in the order `tools/list` answers them.
-    pub const ALL: [Toolset; 8] = [
+    pub const ALL: [Toolset; 9] = [
         Toolset::Browsing,
         Toolset::Execution,
         Toolset::Listing,
@@ -138,6 +140,7 @@ impl Toolset {
         Toolset::Search,
         Toolset::Session,
         Toolset::Testing,
+        Toolset::Workflow,
         Toolset::Conformance,
     ];
 
@@ -151,6 +154,7 @@ impl Toolset {
             Toolset::Search => "Search",
             Toolset::Session => "Session",
             Toolset::Testing => "Testing",
+            Toolset::Workflow => "Workflow",
             Toolset::Conformance => "Conformance",
         }
     }
@@ -182,6 +186,9 @@ pub struct ToolsetDecl {
     pub toolset: Toolset,
     /// Served only when a deployment names it (never part of the default "all").
     pub opt_in: bool,
+    /// Whether it has tools. A toolset of prompts only runs nothing and
+    /// changes nothing, so no scope needs to grant it (`MCP_SCOPE_TOOLSETS`).
+    pub has_tools: bool,
     /// The options it accepts.
     pub options: &'static [OptionDecl],
 }
@@ -239,11 +246,13 @@ pub const TOOLSETS: &[ToolsetDecl] = &[
     ToolsetDecl {
         toolset: Toolset::Browsing,
         opt_in: false,
+        has_tools: true,
         options: &[],
     },
     ToolsetDecl {
         toolset: Toolset::Execution,
         opt_in: false,
+        has_tools: true,
         options: &[OptionDecl {
             name: "maxResultChars",
             ty: OptionType::Count {
@@ -258,11 +267,13 @@ pub const TOOLSETS: &[ToolsetDecl] = &[
     ToolsetDecl {
         toolset: Toolset::Listing,
         opt_in: false,
+        has_tools: true,
         options: &[DEFAULT_LIMIT_OPTION, MAX_LIMIT_OPTION],
     },
     ToolsetDecl {
         toolset: Toolset::Mutation,
         opt_in: false,
+        has_tools: true,
         options: &[
             OptionDecl {
                 name: "kernelGuard",
@@ -284,16 +295,19 @@ pub const TOOLSETS: &[ToolsetDecl] = &[
     ToolsetDecl {
         toolset: Toolset::Search,
         opt_in: false,
+        has_tools: true,
         options: &[DEFAULT_LIMIT_OPTION, MAX_LIMIT_OPTION],
     },
     ToolsetDecl {
         toolset: Toolset::Session,
         opt_in: false,
+        has_tools: true,
         options: &[],
     },
     ToolsetDecl {
         toolset: Toolset::Testing,
         opt_in: false,
+        has_tools: true,
         options: &[
             DEFAULT_LIMIT_OPTION,
             MAX_LIMIT_OPTION,
@@ -309,8 +323,15 @@ pub const TOOLSETS: &[ToolsetDecl] = &[
         ],
     },
     ToolsetDecl {
+        toolset: Toolset::Workflow,
+        opt_in: false,
+        has_tools: false,
+        options: &[],
+    },
+    ToolsetDecl {
         toolset: Toolset::Conformance,
         opt_in: true,
+        has_tools: true,
         options: &[],
     },
 ];
@@ -561,7 +582,8 @@ mod tests {
                 "Mutation",
                 "Search",
                 "Session",
-                "Testing"
+                "Testing",
+                "Workflow"
             ]
         );
         assert!(Toolset::Conformance.decl().opt_in);

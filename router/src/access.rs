@@ -26,9 +26,9 @@ pub fn redactor_for<'a>(auth: &'a Auth, secrets: impl IntoIterator<Item = &'a st
 }
 
 /// `MCP_SCOPE_TOOLSETS`: `scope=Toolset,Toolset` entries separated by spaces
-/// or `;`. Every toolset named must be served and every served toolset granted
-/// by some scope (a toolset no scope grants could never be used: say so rather
-/// than serve it to no one). Only OAuth tokens carry scopes.
+/// or `;`. Every toolset named must be served and every served toolset with
+/// tools granted by some scope (a toolset no scope grants could never be used:
+/// say so rather than serve it to no one). Only OAuth tokens carry scopes.
 pub fn parse_scope_toolsets(
     text: &str,
     served: &[String],
@@ -68,6 +68,7 @@ pub fn parse_scope_toolsets(
     }
     if let Some(orphan) = served
         .iter()
+        .filter(|t| has_tools(t))
         .find(|t| !out.iter().any(|(_, sets)| sets.contains(t)))
     {
         return Err(format!(
@@ -76,6 +77,12 @@ pub fn parse_scope_toolsets(
         ));
     }
     Ok(out)
+}
+
+/// Whether the toolset named `name` has tools; one of prompts only (which
+/// run and change nothing) is served to every session whatever its scopes.
+fn has_tools(name: &str) -> bool {
+    gsmcp_ipc::toolsets::toolset(name).is_none_or(|d| d.has_tools)
 }
 
 /// The served toolsets `principal`'s scopes do not grant, each with the
@@ -94,6 +101,7 @@ pub fn withheld_toolsets(
     };
     served
         .iter()
+        .filter(|t| has_tools(t))
         .filter_map(|toolset| {
             let granting: Vec<String> = scope_toolsets
                 .iter()

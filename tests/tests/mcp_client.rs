@@ -153,7 +153,8 @@ async fn raw_session_lifecycle_ends_with_404_and_no_worker() {
     assert_eq!(s.init["protocolVersion"], "2025-11-25");
     assert_eq!(
         s.init["capabilities"],
-        json!({"tools": {"listChanged": false}, "logging": {}})
+        json!({"tools": {"listChanged": false}, "logging": {},
+               "prompts": {"listChanged": false}, "completions": {}})
     );
     let pid = worker_of(server.port(), &s).expect("a worker runs for the session");
 

@@ -298,11 +298,23 @@ fn prompts_resources_and_completion_are_served_with_the_fixtures() {
         );
     }
 
-    // Without the toolset nothing of it is declared or served.
+    // Without the toolset none of its fixtures is declared or served (the
+    // prompts a default server lists are the Workflow toolset's).
     let plain = Server::start();
     let (sid, init) = open(&plain, json!({}));
-    assert!(init["capabilities"].get("prompts").is_none(), "{init}");
     assert!(init["capabilities"].get("resources").is_none(), "{init}");
+    let v = single_answer(plain.post_in(&sid, &request_body(3, "prompts/list", json!({}))));
+    let prompts = v["result"]["prompts"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        !prompts.is_empty()
+            && prompts
+                .iter()
+                .all(|p| p["name"].as_str().unwrap().starts_with("gemstone-")),
+        "{v}"
+    );
     let v = single_answer(plain.post_in(&sid, &request_body(2, "resources/list", json!({}))));
     assert_eq!(v["error"]["code"], -32601, "{v}");
 }

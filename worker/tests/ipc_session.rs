@@ -341,8 +341,10 @@ fn initialize_negotiates_the_protocol_version() {
         assert_eq!(r["protocolVersion"], answered, "requested {requested}");
         assert_eq!(
             r["capabilities"],
-            json!({"tools": {"listChanged": false}, "logging": {}}),
-            "no prompts, resources or completions without a toolset offering them"
+            json!({"tools": {"listChanged": false}, "logging": {},
+                   "prompts": {"listChanged": false}, "completions": {}}),
+            "the Workflow toolset's prompts (and their completion); no resources without a \
+             toolset offering them"
         );
         assert_eq!(
             r["serverInfo"],
@@ -999,7 +1001,20 @@ fn start_tool(w: &mut Worker, name: &str, args: Value, progress: bool) -> u64 {
 fn conformance_is_opt_in() {
     let (mut w, ready) = Worker::ready(hello());
     assert!(!ready.tools_json.contains("test_simple_text"));
+    // the prompts listed are the Workflow toolset's, none of the fixtures'
     let v = w.request("prompts/list", json!({}));
+    let prompts = v["result"]["prompts"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        !prompts.is_empty()
+            && prompts
+                .iter()
+                .all(|p| p["name"].as_str().unwrap().starts_with("gemstone-")),
+        "{v}"
+    );
+    let v = w.request("resources/list", json!({}));
     assert_eq!(v["error"]["code"], -32601, "{v}");
     let v = w.request("tools/call", json!({"name": "test_simple_text"}));
     assert_eq!(v["error"]["code"], -32602, "{v}");

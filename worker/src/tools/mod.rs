@@ -39,6 +39,7 @@ pub mod search;
 pub mod session;
 pub mod template;
 pub mod testing;
+pub mod workflow;
 
 use crate::backend::{Login, BETWEEN_CALLS};
 use crate::notify::Notifier;
@@ -358,6 +359,8 @@ pub struct Registry {
     /// Whether the opt-in Conformance toolset (its fixture tools, prompts and
     /// resources) is served.
     conformance: bool,
+    /// Whether the Workflow toolset (prompts only) is served.
+    workflow: bool,
     /// The session's blind-write ledgers (one registry serves one session).
     ledger: RefCell<Ledger>,
     options: Options,
@@ -378,6 +381,7 @@ impl Registry {
             }
         }
         let every = toolsets.is_empty();
+        let workflow = every || wanted.contains(&Toolset::Workflow);
         let tools = all_tools()
             .filter(|t| every || wanted.contains(&t.toolset))
             .collect();
@@ -385,6 +389,7 @@ impl Registry {
             tools,
             withheld: Vec::new(),
             conformance,
+            workflow,
             ledger: RefCell::new(Ledger::default()),
             options: Options::from_pairs(options)?,
         })
@@ -474,10 +479,17 @@ impl Registry {
 
     /// The prompts the served toolsets offer.
     pub fn prompts(&self) -> Prompts {
-        match self.conformance {
-            true => Prompts::new(conformance::PROMPTS.iter().collect()),
-            false => Prompts::default(),
-        }
+        let workflow = self
+            .workflow
+            .then_some(workflow::PROMPTS.iter())
+            .into_iter()
+            .flatten();
+        let fixtures = self
+            .conformance
+            .then_some(conformance::PROMPTS.iter())
+            .into_iter()
+            .flatten();
+        Prompts::new(workflow.chain(fixtures).collect())
     }
 
     /// The resources and resource templates the served toolsets offer.
