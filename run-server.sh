@@ -6,6 +6,7 @@
 # variable of `gsmcp --help` is passed on.
 # `./run-server.sh --check` builds, checks the settings, logs in once, reports
 # and exits (0 ok, 2 with each problem and its fix) without starting a server.
+# `./run-server.sh --no-build` starts what target/release holds without building.
 # `./run-server.sh --tls-self-signed` serves HTTPS with a throw-away certificate
 # for this machine (made once under the state directory) and says how to trust it.
 # With MCP_AUTH=token the server makes a bearer token (unless MCP_TOKEN_FILE
@@ -29,7 +30,17 @@ if ! [[ "$PORT" =~ ^[0-9]+$ ]] || (( PORT > 65535 )); then
   exit 2
 fi
 
-if command -v cargo >/dev/null 2>&1; then
+NO_BUILD=""
+for arg in "$@"; do
+  [[ "$arg" == --no-build ]] && NO_BUILD=1
+done
+
+if [[ -n "$NO_BUILD" ]]; then
+  if [[ ! -x "$BIN" || ! -x "$TARGET_DIR/release/gsmcp-worker" ]]; then
+    echo "run-server.sh: --no-build, but $BIN or its worker is not built; run without --no-build (or cargo build --release --bins)" >&2
+    exit 2
+  fi
+elif command -v cargo >/dev/null 2>&1; then
   # A no-op when the binaries are up to date; the output only matters on failure.
   [[ -x "$BIN" ]] || echo "building gsmcp (release; the first build takes a few minutes)..."
   if ! build_log="$(cargo build --release --bins 2>&1)"; then
@@ -46,6 +57,7 @@ CHECK=""
 for arg in "$@"; do
   case "$arg" in
     --check) CHECK=1 ;;
+    --no-build) ;;
     --tls-self-signed)
       TLS_DIR="$STATE_DIR/tls"
       if [[ ! -f "$TLS_DIR/cert.pem" || ! -f "$TLS_DIR/key.pem" ]]; then
@@ -55,7 +67,7 @@ for arg in "$@"; do
       export MCP_TLS_CERT="$TLS_DIR/cert.pem" MCP_TLS_KEY="$TLS_DIR/key.pem"
       ;;
     *)
-      echo "run-server.sh: unknown argument $arg (known: --check, --tls-self-signed)" >&2
+      echo "run-server.sh: unknown argument $arg (known: --check, --no-build, --tls-self-signed)" >&2
       exit 2
       ;;
   esac

@@ -15,6 +15,21 @@ use std::net::{IpAddr, Ipv4Addr};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+/// What `--help` ends with.
+const EXAMPLES: &str = "\
+Examples:
+  gsmcp                                    the embedded stone's repository on http://127.0.0.1:8000/mcp
+  gsmcp --check                            check the settings, log in once, report and exit
+  MCP_REPOSITORY=:memory: gsmcp --port 0   a fresh unsaved image per session, on a free port
+  MCP_READ_ONLY=1 gsmcp                    serve only the tools that read
+  MCP_AUTH=token MCP_BIND=0.0.0.0 MCP_TLS_CERT=cert.pem MCP_TLS_KEY=key.pem \\
+    MCP_ALLOWED_HOSTS=gemstone.example.com gsmcp
+                                           on a network: a bearer token over HTTPS
+  MCP_BACKEND=gci GEMSTONE=/opt/gemstone/product MCP_STONE=gs64stone gsmcp
+                                           your GemStone stone through its GCI library
+
+./run-server.sh builds and starts it in the background; the README has the rest.";
+
 /// Largest instructions file accepted.
 pub const MAX_INSTRUCTIONS: u64 = 32 * 1024;
 
@@ -25,7 +40,7 @@ pub const WORKER_BIN_NAME: &str = "gsmcp-worker";
 ///
 /// Every option can also be set with the environment variable shown; the flag wins.
 #[derive(Debug, Clone, Parser)]
-#[command(name = "gsmcp", version, about)]
+#[command(name = "gsmcp", version, after_long_help = EXAMPLES)]
 pub struct Cli {
     /// TCP port to listen on (0 picks a free one).
     #[arg(long, env = "MCP_PORT", default_value = "8000")]
@@ -143,7 +158,9 @@ pub struct Cli {
     /// The worker executable (default: `gsmcp-worker` next to this executable).
     #[arg(long, env = "MCP_WORKER_BIN")]
     pub worker_bin: Option<PathBuf>,
-    /// Toolsets to serve, separated by commas or spaces (default: all).
+    /// Toolsets to serve, separated by commas or spaces (default: Browsing,
+    /// Execution, Listing, Mutation, Search, Session, Testing, Workflow; the
+    /// opt-in Conformance only when named).
     #[arg(long, env = "MCP_TOOLSETS")]
     pub toolsets: Option<String>,
     /// Options of the served toolsets, `Toolset.option=value` separated by commas or
@@ -1247,6 +1264,35 @@ mod tests {
         if std::env::var_os("MCP_REQUEST_TIMEOUT").is_none() {
             assert_eq!(c.request_timeout, Some(Duration::from_secs(5 * 60)));
         }
+    }
+
+    /// `-h` and `--help` open with the same sentence, name the default
+    /// toolsets, and `--help` ends with examples.
+    #[test]
+    fn help_agrees_with_itself_and_the_defaults() {
+        use clap::CommandFactory;
+        let short = Cli::command().render_help().to_string();
+        let long = Cli::command().render_long_help().to_string();
+        let first = |t: &str| {
+            t.lines()
+                .next()
+                .unwrap_or_default()
+                .trim_end_matches('.')
+                .to_string()
+        };
+        assert_eq!(first(&short), first(&long));
+        assert!(
+            first(&long).starts_with("gsmcp: serves a GemStone/S"),
+            "{long}"
+        );
+        let defaults: Vec<&str> = default_toolsets().collect();
+        let compact: String = long.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(compact.contains(&defaults.join(", ")), "{compact}");
+        let examples = long.find("Examples:").expect("examples");
+        assert!(
+            examples > long.find("--port").unwrap(),
+            "examples come last"
+        );
     }
 
     #[test]

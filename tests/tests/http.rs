@@ -1157,6 +1157,22 @@ fn run_and_stop_scripts() {
     let (status, out, _) = script("stop-server.sh", &[&port.to_string()]);
     assert!(!status.success());
     assert!(out.contains("no server is listening"), "{out}");
+
+    // --no-build starts what is built without calling cargo (now a cargo
+    // that fails), and refuses when nothing is built
+    std::fs::write(&cargo, "#!/bin/sh\necho cargo was called >&2\nexit 1\n").unwrap();
+    let (status, out, err) = script("run-server.sh", &["--no-build"]);
+    assert!(
+        status.success(),
+        "run-server.sh --no-build failed:\n{out}\n{err}"
+    );
+    assert!(!err.contains("cargo was called"), "{err}");
+    let (status, out, err) = script("stop-server.sh", &[&port.to_string()]);
+    assert!(status.success(), "stop-server.sh failed:\n{out}\n{err}");
+    std::fs::remove_file(target.join("release/gsmcp")).unwrap();
+    let (status, _, err) = script("run-server.sh", &["--no-build"]);
+    assert_eq!(status.code(), Some(2), "{err}");
+    assert!(err.contains("is not built"), "{err}");
 }
 
 #[test]
