@@ -103,9 +103,8 @@ pub fn bearer_token(headers: &HeaderMap) -> Result<&str, Denied> {
 
 /// A new random token: 256 bits as 64 hexadecimal digits.
 pub fn generate_token() -> Result<String, String> {
-    let mut bytes = [0u8; TOKEN_BYTES];
-    getrandom::fill(&mut bytes).map_err(|e| format!("cannot draw a random token: {e}"))?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+    let bytes: [u8; TOKEN_BYTES] = crate::secret::random("a random token")?;
+    Ok(crate::secret::hex(&bytes))
 }
 
 /// Reads a token file: its first line, which must be at least

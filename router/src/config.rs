@@ -7,7 +7,8 @@
 //! the only file system access is reading the instructions file, checking the
 //! worker binary and opening the log file.
 
-use crate::logins::{LoginTarget, Secret, WORKER_PASSWORD_ENV};
+use crate::logins::{LoginTarget, WORKER_PASSWORD_ENV};
+use crate::secret::Secret;
 use clap::Parser;
 use gsmcp_ipc::toolsets::{default_toolsets, parse_toolsets};
 use std::fs::File;

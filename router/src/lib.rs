@@ -38,6 +38,7 @@ pub mod logging;
 pub mod logins;
 pub mod oauth;
 pub mod private;
+pub mod secret;
 pub mod session;
 pub mod sse;
 pub mod supervisor;

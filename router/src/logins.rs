@@ -22,35 +22,11 @@ use std::path::{Path, PathBuf};
 use gsmcp_ipc::Credential;
 
 use crate::identity::Principal;
+use crate::secret::Secret;
+use crate::secret::{hex, random, unhex};
 
 /// The environment variable holding the worker user's password.
 pub const WORKER_PASSWORD_ENV: &str = "MCP_WORKER_PASSWORD";
-
-/// A secret (a password, a made token): never printed (`Debug` shows
-/// `<redacted>`), never in a message.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(String);
-
-impl Secret {
-    /// A secret holding `s`.
-    pub fn new(s: impl Into<String>) -> Secret {
-        Secret(s.into())
-    }
-    /// The value of the environment variable `name`, if set.
-    pub fn from_env(name: &str) -> Option<Secret> {
-        std::env::var(name).ok().map(Secret)
-    }
-    /// The secret itself, for the worker's Hello frame or the one place that shows it.
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl std::fmt::Debug for Secret {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("<redacted>")
-    }
-}
 
 /// The settings the logins are made from, as the command line gave them.
 #[derive(Debug, Default)]
@@ -268,9 +244,7 @@ impl LoginKey {
         let path = LoginKey::path_for(repository);
         let shown = path.display();
         if !path.exists() {
-            let mut key = [0u8; 32];
-            getrandom::fill(&mut key)
-                .map_err(|e| format!("cannot make the login key {shown}: no randomness ({e})"))?;
+            let key: [u8; 32] = random(&format!("the login key {shown}"))?;
             let made = std::fs::OpenOptions::new()
                 .write(true)
                 .create_new(true)
@@ -295,7 +269,7 @@ impl LoginKey {
         crate::private::check_private_file(&path, "the login key")?;
         let text = std::fs::read_to_string(&path)
             .map_err(|e| format!("the login key {shown}: cannot read it ({e})"))?;
-        unhex32(text.lines().next().unwrap_or("").trim())
+        unhex(text.lines().next().unwrap_or("").trim())
             .map(LoginKey)
             .ok_or_else(|| format!("the login key {shown} does not hold 64 hex digits"))
     }
@@ -304,9 +278,7 @@ impl LoginKey {
     /// [`TICKET_LIFETIME_SECS`]: a fresh random nonce, the expiry, and the
     /// HMAC-SHA-256 of the format, user, nonce and expiry under the key.
     pub fn mint(&self, user: &str, now: u64) -> Result<String, String> {
-        let mut nonce = [0u8; 16];
-        getrandom::fill(&mut nonce)
-            .map_err(|e| format!("cannot make a login ticket: no randomness ({e})"))?;
+        let nonce: [u8; 16] = random("a login ticket")?;
         Ok(self.mint_with(user, &nonce, now + TICKET_LIFETIME_SECS))
     }
 
@@ -323,21 +295,6 @@ fn unix_now() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn unhex32(text: &str) -> Option<[u8; 32]> {
-    if text.len() != 64 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return None;
-    }
-    let mut out = [0u8; 32];
-    for (i, o) in out.iter_mut().enumerate() {
-        *o = u8::from_str_radix(&text[2 * i..2 * i + 2], 16).ok()?;
-    }
-    Some(out)
 }
 
 /// The worker login: `MCP_WORKER_USER` and its password from

@@ -344,10 +344,9 @@ impl Registry {
 }
 
 /// 128 bits from the OS CSPRNG, as 32 lower-case hex characters.
-pub fn new_session_id() -> Result<String, getrandom::Error> {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes)?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+pub fn new_session_id() -> Result<String, String> {
+    let bytes: [u8; 16] = crate::secret::random("a session id")?;
+    Ok(crate::secret::hex(&bytes))
 }
 
 struct Init {
