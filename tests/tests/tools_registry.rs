@@ -66,6 +66,7 @@ const TOOLSETS: &[(&str, &[Contract])] = &[
             ("compile_method", &["className", "source"], false),
             ("delete_class", &["className"], false),
             ("delete_method", &["className", "selector"], false),
+            ("file_in", &["source"], false),
             ("remove_dictionary", &["dictionaryName"], false),
             ("set_class_comment", &["className", "comment"], false),
         ],

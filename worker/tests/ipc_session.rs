@@ -207,6 +207,7 @@ fn handshake_answers_ready_with_the_tool_list() {
             "compile_method",
             "delete_class",
             "delete_method",
+            "file_in",
             "remove_dictionary",
             "set_class_comment",
             "list_test_classes",

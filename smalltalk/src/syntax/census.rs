@@ -4,9 +4,14 @@
 //! pseudo-variable declares). The worker's census test uses it to hold every
 //! tool's Smalltalk to the table of names GemStone 3.7 is known to have.
 //!
+//! It also recognises a *declarative* doit ([`literal_message`]): one message
+//! to a global whose arguments are literals or globals, the shape of a class
+//! definition in a topaz file-out (`Object subclass: 'Foo' instVarNames: #(a)
+//! … inDictionary: UserGlobals`), so a file-in can tell it from code.
+//!
 //! It reads the syntax tree only; it resolves nothing and runs nothing.
 
-use crate::syntax::ast::{BlockAst, Expr, Msg, Stmt};
+use crate::syntax::ast::{BlockAst, Expr, Lit, Msg, Stmt};
 use crate::syntax::parser::{parse_doit, SyntaxError};
 use std::collections::BTreeSet;
 
@@ -30,6 +35,54 @@ pub fn names_in_doit(source: &str) -> Result<Names, SyntaxError> {
     };
     walk.stmts(&doit.body);
     Ok(walk.names)
+}
+
+/// A doit that is one message to a global with literal or global arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LiteralMessage {
+    /// The global the message is sent to (e.g. `Object`).
+    pub receiver: String,
+    /// The message's selector (e.g. `subclass:instVarNames:…`).
+    pub selector: String,
+    /// The first argument when it is a string or symbol literal (a class
+    /// definition's new class name, a comment).
+    pub first: Option<String>,
+}
+
+/// `source` as a [`LiteralMessage`], or None when it is anything else: temporaries,
+/// more than one statement, a cascade, a block, a send or assignment among
+/// the arguments, a syntax error.
+pub fn literal_message(source: &str) -> Option<LiteralMessage> {
+    let doit = parse_doit(source).ok()?;
+    let ([Stmt::Expr(Expr::Send(send))] | [Stmt::Return(Expr::Send(send), _)]) =
+        doit.body.as_slice()
+    else {
+        return None;
+    };
+    if !doit.temps.is_empty() {
+        return None;
+    }
+    let Expr::Var(receiver, _) = &send.recv else {
+        return None;
+    };
+    let global = |name: &str| !PSEUDO.contains(&name);
+    let plain = |e: &Expr| match e {
+        Expr::Lit(..) => true,
+        Expr::Var(name, _) => global(name),
+        _ => false,
+    };
+    if !global(receiver) || !send.msg.args.iter().all(plain) {
+        return None;
+    }
+    let first = match send.msg.args.first() {
+        Some(Expr::Lit(Lit::Str(text) | Lit::Sym(text), _)) => Some(text.clone()),
+        _ => None,
+    };
+    Some(LiteralMessage {
+        receiver: receiver.clone(),
+        selector: send.msg.selector.clone(),
+        first,
+    })
 }
 
 struct Walk {
@@ -142,6 +195,55 @@ mod tests {
             let want_s: BTreeSet<String> = sels.iter().map(|s| s.to_string()).collect();
             let want_g: BTreeSet<String> = globals.iter().map(|s| s.to_string()).collect();
             assert_eq!((n.selectors, n.globals), (want_s, want_g), "{src}");
+        }
+    }
+
+    #[test]
+    fn literal_messages() {
+        // (doit, receiver, selector, first argument); None: not a literal message
+        type Expected = Option<(&'static str, &'static str, Option<&'static str>)>;
+        let table: &[(&str, Expected)] = &[
+            (
+                "Object subclass: 'Foo'\n  instVarNames: #( a b)\n  classVars: #()\n  \
+                 inDictionary: UserGlobals\n  options: #()\n",
+                Some((
+                    "Object",
+                    "subclass:instVarNames:classVars:inDictionary:options:",
+                    Some("Foo"),
+                )),
+            ),
+            (
+                "Foo comment: \n'It''s a foo'",
+                Some(("Foo", "comment:", Some("It's a foo"))),
+            ),
+            (
+                "^ Foo category: #Bar",
+                Some(("Foo", "category:", Some("Bar"))),
+            ),
+            (
+                "Foo removeAllMethods",
+                Some(("Foo", "removeAllMethods", None)),
+            ),
+            ("Foo at: 1 put: Bar", Some(("Foo", "at:put:", None))),
+            ("Foo comment: 'a'. Foo halt", None),
+            ("Foo comment: 'a' , 'b'", None),
+            ("Foo comment: Bar new", None),
+            ("Foo comment: 'a'; halt", None),
+            ("Foo comment: [1]", None),
+            ("self comment: 'a'", None),
+            ("Foo comment: self", None),
+            ("| x | Foo comment: 'a'", None),
+            ("Foo", None),
+            ("Foo comment: (", None),
+        ];
+        for &(src, want) in table {
+            let got = literal_message(src);
+            let want = want.map(|(r, s, f)| LiteralMessage {
+                receiver: r.into(),
+                selector: s.into(),
+                first: f.map(String::from),
+            });
+            assert_eq!(got, want, "{src}");
         }
     }
 }

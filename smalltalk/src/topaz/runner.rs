@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use crate::{ErrorKind, Interrupter, Session, StError};
 
-use super::script::{Command, CommandKind, Parser, Show, Target};
+use super::script::{checks_print_string, Command, CommandKind, Parser, Show, Target};
 use super::smalltalk;
 
 /// How deep `input` may nest before the runner refuses (a file that inputs itself).
@@ -611,14 +611,6 @@ impl Runner {
     fn smalltalk_error(&mut self, error: &StError) {
         self.error(&error_text(error));
     }
-}
-
-/// Whether an `expectvalue` argument is a printString to compare. Topaz's class
-/// forms (`%String`: an instance of; `/Class`: a kind of) and oop form (`@123`)
-/// are accepted so GemStone's own file-outs run, but not checked: the CLI sees
-/// only the result's printString.
-fn checks_print_string(expected: &str) -> bool {
-    !expected.starts_with(['%', '/', '@'])
 }
 
 /// `<number>, <description>` plus where a compile error is, on one line. A

@@ -155,6 +155,9 @@ pub struct Context<'a> {
     pub options: &'a Options,
     /// The toolset of the tool being called (whose options apply).
     pub toolset: Toolset,
+    /// Whether this session may run code of its own (`execute_code` is served
+    /// and granted): `file_in` runs a chunk of code only then.
+    pub may_run_code: bool,
 }
 
 impl<'a> Context<'a> {
@@ -269,7 +272,9 @@ impl Tool {
     /// asks test classes their SUnit protocol and runs their tests); every other
     /// tool reflects through the kernel's methods alone, so a method a client
     /// defined (a class-side `name`, a `printOn:`) cannot run in another
-    /// client's session on a browsing tool's behalf. Only `commit` commits.
+    /// client's session on a browsing tool's behalf (`file_in` raises the
+    /// policy itself for its code chunks, only where `execute_code` is served
+    /// and granted). Only `commit` commits.
     pub fn policy(&self) -> EvalPolicy {
         EvalPolicy {
             client_code: matches!(self.toolset, Toolset::Execution | Toolset::Testing),
@@ -583,6 +588,7 @@ impl Registry {
                     ledger: &mut ledger,
                     options: &self.options,
                     toolset: tool.toolset,
+                    may_run_code: self.get("execute_code").is_some(),
                 });
                 login.set_policy(BETWEEN_CALLS);
                 outcome

@@ -8,6 +8,9 @@
 //! literal (names as symbols, text as strings, name lists as Array literals of
 //! symbols), so no client text is ever evaluated as code.
 //!
+//! `file_in` (`filein.rs`) files topaz text in chunk by chunk through the same
+//! compile path and guards.
+//!
 //! The blind-write guardrail lives here: a tool that would overwrite an existing
 //! method (`compile_method`) or class definition (`compile_class_definition`,
 //! `set_class_comment`) refuses unless the session's [`super::Ledger`] records
@@ -22,6 +25,8 @@ use crate::schema::{Param, ParamType};
 use serde_json::{json, Map, Value};
 
 use expressions as st;
+
+mod filein;
 
 /// This toolset's expressions, cut from `mutation.st` by the build.
 mod expressions {
@@ -81,7 +86,7 @@ const fn names(name: &'static str, description: &'static str) -> Param {
 }
 
 /// The Mutation tools.
-pub static TOOLS: [Tool; 7] = [
+pub static TOOLS: [Tool; 8] = [
     Tool {
         name: "add_dictionary",
         title: "Add a dictionary",
@@ -211,6 +216,42 @@ not commit: abort brings it back.",
         ],
         annotations: DESTROYS,
         handler: delete_method,
+    },
+    Tool {
+        name: "file_in",
+        title: "File in topaz text",
+        description: "Files topaz file-in text (what export_class_source answers, or a \
+GemStone .gs file-out) into the session's transaction, chunk by chunk: `method:` / \
+`classmethod:` bodies compile as compile_method does (same guards), in the category of the last \
+`category:` line; `removeallmethods` / `removeallclassmethods` empty one side of a class the \
+session has read; `run` / `doit` chunks that define a class or set its comment or category run \
+under the same guards as compile_class_definition; any other `run` / `doit` chunk is code, run \
+only when this session may use execute_code. The whole text is parsed first: a malformed line or \
+a session command (`commit`, `abort`, `login`, `input`, `output`…) refuses the call with nothing \
+changed. Answers per chunk its line, what it defined or why it failed (with the line of the \
+original text); stops at the first failure unless stopOnError is false. Does not commit: \
+commit keeps what was filed in, abort discards it.",
+        toolset: Toolset::Mutation,
+        params: &[
+            Param {
+                name: "source",
+                ty: ParamType::String,
+                description: "The topaz text: chunks opened by `run`, `doit`, `printit`, \
+`method: CLASS` or `classmethod: CLASS` and closed by a line holding `%`, with `category:`, \
+`removeallmethods`, `set class`, `expectvalue` and `!` comment lines between them.",
+                required: true,
+            },
+            Param {
+                name: "stopOnError",
+                ty: ParamType::Boolean,
+                description: "Stop at the first chunk that fails (default true); false files \
+in the rest and reports every failure.",
+                required: false,
+            },
+            ALLOW_KERNEL_EDITS,
+        ],
+        annotations: WRITES,
+        handler: filein::file_in,
     },
     Tool {
         name: "remove_dictionary",
@@ -542,6 +583,28 @@ fn compile_method(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let source = cx.str_arg("source").unwrap_or_default();
     let meta = cx.bool_arg("meta");
     let category = cx.str_arg("category");
+    let answer = compile(cx, class, meta, source, category)?;
+    let side = if meta { " class" } else { "" };
+    let compiled = answer["selector"].as_str().unwrap_or_default();
+    let category = answer["category"].as_str().unwrap_or("as yet unclassified");
+    Ok(ToolOutput {
+        text: format!("compiled {class}{side}>>{compiled} in category '{category}'"),
+        structured: answer,
+    })
+}
+
+/// Compiles `source` into `class` (its metaclass when `meta`) in `category`
+/// (None: the method's current one, else `as yet unclassified`) under both
+/// guards, records the write in the ledger and answers the expression's
+/// `{className, selector, category}`: the one compile path of `compile_method`
+/// and `file_in`.
+fn compile(
+    cx: &mut Context<'_>,
+    class: &str,
+    meta: bool,
+    source: &str,
+    category: Option<&str>,
+) -> Result<Value, ToolError> {
     let selector = selector_of(source);
     let may_overwrite = !blind_write_guard(cx)
         || selector
@@ -620,13 +683,9 @@ its current source, so this would overwrite it unseen; read it first with get_me
             return Err(ToolError::new(k, m));
         }
     }
-    let compiled = answer["selector"].as_str().unwrap_or_default().to_string();
-    cx.ledger.wrote_method(class, meta, &compiled);
-    let category = answer["category"].as_str().unwrap_or("as yet unclassified");
-    Ok(ToolOutput {
-        text: format!("compiled {class}{side}>>{compiled} in category '{category}'"),
-        structured: answer,
-    })
+    let compiled = answer["selector"].as_str().unwrap_or_default();
+    cx.ledger.wrote_method(class, meta, compiled);
+    Ok(answer)
 }
 
 fn delete_method(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
