@@ -154,7 +154,8 @@ async fn raw_session_lifecycle_ends_with_404_and_no_worker() {
     assert_eq!(
         s.init["capabilities"],
         json!({"tools": {"listChanged": false}, "logging": {},
-               "prompts": {"listChanged": false}, "completions": {}})
+               "prompts": {"listChanged": false}, "completions": {},
+               "resources": {"subscribe": true, "listChanged": false}})
     );
     let pid = worker_of(server.port(), &s).expect("a worker runs for the session");
 

@@ -302,7 +302,11 @@ fn prompts_resources_and_completion_are_served_with_the_fixtures() {
     // prompts a default server lists are the Workflow toolset's).
     let plain = Server::start();
     let (sid, init) = open(&plain, json!({}));
-    assert!(init["capabilities"].get("resources").is_none(), "{init}");
+    assert_eq!(
+        init["capabilities"]["resources"],
+        json!({"subscribe": true, "listChanged": false}),
+        "the Browsing toolset's resources: {init}"
+    );
     let v = single_answer(plain.post_in(&sid, &request_body(3, "prompts/list", json!({}))));
     let prompts = v["result"]["prompts"]
         .as_array()
@@ -316,6 +320,17 @@ fn prompts_resources_and_completion_are_served_with_the_fixtures() {
         "{v}"
     );
     let v = single_answer(plain.post_in(&sid, &request_body(2, "resources/list", json!({}))));
+    assert_eq!(v["result"]["resources"], json!([]), "no fixtures: {v}");
+    let v = single_answer(plain.post_in(
+        &sid,
+        &request_body(4, "resources/read", json!({"uri": "test://static-text"})),
+    ));
+    assert_eq!(v["error"]["code"], -32002, "{v}");
+    // a server without Browsing serves no resources at all
+    let bare = Server::builder().env("MCP_TOOLSETS", "Execution").start();
+    let (sid, init) = open(&bare, json!({}));
+    assert!(init["capabilities"].get("resources").is_none(), "{init}");
+    let v = single_answer(bare.post_in(&sid, &request_body(2, "resources/list", json!({}))));
     assert_eq!(v["error"]["code"], -32601, "{v}");
 }
 

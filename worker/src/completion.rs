@@ -1,10 +1,14 @@
 //! `completion/complete`: suggestions for a prompt argument or a resource
 //! template variable, filtered by the prefix the client has typed.
 //!
-//! Suggestions come from the declarations in [`crate::prompts`] (a template
-//! variable has none yet, so it completes to an empty list). This module only
-//! checks the request's shape and filters; it never evaluates Smalltalk.
+//! A prompt argument's suggestions come from its declaration in
+//! [`crate::prompts`]; a template variable's from its template's completer,
+//! which may ask the login (class names, a class's selectors), given the
+//! other variables the client already chose (`context.arguments`). A variable
+//! with no completer completes to an empty list. This module checks the
+//! request's shape and filters.
 
+use crate::backend::Login;
 use crate::prompts::Prompts;
 use crate::resources::Resources;
 use gsmcp_ipc::jsonrpc::{self, RpcError};
@@ -17,6 +21,7 @@ pub const MAX_VALUES: usize = 100;
 /// resource template variable that begin with what the client typed, at most
 /// [`MAX_VALUES`].
 pub fn complete(
+    login: &mut dyn Login,
     prompts: &Prompts,
     resources: &Resources,
     params: &Map<String, Value>,
@@ -68,7 +73,23 @@ pub fn complete(
                     "template {uri} has no variable {arg_name:?}"
                 )));
             }
-            &[]
+            let Some(completer) = template.complete else {
+                return Ok(answer(Vec::new(), 0));
+            };
+            let empty = Map::new();
+            let given = params
+                .get("context")
+                .and_then(|c| c.get("arguments"))
+                .and_then(Value::as_object)
+                .unwrap_or(&empty);
+            let (values, total) = completer(login, arg_name, typed, given).map_err(|e| {
+                RpcError::new(
+                    jsonrpc::INTERNAL_ERROR,
+                    format!("completing {arg_name} failed: {e}"),
+                )
+            })?;
+            let values: Vec<String> = values.into_iter().take(MAX_VALUES).collect();
+            return Ok(answer(values, total));
         }
         Some(other) => return Err(invalid(format!("unknown reference type {other:?}"))),
         None => return Err(invalid("params.ref needs a string type")),
@@ -79,8 +100,18 @@ pub fn complete(
         .filter(|c| c.starts_with(typed))
         .collect();
     let total = matching.len();
-    let values: Vec<&str> = matching.into_iter().take(MAX_VALUES).collect();
-    Ok(json!({"completion": {"values": values, "total": total, "hasMore": total > MAX_VALUES}}))
+    let values = matching
+        .into_iter()
+        .take(MAX_VALUES)
+        .map(String::from)
+        .collect();
+    Ok(answer(values, total))
+}
+
+/// A `completion/complete` result: `values` of `total` in all.
+fn answer(values: Vec<String>, total: usize) -> Value {
+    let more = total > values.len();
+    json!({"completion": {"values": values, "total": total, "hasMore": more}})
 }
 
 fn invalid(message: impl Into<String>) -> RpcError {
@@ -91,7 +122,7 @@ fn invalid(message: impl Into<String>) -> RpcError {
 mod tests {
     use super::*;
     use crate::prompts::{Prompt, PromptArg};
-    use crate::resources::{Body, Template};
+    use crate::resources::{Body, Read, Template};
 
     static P: Prompt = Prompt {
         name: "p",
@@ -111,7 +142,8 @@ mod tests {
         title: "T",
         description: "d",
         mime_type: "text/plain",
-        read: |_| Body::Text(String::new()),
+        read: Read::Plain(|_| Body::Text(String::new())),
+        complete: None,
     };
 
     #[test]
@@ -160,7 +192,8 @@ mod tests {
             ),
         ];
         for (params, expected) in table {
-            let got = complete(&prompts, &resources, params.as_object().unwrap());
+            let login = &mut crate::resources::test_login::NoLogin;
+            let got = complete(login, &prompts, &resources, params.as_object().unwrap());
             match expected {
                 Ok(values) => assert_eq!(
                     got.unwrap()["completion"]["values"],

@@ -162,15 +162,15 @@ impl Server {
             "resources/templates/list" if !self.resources.is_empty() => {
                 self.resources.list_templates(&params)
             }
-            "resources/read" if !self.resources.is_empty() => self.resources.read(&params),
+            "resources/read" if !self.resources.is_empty() => self.resources.read(login, &params),
             "resources/subscribe" if !self.resources.is_empty() => {
-                self.resources.subscribe(&params)
+                self.resources.subscribe(login, &params)
             }
             "resources/unsubscribe" if !self.resources.is_empty() => {
                 self.resources.unsubscribe(&params)
             }
             "completion/complete" if self.offers_completions() => {
-                crate::completion::complete(&self.prompts, &self.resources, &params)
+                crate::completion::complete(login, &self.prompts, &self.resources, &params)
             }
             _ => Err(RpcError::new(
                 jsonrpc::METHOD_NOT_FOUND,
@@ -264,6 +264,19 @@ impl Server {
         else {
             return Err(RpcError::invalid_params(format!("unknown tool: {name}")));
         };
+        // A tool that may change the repository or move the view: the client
+        // hears of every subscribed resource that is no longer what it was.
+        if self
+            .registry
+            .get(name)
+            .is_some_and(|t| !t.annotations.read_only)
+        {
+            for message in self.resource_updates(login) {
+                if let Err(e) = cx.link.notify_session(message) {
+                    tracing::debug!("resource update not sent: {e}");
+                }
+            }
+        }
         if let Some(note) = self.view_note.take() {
             if let Some(content) = result.get_mut("content").and_then(Value::as_array_mut) {
                 content.push(json!({"type": "text", "text": note}));
@@ -277,6 +290,20 @@ impl Server {
             }
         }
         Ok(result)
+    }
+}
+
+impl Server {
+    /// A `notifications/resources/updated` message for every subscribed
+    /// resource whose content changed in this session's view since the client
+    /// subscribed or was last told: after a tool that writes, and after the
+    /// view moved (the router's `Refresh`).
+    pub fn resource_updates(&mut self, login: &mut dyn Login) -> Vec<String> {
+        self.resources
+            .changed(login)
+            .iter()
+            .map(|uri| crate::resources::updated_notification(uri))
+            .collect()
     }
 }
 

@@ -172,6 +172,16 @@ impl Link {
         self.wake.notify_all();
     }
 
+    /// Engine side: a notification for the client that belongs to no call
+    /// (`notifications/resources/updated`): the router sends it on the
+    /// session's standalone stream.
+    pub fn notify_session(&self, message: String) -> Result<(), IpcError> {
+        self.sink.send_frame(&ToRouter::Outbound {
+            call_id: None,
+            message,
+        })
+    }
+
     /// Reader side: the client's answer to one of the worker's requests (its id
     /// already restored by the router). An answer nobody waits for is dropped.
     pub fn client_response(&self, value: Value) {

@@ -2,21 +2,30 @@
 //! `resources/list`, `resources/templates/list`, `resources/read`,
 //! `resources/subscribe` and `resources/unsubscribe` methods over them.
 //!
-//! A resource's content is produced by a plain function; this module owns the
-//! wire shapes, URI validation and template matching (RFC 6570 simple `{name}`
-//! expressions, each matching one non-empty path segment) and the session's set
-//! of subscriptions. It must not touch the login: resources here are served
-//! without evaluating Smalltalk.
+//! A resource's content is produced by a plain function or, for a template
+//! whose resources are repository objects (`gemstone://class/…`), read through
+//! the session's login by a function its toolset supplies. This module owns
+//! the wire shapes, URI validation, template matching (RFC 6570 simple
+//! `{name}` expressions, each matching one non-empty path segment,
+//! percent-decoded) and the session's subscriptions: each remembers a
+//! fingerprint of what the client could last read, so [`Resources::changed`]
+//! can say which subscribed resources are no longer what they were.
 
+use crate::backend::Login;
 use gsmcp_ipc::jsonrpc::{self, RpcError};
 use serde_json::{json, Map, Value};
-use std::collections::BTreeSet;
+use std::collections::hash_map::DefaultHasher;
+use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
 
 /// The spec's error code for a resource that does not exist.
 pub const RESOURCE_NOT_FOUND: i64 = -32002;
 
+/// The most resources one session may be subscribed to at once.
+pub const MAX_SUBSCRIPTIONS: usize = 256;
+
 /// The content of a resource.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub enum Body {
     /// UTF-8 text.
     Text(String),
@@ -53,8 +62,32 @@ pub struct Template {
     /// Their MIME type.
     pub mime_type: &'static str,
     /// Renders the resource for the template's variables, in template order.
-    pub read: fn(&[(&str, String)]) -> Body,
+    pub read: Read,
+    /// Completes one of its variables (`completion/complete`), if it can.
+    pub complete: Option<Complete>,
 }
+
+/// The variables a template matched, in template order.
+pub type Vars<'t> = [(&'t str, String)];
+
+/// How a template's resources are read.
+pub enum Read {
+    /// Made from the variables alone.
+    Plain(fn(&Vars<'_>) -> Body),
+    /// Read through the session's login: `Ok(None)` when the variables name
+    /// nothing (now, in this session's view); `Err` a failure to report.
+    Login(fn(&mut dyn Login, &Vars<'_>) -> Result<Option<Body>, String>),
+}
+
+/// Completes the variable `name` of a template from what the client typed and
+/// the other variables it already gave (`context.arguments`): the suggestions
+/// (at most [`crate::completion::MAX_VALUES`]) and how many there are in all.
+pub type Complete = fn(
+    &mut dyn Login,
+    name: &str,
+    typed: &str,
+    given: &Map<String, Value>,
+) -> Result<(Vec<String>, usize), String>;
 
 /// A `contents` entry of `resources/read` (also the `resource` of an embedded
 /// resource content block).
@@ -70,7 +103,9 @@ pub fn contents_json(uri: &str, mime_type: &str, body: &Body) -> Value {
 pub struct Resources {
     fixed: Vec<&'static Resource>,
     templates: Vec<&'static Template>,
-    subscribed: BTreeSet<String>,
+    /// Each subscribed URI with the fingerprint of its content when the
+    /// client last could have read it (`None`: it did not exist).
+    subscribed: BTreeMap<String, Option<u64>>,
 }
 
 impl Resources {
@@ -79,7 +114,7 @@ impl Resources {
         Resources {
             fixed,
             templates,
-            subscribed: BTreeSet::new(),
+            subscribed: BTreeMap::new(),
         }
     }
 
@@ -95,7 +130,7 @@ impl Resources {
 
     /// The URIs the client is subscribed to.
     pub fn subscriptions(&self) -> impl Iterator<Item = &str> {
-        self.subscribed.iter().map(String::as_str)
+        self.subscribed.keys().map(String::as_str)
     }
 
     /// Answers `resources/list` (one page: the list is short).
@@ -127,19 +162,36 @@ impl Resources {
     }
 
     /// Answers `resources/read` for a fixed resource or one a template matches.
-    pub fn read(&self, params: &Map<String, Value>) -> Result<Value, RpcError> {
+    pub fn read(
+        &self,
+        login: &mut dyn Login,
+        params: &Map<String, Value>,
+    ) -> Result<Value, RpcError> {
         let uri = uri_param(params)?;
-        let (mime, body) = self.resolve(uri).ok_or_else(|| not_found(uri))?;
+        let (mime, body) = self.resolve(login, uri)?.ok_or_else(|| not_found(uri))?;
         Ok(json!({"contents": [contents_json(uri, mime, &body)]}))
     }
 
-    /// Answers `resources/subscribe` for a resource that exists, and records it.
-    pub fn subscribe(&mut self, params: &Map<String, Value>) -> Result<Value, RpcError> {
+    /// Answers `resources/subscribe` for a resource that exists, and records it
+    /// with the fingerprint of what it holds now.
+    pub fn subscribe(
+        &mut self,
+        login: &mut dyn Login,
+        params: &Map<String, Value>,
+    ) -> Result<Value, RpcError> {
         let uri = uri_param(params)?;
-        if !self.exists(uri) {
-            return Err(not_found(uri));
+        let (_, body) = self.resolve(login, uri)?.ok_or_else(|| not_found(uri))?;
+        if !self.subscribed.contains_key(uri) && self.subscribed.len() >= MAX_SUBSCRIPTIONS {
+            return Err(RpcError::new(
+                jsonrpc::INVALID_PARAMS,
+                format!(
+                    "this session is subscribed to {MAX_SUBSCRIPTIONS} resources, the most it \
+                     may be; unsubscribe from one first"
+                ),
+            ));
         }
-        self.subscribed.insert(uri.to_owned());
+        self.subscribed
+            .insert(uri.to_owned(), Some(fingerprint(&body)));
         Ok(json!({}))
     }
 
@@ -147,14 +199,15 @@ impl Resources {
     /// client's wish (no updates for it) holds either way.
     pub fn unsubscribe(&mut self, params: &Map<String, Value>) -> Result<Value, RpcError> {
         let uri = uri_param(params)?;
-        if !self.exists(uri) {
+        if !self.subscribed.contains_key(uri) && !self.names(uri) {
             return Err(not_found(uri));
         }
         self.subscribed.remove(uri);
         Ok(json!({}))
     }
 
-    fn exists(&self, uri: &str) -> bool {
+    /// Whether `uri` has the form of a resource this session serves.
+    fn names(&self, uri: &str) -> bool {
         self.fixed.iter().any(|r| r.uri == uri)
             || self
                 .templates
@@ -162,15 +215,67 @@ impl Resources {
                 .any(|t| match_template(t.uri_template, uri).is_some())
     }
 
-    /// The MIME type and content of `uri`, if it names a resource.
-    pub fn resolve(&self, uri: &str) -> Option<(&'static str, Body)> {
+    /// The MIME type and content of `uri`; `None` if it names no resource.
+    pub fn resolve(
+        &self,
+        login: &mut dyn Login,
+        uri: &str,
+    ) -> Result<Option<(&'static str, Body)>, RpcError> {
         if let Some(r) = self.fixed.iter().find(|r| r.uri == uri) {
-            return Some((r.mime_type, (r.read)()));
+            return Ok(Some((r.mime_type, (r.read)())));
         }
-        self.templates.iter().find_map(|t| {
-            match_template(t.uri_template, uri).map(|vars| (t.mime_type, (t.read)(&vars)))
-        })
+        for t in &self.templates {
+            let Some(vars) = match_template(t.uri_template, uri) else {
+                continue;
+            };
+            let body = match &t.read {
+                Read::Plain(read) => Some(read(&vars)),
+                Read::Login(read) => read(login, &vars).map_err(|e| {
+                    RpcError::new(
+                        jsonrpc::INTERNAL_ERROR,
+                        format!("reading {uri} failed: {e}"),
+                    )
+                })?,
+            };
+            return Ok(body.map(|b| (t.mime_type, b)));
+        }
+        Ok(None)
     }
+
+    /// The subscribed URIs whose content is no longer what the client could
+    /// last read (changed, gone, or back), each reported once per change.
+    /// A resource that cannot be read now is left for the next look.
+    pub fn changed(&mut self, login: &mut dyn Login) -> Vec<String> {
+        let uris: Vec<String> = self.subscribed.keys().cloned().collect();
+        let mut changed = Vec::new();
+        for uri in uris {
+            let now = match self.resolve(login, &uri) {
+                Ok(found) => found.map(|(_, body)| fingerprint(&body)),
+                Err(e) => {
+                    tracing::debug!(%uri, "subscribed resource not checked: {}", e.message);
+                    continue;
+                }
+            };
+            if self.subscribed.insert(uri.clone(), now) != Some(now) {
+                changed.push(uri);
+            }
+        }
+        changed
+    }
+}
+
+/// A fingerprint of a resource's content: equal contents, equal fingerprints.
+fn fingerprint(body: &Body) -> u64 {
+    let mut h = DefaultHasher::new();
+    body.hash(&mut h);
+    h.finish()
+}
+
+/// The `notifications/resources/updated` message for `uri`.
+pub fn updated_notification(uri: &str) -> String {
+    json!({"jsonrpc": "2.0", "method": "notifications/resources/updated",
+           "params": {"uri": uri}})
+    .to_string()
 }
 
 fn no_cursor(params: &Map<String, Value>, method: &str) -> Result<(), RpcError> {
@@ -227,7 +332,9 @@ fn not_found(uri: &str) -> RpcError {
 
 /// Matches `uri` against a template of literal text and `{name}` expressions;
 /// answers the variables in template order. A variable matches one non-empty
-/// run of characters without `/`, `?` or `#`.
+/// run of characters without `/`, `?` or `#`, which is percent-decoded (a
+/// selector such as `//` travels as `%2F%2F`); a run that does not decode to
+/// UTF-8 matches nothing.
 pub fn match_template<'t>(template: &'t str, uri: &str) -> Option<Vec<(&'t str, String)>> {
     let mut vars = Vec::new();
     let mut rest_t = template;
@@ -245,11 +352,44 @@ pub fn match_template<'t>(template: &'t str, uri: &str) -> Option<Vec<(&'t str, 
                 if end == 0 {
                     return None;
                 }
-                vars.push((name, rest_u[..end].to_owned()));
+                vars.push((name, percent_decode(&rest_u[..end])?));
                 rest_u = &rest_u[end..];
             }
         }
     }
+}
+
+/// `text` with each `%XX` replaced by the byte it stands for; `None` when a
+/// `%` is not followed by two hex digits or the bytes are not UTF-8.
+pub fn percent_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// `text` percent-encoded for one URI path segment: everything but RFC 3986's
+/// unreserved characters and `:` (keyword selectors stay readable).
+pub fn percent_encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~:".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 /// Standard base64 with padding (RFC 4648 §4), for `blob` and media `data`.
@@ -272,6 +412,47 @@ pub fn base64(bytes: &[u8]) -> String {
         }
     }
     out
+}
+
+/// A login for unit tests of what never evaluates (plain resources).
+#[cfg(test)]
+pub(crate) mod test_login {
+    use crate::backend::Login;
+
+    /// A login plain resources never use.
+    pub struct NoLogin;
+
+    impl Login for NoLogin {
+        fn evaluate_print_string(&mut self, _: &str) -> Result<String, gsmcp_smalltalk::StError> {
+            unreachable!("plain resources never evaluate")
+        }
+        fn evaluate_string(&mut self, _: &str) -> Result<String, gsmcp_smalltalk::StError> {
+            unreachable!("plain resources never evaluate")
+        }
+        fn user(&self) -> String {
+            "nobody".into()
+        }
+        fn stone(&self) -> String {
+            "none".into()
+        }
+        fn breaker(&self) -> std::sync::Arc<dyn crate::backend::Breaker> {
+            unreachable!("plain resources never break")
+        }
+        fn refresh(&mut self) -> Result<(), gsmcp_smalltalk::StError> {
+            Ok(())
+        }
+        fn commits_behind(&self) -> Option<u64> {
+            None
+        }
+        fn transaction_mark(&self) -> Option<gsmcp_smalltalk::TransactionMark> {
+            None
+        }
+        fn system_print_string(&mut self, _: &str) -> Result<String, gsmcp_smalltalk::StError> {
+            unreachable!("plain resources never evaluate")
+        }
+        fn set_policy(&mut self, _: gsmcp_smalltalk::EvalPolicy) {}
+        fn logout(self: Box<Self>) {}
+    }
 }
 
 #[cfg(test)]
@@ -308,6 +489,10 @@ mod tests {
             ("a://{x}/{y}", "a://p/q", Some(vec![("x", "p"), ("y", "q")])),
             ("a://fixed", "a://fixed", Some(vec![])),
         ];
+        let decoded = match_template("m://{c}/{s}", "m://Foo/%2F%2F");
+        assert_eq!(decoded, Some(vec![("c", "Foo".into()), ("s", "//".into())]));
+        assert_eq!(match_template("m://{s}", "m://%2"), None);
+        assert_eq!(match_template("m://{s}", "m://%FF"), None);
         for (template, uri, expected) in table {
             let got = match_template(template, uri);
             let expected = expected.map(|v| {
@@ -333,7 +518,8 @@ mod tests {
         title: "Item",
         description: "an item",
         mime_type: "application/octet-stream",
-        read: |vars| Body::Blob(vars[0].1.clone().into_bytes()),
+        read: Read::Plain(|vars| Body::Blob(vars[0].1.clone().into_bytes())),
+        complete: None,
     };
 
     fn params(v: Value) -> Map<String, Value> {
@@ -341,7 +527,18 @@ mod tests {
     }
 
     #[test]
+    fn percent_coding_round_trips() {
+        for text in ["at:put:", "//", "\\\\", "<=", "a b", "ünï", "%", "+"] {
+            let encoded = percent_encode(text);
+            assert!(!encoded.contains('/'), "{encoded}");
+            assert_eq!(percent_decode(&encoded).as_deref(), Some(text), "{text}");
+        }
+        assert_eq!(percent_encode("at:put:"), "at:put:");
+    }
+
+    #[test]
     fn methods_answer_shapes_and_codes() {
+        let login: &mut dyn Login = &mut test_login::NoLogin;
         let mut r = Resources::new(vec![&FIXED], vec![&TEMPLATE]);
         assert_eq!(
             r.list(&Map::new()).unwrap()["resources"][0]["uri"],
@@ -352,11 +549,12 @@ mod tests {
             "x://item/{n}"
         );
         assert_eq!(
-            r.read(&params(json!({"uri": "x://one"}))).unwrap()["contents"][0]["text"],
+            r.read(login, &params(json!({"uri": "x://one"}))).unwrap()["contents"][0]["text"],
             "hello"
         );
         assert_eq!(
-            r.read(&params(json!({"uri": "x://item/ab"}))).unwrap()["contents"][0]["blob"],
+            r.read(login, &params(json!({"uri": "x://item/ab"})))
+                .unwrap()["contents"][0]["blob"],
             "YWI="
         );
         // (params, expected error code)
@@ -368,15 +566,26 @@ mod tests {
             (json!({"uri": "1x:y"}), jsonrpc::INVALID_PARAMS),
         ];
         for (p, c) in table {
-            assert_eq!(r.read(&params(p.clone())).unwrap_err().code, c, "{p}");
-            assert_eq!(r.subscribe(&params(p.clone())).unwrap_err().code, c, "{p}");
+            assert_eq!(
+                r.read(login, &params(p.clone())).unwrap_err().code,
+                c,
+                "{p}"
+            );
+            assert_eq!(
+                r.subscribe(login, &params(p.clone())).unwrap_err().code,
+                c,
+                "{p}"
+            );
         }
         assert_eq!(
             r.list(&params(json!({"cursor": "x"}))).unwrap_err().code,
             jsonrpc::INVALID_PARAMS
         );
-        r.subscribe(&params(json!({"uri": "x://one"}))).unwrap();
-        r.subscribe(&params(json!({"uri": "x://item/7"}))).unwrap();
+        r.subscribe(login, &params(json!({"uri": "x://one"})))
+            .unwrap();
+        r.subscribe(login, &params(json!({"uri": "x://item/7"})))
+            .unwrap();
+        assert!(r.changed(login).is_empty(), "nothing changed");
         assert_eq!(
             r.subscriptions().collect::<Vec<_>>(),
             ["x://item/7", "x://one"]

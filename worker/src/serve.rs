@@ -436,6 +436,12 @@ fn refresh(login: &mut dyn Login, server: &mut mcp::Server, writer: &Writer) {
             tracing::debug!(caught_up, "view moved forward");
             if caught_up > 0 {
                 server.registry().view_moved();
+                for message in server.resource_updates(login) {
+                    let _ = writer.send(&ToRouter::Outbound {
+                        call_id: None,
+                        message,
+                    });
+                }
                 let s = if caught_up == 1 { "" } else { "s" };
                 server.note_for_next_result(format!(
                     "Note: between calls this session's view was moved forward to the newest \

@@ -343,9 +343,10 @@ fn initialize_negotiates_the_protocol_version() {
         assert_eq!(
             r["capabilities"],
             json!({"tools": {"listChanged": false}, "logging": {},
-                   "prompts": {"listChanged": false}, "completions": {}}),
-            "the Workflow toolset's prompts (and their completion); no resources without a \
-             toolset offering them"
+                   "prompts": {"listChanged": false}, "completions": {},
+                   "resources": {"subscribe": true, "listChanged": false}}),
+            "the Workflow toolset's prompts, the Browsing toolset's resources (and their \
+             completion)"
         );
         assert_eq!(
             r["serverInfo"],
@@ -1015,8 +1016,22 @@ fn conformance_is_opt_in() {
                 .all(|p| p["name"].as_str().unwrap().starts_with("gemstone-")),
         "{v}"
     );
+    // the resources are the repository's (templates only), none of the fixtures'
     let v = w.request("resources/list", json!({}));
-    assert_eq!(v["error"]["code"], -32601, "{v}");
+    assert_eq!(v["result"]["resources"], json!([]), "{v}");
+    let v = w.request("resources/templates/list", json!({}));
+    let templates = v["result"]["resourceTemplates"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        !templates.is_empty()
+            && templates.iter().all(|t| t["uriTemplate"]
+                .as_str()
+                .unwrap()
+                .starts_with("gemstone://")),
+        "{v}"
+    );
     let v = w.request("tools/call", json!({"name": "test_simple_text"}));
     assert_eq!(v["error"]["code"], -32602, "{v}");
 }

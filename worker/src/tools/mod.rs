@@ -197,22 +197,31 @@ impl<'a> Context<'a> {
     /// its holes filled with [`Literal`]s), evaluated as a doit answering a
     /// String of JSON, which is parsed.
     pub fn run_json<E: Expression>(&mut self, expression: &E) -> Result<Value, ToolError> {
-        let text = expression.render();
-        let answer = self
-            .login
-            .evaluate_string(text.as_str())
-            .map_err(|e| from_st_error(&e))?;
-        serde_json::from_str(&answer).map_err(|e| {
-            ToolError::new(
-                ErrorKind::Other,
-                format!(
-                    "the stone answered the {} expression with text that is not JSON ({e}): {}",
-                    E::TOOL,
-                    clip(&answer)
-                ),
-            )
-        })
+        evaluate_json(self.login, expression)
     }
+}
+
+/// Evaluates one tool expression on `login` as a doit answering a String of
+/// JSON, and parses it (for tools through [`Context::run_json`], and for
+/// resources, which have no tool call).
+pub fn evaluate_json<E: Expression>(
+    login: &mut dyn Login,
+    expression: &E,
+) -> Result<Value, ToolError> {
+    let text = expression.render();
+    let answer = login
+        .evaluate_string(text.as_str())
+        .map_err(|e| from_st_error(&e))?;
+    serde_json::from_str(&answer).map_err(|e| {
+        ToolError::new(
+            ErrorKind::Other,
+            format!(
+                "the stone answered the {} expression with text that is not JSON ({e}): {}",
+                E::TOOL,
+                clip(&answer)
+            ),
+        )
+    })
 }
 
 fn clip(s: &str) -> String {
@@ -497,15 +506,25 @@ impl Registry {
         Prompts::new(workflow.chain(fixtures).collect())
     }
 
-    /// The resources and resource templates the served toolsets offer.
+    /// The resources and resource templates the served toolsets offer: the
+    /// repository's classes and methods while this session may browse
+    /// (`get_method_source` is served and granted), and the Conformance
+    /// fixtures.
     pub fn resources(&self) -> Resources {
-        match self.conformance {
-            true => Resources::new(
+        let browsing = self
+            .get("get_method_source")
+            .is_some()
+            .then_some(browsing::TEMPLATES.iter())
+            .into_iter()
+            .flatten();
+        let (fixed, fixtures) = match self.conformance {
+            true => (
                 conformance::RESOURCES.iter().collect(),
-                conformance::TEMPLATES.iter().collect(),
+                conformance::TEMPLATES.iter(),
             ),
-            false => Resources::default(),
-        }
+            false => (Vec::new(), [].iter()),
+        };
+        Resources::new(fixed, browsing.chain(fixtures).collect())
     }
 
     /// The Conformance fixture tool of that name, if the toolset is served.

@@ -6,6 +6,9 @@
 //! selectors enter it only as quoted symbol literals. These tools only read, but
 //! the ones that show a current definition record it in the session's ledger
 //! (the blind-write guardrail of the Mutation tools consults it).
+//!
+//! `resources.rs` serves the same reads as MCP resources (`gemstone://class/…`,
+//! `gemstone://method/…`) with completion of class names and selectors.
 
 use super::template::Expression;
 use super::{
@@ -15,6 +18,9 @@ use crate::quote::Literal;
 use crate::schema::{Param, ParamType};
 use expressions as st;
 use serde_json::{json, Value};
+
+mod resources;
+pub use resources::TEMPLATES;
 
 /// This toolset's expressions, cut from `browsing.st` by the build.
 mod expressions {
@@ -222,14 +228,20 @@ fn get_class_definition(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
         },
     )?;
     cx.ledger.saw_class(d["name"].as_str().unwrap_or(""));
+    Ok(ToolOutput {
+        text: definition_text(&d),
+        structured: d,
+    })
+}
+
+/// The text of a `get_class_definition` answer: the class-creation message,
+/// then its category as a comment.
+fn definition_text(d: &Value) -> String {
     let mut text = d["definition"].as_str().unwrap_or("").to_string();
     if let Some(cat) = d["category"].as_str() {
         text.push_str(&format!("\n\"category: {cat}\""));
     }
-    Ok(ToolOutput {
-        text,
-        structured: d,
-    })
+    text
 }
 
 fn export_class_source(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {

@@ -11,7 +11,7 @@
 use super::{error_result, ErrorKind, ToolError};
 use crate::notify::{Level, Notifier, RequestError};
 use crate::prompts::{message, Arguments, Prompt, PromptArg};
-use crate::resources::{base64, contents_json, Body, Resource, Template};
+use crate::resources::{base64, contents_json, Body, Read, Resource, Template};
 use crate::schema::{self, Param, ParamType};
 use serde_json::{json, Map, Value};
 use std::time::Duration;
@@ -457,10 +457,11 @@ pub static TEMPLATES: [Template; 1] = [Template {
     title: "Data by id",
     description: "A JSON document naming the id it was read with.",
     mime_type: "application/json",
-    read: |vars| {
+    read: Read::Plain(|vars| {
         let id = vars.first().map(|(_, v)| v.as_str()).unwrap_or_default();
         Body::Text(json!({"id": id, "note": format!("data for item {id}")}).to_string())
-    },
+    }),
+    complete: None,
 }];
 
 fn no_args(_: &Arguments) -> Result<Vec<Value>, String> {
