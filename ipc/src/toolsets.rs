@@ -290,6 +290,14 @@ pub const TOOLSETS: &[ToolsetDecl] = &[
                 description: "Refuse to overwrite a method, class definition or comment this \
                               session has not read (or written) since its view last moved.",
             },
+            OptionDecl {
+                name: "formatOnCompile",
+                ty: OptionType::Flag,
+                default: OptionValue::Flag(true),
+                description: "Lay out the source compile_method is given in the formatter's \
+                              GemStone style before compiling it, unless a call passes \
+                              format: false (source that does not parse is compiled as given).",
+            },
         ],
     },
     ToolsetDecl {

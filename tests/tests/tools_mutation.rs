@@ -458,7 +458,7 @@ async fn the_guardrail_refuses_unseen_overwrites() {
     }
     assert_eq!(
         source_of(&mut a, "Guarded", "x").await["source"],
-        "x ^ x + 0"
+        "x\n\t^ x + 0"
     );
     // A new method needs no read.
     ok(
@@ -476,7 +476,10 @@ async fn the_guardrail_refuses_unseen_overwrites() {
         json!({"className": "Guarded", "source": "x ^ 42"}),
     )
     .await;
-    assert_eq!(source_of(&mut b, "Guarded", "x").await["source"], "x ^ 42");
+    assert_eq!(
+        source_of(&mut b, "Guarded", "x").await["source"],
+        "x\n\t^ 42"
+    );
     describe(&mut b, "Guarded").await;
     ok(
         &mut b,
@@ -506,7 +509,10 @@ async fn the_guardrail_refuses_unseen_overwrites() {
     )
     .await;
     assert_eq!(e["kind"], "refused", "{e}");
-    assert_eq!(source_of(&mut a, "Guarded", "x").await["source"], "x ^ 42");
+    assert_eq!(
+        source_of(&mut a, "Guarded", "x").await["source"],
+        "x\n\t^ 42"
+    );
     ok(
         &mut a,
         "compile_method",
@@ -608,7 +614,10 @@ async fn abort_undoes_every_mutation() {
         "the shape change is undone"
     );
     assert_eq!(d["comment"], "before");
-    assert_eq!(source_of(&mut s, "Kept", "one").await["source"], "one ^ 1");
+    assert_eq!(
+        source_of(&mut s, "Kept", "one").await["source"],
+        "one\n\t^ 1"
+    );
     assert_eq!(source_of(&mut s, "Kept", "a").await["category"], "acc");
     let e = fails(&mut s, "describe_class", json!({"className": "Fleeting"})).await;
     assert_eq!(e["kind"], "notFound");
@@ -641,7 +650,7 @@ async fn the_guardrail_follows_view_moves_made_by_code() {
     ok(&mut a, "compile_method", compile("x ^ 1")).await;
     ok(&mut a, "commit", json!({})).await;
     ok(&mut b, "abort", json!({})).await;
-    assert_eq!(source_of(&mut b, "Moved", "x").await["source"], "x ^ 1");
+    assert_eq!(source_of(&mut b, "Moved", "x").await["source"], "x\n\t^ 1");
 
     // Over GCI the worker cannot see a view move made inside evaluated code
     // (GemStone publishes no per-session view counter; the Login answers no
@@ -657,7 +666,7 @@ async fn the_guardrail_follows_view_moves_made_by_code() {
     eval(&mut b, "System abortTransaction").await;
     let e = fails(&mut b, "compile_method", compile("x ^ 3")).await;
     assert_eq!(e["kind"], "refused", "{e}");
-    assert_eq!(source_of(&mut b, "Moved", "x").await["source"], "x ^ 2");
+    assert_eq!(source_of(&mut b, "Moved", "x").await["source"], "x\n\t^ 2");
     ok(&mut b, "compile_method", compile("x ^ 3")).await;
     ok(&mut b, "commit", json!({})).await;
 
@@ -670,7 +679,7 @@ async fn the_guardrail_follows_view_moves_made_by_code() {
             .as_str()
             .unwrap()
             .to_string();
-        let next = format!("x ^ {}", current.len() * 10);
+        let next = format!("x\n\t^ {}", current.len() * 10);
         ok(&mut b, "abort", json!({})).await;
         source_of(&mut b, "Moved", "x").await;
         ok(&mut b, "compile_method", compile(&next)).await;

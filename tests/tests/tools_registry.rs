@@ -67,6 +67,7 @@ const TOOLSETS: &[(&str, &[Contract])] = &[
             ("delete_class", &["className"], false),
             ("delete_method", &["className", "selector"], false),
             ("file_in", &["source"], false),
+            ("format_source", &["source"], true),
             ("remove_dictionary", &["dictionaryName"], false),
             ("set_class_comment", &["className", "comment"], false),
         ],

@@ -208,6 +208,7 @@ fn handshake_answers_ready_with_the_tool_list() {
             "delete_class",
             "delete_method",
             "file_in",
+            "format_source",
             "remove_dictionary",
             "set_class_comment",
             "list_test_classes",

@@ -34,7 +34,7 @@ pub const MAX_NESTED_SENDS: usize = 10_000;
 pub const MAX_VARIABLES: usize = 10_000;
 
 #[derive(Debug, Clone, PartialEq)]
-enum Tk {
+pub(crate) enum Tk {
     Ident(String),
     Keyword(String),
     Binary(String),
@@ -56,10 +56,10 @@ enum Tk {
 }
 
 #[derive(Debug, Clone)]
-struct Token {
-    tk: Tk,
-    start: usize,
-    end: usize,
+pub(crate) struct Token {
+    pub(crate) tk: Tk,
+    pub(crate) start: usize,
+    pub(crate) end: usize,
 }
 
 fn is_binary_char(c: char) -> bool {
@@ -406,7 +406,7 @@ fn big_to_f64(b: &BigInt) -> f64 {
 }
 
 /// Tokenizes the whole source.
-fn tokenize(src: &[char]) -> PResult<Vec<Token>> {
+pub(crate) fn tokenize(src: &[char]) -> PResult<Vec<Token>> {
     let mut lx = Lexer { s: src, i: 0 };
     let mut out = Vec::new();
     loop {

@@ -322,7 +322,7 @@ pub fn all_tools() -> impl Iterator<Item = &'static Tool> {
 }
 
 /// The tools a read-only server (`MCP_READ_ONLY`) serves: each reads the
-/// repository and neither changes it nor runs code of the repository's
+/// repository (or, `format_source`, touches nothing) and neither changes it nor runs code of the repository's
 /// (`execute_code` and the test runners can change objects). Named one by
 /// one, so a tool added later is not served read-only until it is added here.
 pub const READ_TOOLS: &[&str] = &[
@@ -347,6 +347,8 @@ pub const READ_TOOLS: &[&str] = &[
     "search_method_source",
     // Testing
     "list_test_classes",
+    // Mutation: lays text out, touches nothing
+    "format_source",
 ];
 
 /// Why a registry could not be built from the configured toolsets and options.

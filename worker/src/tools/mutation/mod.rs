@@ -86,7 +86,7 @@ const fn names(name: &'static str, description: &'static str) -> Param {
 }
 
 /// The Mutation tools.
-pub static TOOLS: [Tool; 8] = [
+pub static TOOLS: [Tool; 9] = [
     Tool {
         name: "add_dictionary",
         title: "Add a dictionary",
@@ -183,6 +183,14 @@ else `as yet unclassified`).",
             },
             META,
             ALLOW_KERNEL_EDITS,
+            Param {
+                name: "format",
+                ty: ParamType::Boolean,
+                description: "Lay the source out in the formatter's GemStone style before \
+compiling it (default true, unless the server turned Mutation.formatOnCompile off); false \
+compiles it exactly as given.",
+                required: false,
+            },
         ],
         annotations: WRITES,
         handler: compile_method,
@@ -252,6 +260,25 @@ in the rest and reports every failure.",
         ],
         annotations: WRITES,
         handler: filein::file_in,
+    },
+    Tool {
+        name: "format_source",
+        title: "Format method source",
+        description: "Answers a method's source laid out the way compile_method lays it out \
+(GemStone style: the pattern, then pragmas, temporaries and one statement per line one tab in; \
+one-line blocks stay on one line; comments, literal forms and the author's line breaks inside \
+statements are kept), without compiling anything. The result parses to the same method. Source \
+that does not parse is a compileError with its line and offset.",
+        toolset: Toolset::Mutation,
+        params: &[Param {
+            name: "source",
+            ty: ParamType::String,
+            description: "The whole method: the selector pattern, then temporaries and \
+statements.",
+            required: true,
+        }],
+        annotations: super::READ_ONLY,
+        handler: format_source,
     },
     Tool {
         name: "remove_dictionary",
@@ -580,17 +607,64 @@ fn line_and_column(source: &str, offset: u64) -> (u64, u64) {
 
 fn compile_method(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let class = cx.str_arg("className").unwrap_or_default();
-    let source = cx.str_arg("source").unwrap_or_default();
+    let given = cx.str_arg("source").unwrap_or_default();
     let meta = cx.bool_arg("meta");
     let category = cx.str_arg("category");
-    let answer = compile(cx, class, meta, source, category)?;
+    let wanted = cx.flag_option("formatOnCompile", true)
+        && cx.args.get("format").and_then(Value::as_bool) != Some(false);
+    // source that does not parse is compiled as given, so its compile error shows
+    let formatted = wanted
+        .then(|| gsmcp_smalltalk::format::format_method(given).ok())
+        .flatten();
+    let source = formatted.as_deref().unwrap_or(given);
+    let mut result = compile(cx, class, meta, source, category);
+    if formatted.is_some() && matches!(&result, Err(e) if e.kind == ErrorKind::CompileError) {
+        // report the compile error at the lines and offsets of the text as given
+        result = compile(cx, class, meta, given, category);
+    }
+    let mut answer = result?;
     let side = if meta { " class" } else { "" };
-    let compiled = answer["selector"].as_str().unwrap_or_default();
-    let category = answer["category"].as_str().unwrap_or("as yet unclassified");
+    let compiled = answer["selector"].as_str().unwrap_or_default().to_string();
+    let category = answer["category"]
+        .as_str()
+        .unwrap_or("as yet unclassified")
+        .to_string();
+    answer["formatted"] = json!(formatted.as_deref().is_some_and(|f| f != given));
+    let mut text = format!("compiled {class}{side}>>{compiled} in category '{category}'");
+    if answer["formatted"] == true {
+        text.push_str(" (source laid out by the formatter; get_method_source shows it)");
+    }
     Ok(ToolOutput {
-        text: format!("compiled {class}{side}>>{compiled} in category '{category}'"),
+        text,
         structured: answer,
     })
+}
+
+fn format_source(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    use gsmcp_smalltalk::format::{format_method, FormatError};
+    let source = cx.str_arg("source").unwrap_or_default();
+    match format_method(source) {
+        Ok(formatted) => Ok(ToolOutput {
+            structured: json!({"source": formatted, "changed": formatted != source}),
+            text: formatted,
+        }),
+        Err(FormatError::Syntax(e)) => {
+            let offset = e.offset as u64 + 1;
+            let (line, column) = line_and_column(source, offset);
+            let mut err = ToolError::new(
+                ErrorKind::CompileError,
+                format!(
+                    "the source does not parse as a method: line {line}, column {column} \
+(offset {offset}): {}",
+                    e.message
+                ),
+            );
+            err.details.insert("line".into(), json!(line));
+            err.details.insert("offset".into(), json!(offset));
+            Err(err)
+        }
+        Err(e @ FormatError::Unsafe) => Err(ToolError::new(ErrorKind::Other, e.to_string())),
+    }
 }
 
 /// Compiles `source` into `class` (its metaclass when `meta`) in `category`
