@@ -118,6 +118,8 @@ pub enum Toolset {
     Listing,
     /// Compiling and changing classes and methods.
     Mutation,
+    /// Refactorings, previewed before they are applied.
+    Refactoring,
     /// Implementors, senders, references and source search.
     Search,
     /// The transaction: status, commit, abort, refresh.
@@ -132,11 +134,12 @@ pub enum Toolset {
 
 impl Toolset {
     /// Every toolset, in the order `tools/list` answers them.
-    pub const ALL: [Toolset; 9] = [
+    pub const ALL: [Toolset; 10] = [
         Toolset::Browsing,
         Toolset::Execution,
         Toolset::Listing,
         Toolset::Mutation,
+        Toolset::Refactoring,
         Toolset::Search,
         Toolset::Session,
         Toolset::Testing,
@@ -151,6 +154,7 @@ impl Toolset {
             Toolset::Execution => "Execution",
             Toolset::Listing => "Listing",
             Toolset::Mutation => "Mutation",
+            Toolset::Refactoring => "Refactoring",
             Toolset::Search => "Search",
             Toolset::Session => "Session",
             Toolset::Testing => "Testing",
@@ -299,6 +303,12 @@ pub const TOOLSETS: &[ToolsetDecl] = &[
                               format: false (source that does not parse is compiled as given).",
             },
         ],
+    },
+    ToolsetDecl {
+        toolset: Toolset::Refactoring,
+        opt_in: false,
+        has_tools: true,
+        options: &[],
     },
     ToolsetDecl {
         toolset: Toolset::Search,
@@ -588,6 +598,7 @@ mod tests {
                 "Execution",
                 "Listing",
                 "Mutation",
+                "Refactoring",
                 "Search",
                 "Session",
                 "Testing",

@@ -160,8 +160,8 @@ pub struct Cli {
     #[arg(long, env = "MCP_WORKER_BIN")]
     pub worker_bin: Option<PathBuf>,
     /// Toolsets to serve, separated by commas or spaces (default: Browsing,
-    /// Execution, Listing, Mutation, Search, Session, Testing, Workflow; the
-    /// opt-in Conformance only when named).
+    /// Execution, Listing, Mutation, Refactoring, Search, Session, Testing,
+    /// Workflow; the opt-in Conformance only when named).
     #[arg(long, env = "MCP_TOOLSETS")]
     pub toolsets: Option<String>,
     /// Options of the served toolsets, `Toolset.option=value` separated by commas or

@@ -221,7 +221,7 @@ fn scopes_choose_toolsets_and_sessions_belong_to_their_user() {
         .env("MCP_OAUTH_JWKS_URL", &issuer.url)
         .env(
             "MCP_SCOPE_TOOLSETS",
-            "gemstone:read=Browsing,Listing,Search gemstone:write=Browsing,Listing,Search,Mutation,Session,Testing gemstone:execute=Execution",
+            "gemstone:read=Browsing,Listing,Search gemstone:write=Browsing,Listing,Search,Mutation,Refactoring,Session,Testing gemstone:execute=Execution",
         )
         .start();
     let bearer = |user: &str, scope: &str| {

@@ -5,6 +5,7 @@
 //! (run with `--nocapture` to see the tables): p50 and p99 in the session that
 //! built the classes, then, for the Search tools, the first call of a fresh
 //! login (whose methods are stored, not yet compiled) and the calls after it.
+//! Then `rename_method` of a selector with 200 senders, previewed and applied.
 //! No assertion depends on time.
 
 #[path = "tools_util.rs"]
@@ -219,6 +220,7 @@ async fn read_tools_at_scale() {
     for l in lines {
         println!("  {l}");
     }
+    rename_at_scale(&mut s).await;
 
     // Each Search tool's first call in a fresh login to a repository file
     // holding the classes (its methods are stored, not compiled), then the
@@ -252,4 +254,61 @@ async fn read_tools_at_scale() {
     for l in lines {
         println!("  {l}");
     }
+}
+
+/// `rename_method` at scale: a selector with 200 senders among the classes,
+/// renamed system-wide — the preview's latency (`RUNS` calls), then
+/// one apply of its token.
+async fn rename_at_scale(s: &mut util::mcp::Session) {
+    const SENDERS: usize = 200;
+    eval(
+        s,
+        &format!(
+            "| list | list := System myUserProfile symbolList. \
+             (list objectNamed: #BenchTarget) compileMethod: 'benchRename: x ^ x' \
+               dictionaries: list category: 'bench'. \
+             1 to: {SENDERS} do: [:i | \
+               (list objectNamed: ('Bench' , ((100000 + i) printString copyFrom: 2 to: 6)) asSymbol) \
+                 compileMethod: 'r ^ BenchTarget new benchRename: ' , i printString \
+                 dictionaries: list category: 'bench']. true"
+        ),
+    )
+    .await;
+    let args = json!({"selector": "benchRename:", "newSelector": "benchRenamed:"});
+    let preview = timed(
+        s,
+        "rename_method",
+        &args,
+        |r| r["structuredContent"]["changes"].as_array().map(Vec::len) == Some(SENDERS + 1),
+        RUNS,
+    )
+    .await;
+    let r = ok(s, "rename_method", args.clone()).await;
+    let mut apply = args.clone();
+    apply["dryRun"] = json!(false);
+    apply["token"] = r["structuredContent"]["token"].clone();
+    let applied = timed(
+        s,
+        "rename_method",
+        &apply,
+        |r| r["structuredContent"]["applied"] == true,
+        1,
+    )
+    .await;
+    assert_eq!(
+        eval(
+            s,
+            "(System myUserProfile symbolList objectNamed: #BenchTarget) \
+             includesSelector: #benchRenamed:"
+        )
+        .await,
+        "true"
+    );
+    println!(
+        "rename_method of a selector with {SENDERS} senders, system-wide, on the same repository:\n  \
+         preview {:>7.1} ms p50 {:>7.1} ms p99 ({RUNS} calls)\n  apply   {:>7.1} ms",
+        quantile(&preview, 0.5),
+        quantile(&preview, 0.99),
+        quantile(&applied, 0.5),
+    );
 }

@@ -23,12 +23,13 @@ use util::{eval, ok};
 
 /// The toolsets in the order their cases run: reading ones first, then the
 /// ones that change the repository, the transaction tools last.
-const ORDER: [&str; 7] = [
+const ORDER: [&str; 8] = [
     "listing",
     "browsing",
     "search",
     "testing",
     "execution",
+    "refactoring",
     "mutation",
     "session",
 ];
@@ -76,15 +77,39 @@ fn mask(tool: &str, repository: &str, result: Value) -> Value {
             Value::Number(_) if matches!(key, Some("ms" | "elapsedMs" | "session")) => {
                 *v = json!("<masked>");
             }
+            // a refactoring's token names the session's view, which only the
+            // embedded stone reports
+            Value::String(_) if key == Some("token") => *v = json!("<token>"),
             _ => {}
         }
     }
     walk(&mut result, None);
     if let Some(text) = result["content"][0]["text"].as_str() {
-        let masked = mask_text(tool, text);
+        let masked = mask_tokens(&mask_text(tool, text));
         result["content"][0]["text"] = Value::String(masked);
     }
     result
+}
+
+/// `text` with every refactoring token (`rename_method.` and 16 hex digits)
+/// masked.
+fn mask_tokens(text: &str) -> String {
+    const PREFIX: &str = "rename_method.";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(PREFIX) {
+        let after = &rest[at + PREFIX.len()..];
+        let hex = after.chars().take_while(char::is_ascii_hexdigit).count();
+        out.push_str(&rest[..at + PREFIX.len()]);
+        if hex == 16 {
+            out.push_str("<token>");
+            rest = &after[hex..];
+        } else {
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// What a kept answer (the embedded stone's) is over the GCI backend, where

@@ -73,6 +73,10 @@ const TOOLSETS: &[(&str, &[Contract])] = &[
         ],
     ),
     (
+        "Refactoring",
+        &[("rename_method", &["selector", "newSelector"], false)],
+    ),
+    (
         "Testing",
         &[
             ("list_test_classes", &[], true),

@@ -211,6 +211,7 @@ fn handshake_answers_ready_with_the_tool_list() {
             "format_source",
             "remove_dictionary",
             "set_class_comment",
+            "rename_method",
             "list_test_classes",
             "run_test_class",
             "run_test_method",

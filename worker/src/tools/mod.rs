@@ -35,6 +35,7 @@ pub mod ledger;
 pub mod listing;
 pub mod mutation;
 pub mod paging;
+pub mod refactoring;
 pub mod search;
 pub mod session;
 pub mod template;
@@ -318,6 +319,7 @@ pub fn all_tools() -> impl Iterator<Item = &'static Tool> {
         .chain(browsing::TOOLS.iter())
         .chain(search::TOOLS.iter())
         .chain(mutation::TOOLS.iter())
+        .chain(refactoring::TOOLS.iter())
         .chain(testing::TOOLS.iter())
 }
 

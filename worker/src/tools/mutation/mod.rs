@@ -319,12 +319,22 @@ const KEPT_DICTIONARIES: [&str; 2] = ["Globals", "UserGlobals"];
 /// Whether this call leaves what kernel classes have alone: the deployment's
 /// `Mutation.kernelGuard`, unless the call passes `allowKernelEdits`.
 fn kernel_guard(cx: &Context<'_>) -> Literal {
-    Literal::boolean(cx.flag_option("kernelGuard", true) && !cx.bool_arg("allowKernelEdits"))
+    Literal::boolean(kernel_guarded(cx))
+}
+
+/// Whether this call leaves kernel classes' existing methods and definitions
+/// alone: the deployment's `Mutation.kernelGuard` (whichever toolset's tool
+/// writes), unless the call passes `allowKernelEdits`.
+pub(in crate::tools) fn kernel_guarded(cx: &Context<'_>) -> bool {
+    cx.options
+        .flag(Toolset::Mutation.name(), "kernelGuard", true)
+        && !cx.bool_arg("allowKernelEdits")
 }
 
 /// Whether this deployment refuses blind overwrites (`Mutation.blindWriteGuard`).
 fn blind_write_guard(cx: &Context<'_>) -> bool {
-    cx.flag_option("blindWriteGuard", true)
+    cx.options
+        .flag(Toolset::Mutation.name(), "blindWriteGuard", true)
 }
 
 /// The refusal for a change to what kernel class `class` already has
@@ -671,8 +681,8 @@ fn format_source(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
 /// (None: the method's current one, else `as yet unclassified`) under both
 /// guards, records the write in the ledger and answers the expression's
 /// `{className, selector, category}`: the one compile path of `compile_method`
-/// and `file_in`.
-fn compile(
+/// and `file_in` (and the refactorings' writes).
+pub(in crate::tools) fn compile(
     cx: &mut Context<'_>,
     class: &str,
     meta: bool,

@@ -1,0 +1,311 @@
+//! End-to-end: `rename_method`. A preview writes nothing and answers diffs
+//! and a token; applying the token renames the implementors, rewrites the
+//! senders (a `super` send included) and leaves the tests green; a symbol
+//! naming the selector is reported, not rewritten; a rename touching kernel
+//! methods is refused whole; a stale token (another session committed, this
+//! one refreshed) is refused; clashes, arity changes and a missing token are
+//! refused before anything is read or written.
+
+#[path = "tools_util.rs"]
+mod util;
+
+use gsmcp_tests::Server;
+use serde_json::{json, Value};
+use util::mcp::{Http, Session};
+use util::{eval, fails, ok};
+
+const CLASSES: &str = "Object subclass: 'RfAccount' instVarNames: #(balance) classVars: #() \
+    classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals. \
+    (UserGlobals at: #RfAccount) subclass: 'RfSavings' instVarNames: #() classVars: #() \
+    classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals. \
+    TestCase subclass: 'RfAccountTest' instVarNames: #() classVars: #() \
+    classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals. true";
+
+const METHODS: [(&str, &str); 6] = [
+    ("RfAccount", "balance\n\t^ balance ifNil: [0]"),
+    (
+        "RfAccount",
+        "deposit: amount\n\t\"adds amount\"\n\tbalance := self balance + amount",
+    ),
+    ("RfAccount", "depositAll: amounts\n\tamounts do: [:each | self deposit: each]"),
+    (
+        "RfSavings",
+        "deposit: amount\n\tsuper deposit: amount + (amount // 100)",
+    ),
+    (
+        "RfAccountTest",
+        "testDeposit\n\t| a |\n\ta := RfSavings new.\n\ta deposit: 100; deposit: 100.\n\tself assert: a balance = 202",
+    ),
+    (
+        "RfAccountTest",
+        "testPerform\n\tself assert: (RfAccount new perform: #deposit: with: 5; balance) = 5",
+    ),
+];
+
+async fn setup(s: &mut Session) {
+    assert_eq!(eval(s, CLASSES).await, "true");
+    for (class, source) in METHODS {
+        ok(
+            s,
+            "compile_method",
+            json!({"className": class, "source": source, "category": "rf"}),
+        )
+        .await;
+    }
+}
+
+async fn source(s: &mut Session, class: &str, selector: &str) -> String {
+    let r = ok(
+        s,
+        "get_method_source",
+        json!({"className": class, "selector": selector}),
+    )
+    .await;
+    r["structuredContent"]["source"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+fn change<'a>(preview: &'a Value, class: &str, selector: &str) -> &'a Value {
+    preview["structuredContent"]["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["className"] == class && c["selector"] == selector)
+        .unwrap_or_else(|| panic!("no change for {class}>>{selector}: {preview}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_previewed_rename_applies_exactly_and_keeps_tests_green() {
+    let server = Server::start();
+    let http = Http::new(&server.url);
+    let mut a = http.open().await;
+    setup(&mut a).await;
+    let args = json!({"selector": "deposit:", "newSelector": "credit:"});
+
+    let preview = ok(&mut a, "rename_method", args.clone()).await;
+    let d = &preview["structuredContent"];
+    assert_eq!(d["dryRun"], true, "{preview}");
+    assert_eq!(d["changes"].as_array().unwrap().len(), 4, "{preview}");
+    assert_eq!(change(&preview, "RfAccount", "deposit:")["kind"], "rename");
+    assert_eq!(
+        change(&preview, "RfSavings", "deposit:")["kind"],
+        "renameAndRewrite"
+    );
+    assert_eq!(
+        change(&preview, "RfAccount", "depositAll:")["kind"],
+        "rewrite"
+    );
+    let test = change(&preview, "RfAccountTest", "testDeposit");
+    assert_eq!(test["sends"], 2, "{test}");
+    assert!(
+        test["diff"]
+            .as_str()
+            .unwrap()
+            .contains("+\ta credit: 100; credit: 100."),
+        "{test}"
+    );
+    let mentions = d["notRewritten"].to_string();
+    assert!(mentions.contains("testPerform"), "{preview}");
+    // nothing written yet
+    assert_eq!(
+        eval(&mut a, "RfAccount includesSelector: #credit:").await,
+        "false"
+    );
+
+    // applying without the token, or with another one, writes nothing
+    let e = fails(
+        &mut a,
+        "rename_method",
+        json!({"selector": "deposit:", "newSelector": "credit:", "dryRun": false}),
+    )
+    .await;
+    assert_eq!(e["kind"], "invalidParams", "{e}");
+    let e = fails(
+        &mut a,
+        "rename_method",
+        json!({"selector": "deposit:", "newSelector": "credit:", "dryRun": false,
+               "token": "rename_method.0000000000000000"}),
+    )
+    .await;
+    assert_eq!(e["kind"], "refused", "{e}");
+
+    let token = d["token"].as_str().unwrap();
+    let applied = ok(
+        &mut a,
+        "rename_method",
+        json!({"selector": "deposit:", "newSelector": "credit:", "dryRun": false, "token": token}),
+    )
+    .await;
+    assert_eq!(applied["structuredContent"]["applied"], true, "{applied}");
+    assert_eq!(
+        applied["structuredContent"]["committed"], false,
+        "{applied}"
+    );
+    assert_eq!(
+        source(&mut a, "RfAccount", "credit:").await,
+        "credit: amount\n\t\"adds amount\"\n\tbalance := self balance + amount"
+    );
+    assert_eq!(
+        source(&mut a, "RfSavings", "credit:").await,
+        "credit: amount\n\tsuper credit: amount + (amount // 100)"
+    );
+    assert_eq!(
+        eval(&mut a, "RfAccount includesSelector: #deposit:").await,
+        "false"
+    );
+    assert_eq!(
+        eval(&mut a, "RfSavings includesSelector: #deposit:").await,
+        "false"
+    );
+    assert!(source(&mut a, "RfAccount", "depositAll:")
+        .await
+        .contains("self credit: each"));
+    let run = ok(
+        &mut a,
+        "run_test_method",
+        json!({"className": "RfAccountTest", "selector": "testDeposit"}),
+    )
+    .await;
+    assert_eq!(
+        run["structuredContent"]["result"]["outcome"], "passed",
+        "{run}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kernel_changes_clashes_and_arity_are_refused_whole() {
+    let server = Server::start();
+    let http = Http::new(&server.url);
+    let mut a = http.open().await;
+    setup(&mut a).await;
+
+    // printString is implemented and sent all over the kernel
+    let e = fails(
+        &mut a,
+        "rename_method",
+        json!({"selector": "printString", "newSelector": "printText"}),
+    )
+    .await;
+    assert_eq!(e["kind"], "refused", "{e}");
+    let message = e["message"].as_str().unwrap();
+    assert!(message.contains("kernel classes"), "{message}");
+    assert!(message.contains("allowKernelEdits"), "{message}");
+    assert!(e["kernelMethods"].as_array().unwrap().len() > 1, "{e}");
+    assert_eq!(
+        eval(&mut a, "Object includesSelector: #printText").await,
+        "false"
+    );
+    // narrowed to one of our classes it is fine (nothing of the kernel changes)
+    let r = ok(
+        &mut a,
+        "rename_method",
+        json!({"selector": "depositAll:", "newSelector": "creditAll:", "scope": "class",
+               "className": "RfAccount"}),
+    )
+    .await;
+    assert_eq!(
+        r["structuredContent"]["changes"].as_array().unwrap().len(),
+        1,
+        "{r}"
+    );
+
+    // a clash: RfAccount already has balance, so deposit: cannot become it
+    ok(
+        &mut a,
+        "compile_method",
+        json!({"className": "RfAccount", "source": "total\n\t^ self balance", "category": "rf"}),
+    )
+    .await;
+    let e = fails(
+        &mut a,
+        "rename_method",
+        json!({"selector": "balance", "newSelector": "total"}),
+    )
+    .await;
+    assert_eq!(e["kind"], "refused", "{e}");
+    assert!(e["message"].as_str().unwrap().contains("RfAccount"), "{e}");
+    // (selector, newSelector, kind)
+    let table = [
+        ("balance", "balance:", "refused"),
+        ("deposit:", "+", "refused"),
+        ("deposit:", "deposit:", "invalidParams"),
+        ("deposit:", "not a selector", "invalidParams"),
+        ("noSuchSelectorAnywhere", "other", "notFound"),
+    ];
+    for (selector, new_selector, kind) in table {
+        let e = fails(
+            &mut a,
+            "rename_method",
+            json!({"selector": selector, "newSelector": new_selector}),
+        )
+        .await;
+        assert_eq!(e["kind"], kind, "{selector} -> {new_selector}: {e}");
+    }
+    let e = fails(
+        &mut a,
+        "rename_method",
+        json!({"selector": "balance", "newSelector": "amount", "scope": "hierarchy"}),
+    )
+    .await;
+    assert_eq!(e["kind"], "invalidParams", "{e}");
+    assert_eq!(
+        eval(&mut a, "RfAccount includesSelector: #balance").await,
+        "true"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_goes_stale_when_another_session_changes_an_affected_method() {
+    let repo = gsmcp_tests::harness::scratch_path("refactoring-stale.db");
+    let server = Server::builder().env("MCP_REPOSITORY", &repo).start();
+    let http = Http::new(&server.url);
+    let mut a = http.open().await;
+    let mut b = http.open().await;
+    setup(&mut a).await;
+    ok(&mut a, "commit", json!({})).await;
+
+    let args = json!({"selector": "balance", "newSelector": "amount", "scope": "dictionary",
+                      "dictionaryName": "UserGlobals"});
+    let preview = ok(&mut a, "rename_method", args.clone()).await;
+    let token = preview["structuredContent"]["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    // b changes a sender of balance and commits; a's view moves
+    ok(&mut b, "refresh", json!({})).await;
+    source(&mut b, "RfAccount", "deposit:").await;
+    ok(
+        &mut b,
+        "compile_method",
+        json!({"className": "RfAccount", "category": "rf",
+               "source": "deposit: amount\n\tbalance := self balance + amount abs"}),
+    )
+    .await;
+    ok(&mut b, "commit", json!({})).await;
+    ok(&mut a, "refresh", json!({})).await;
+
+    let mut apply = args.clone();
+    apply["dryRun"] = json!(false);
+    apply["token"] = json!(token);
+    let e = fails(&mut a, "rename_method", apply.clone()).await;
+    assert_eq!(e["kind"], "refused", "{e}");
+    assert!(
+        e["message"].as_str().unwrap().contains("Preview again"),
+        "{e}"
+    );
+    assert_eq!(
+        eval(&mut a, "RfAccount includesSelector: #amount").await,
+        "false"
+    );
+
+    // a fresh preview sees b's change, and its token applies
+    let preview = ok(&mut a, "rename_method", args.clone()).await;
+    let diff = change(&preview, "RfAccount", "deposit:")["diff"].to_string();
+    assert!(diff.contains("amount abs"), "{diff}");
+    apply["token"] = preview["structuredContent"]["token"].clone();
+    ok(&mut a, "rename_method", apply).await;
+    assert_eq!(eval(&mut a, "RfAccount new amount").await, "0");
+}

@@ -1,0 +1,564 @@
+//! The Refactoring toolset: changes computed over many methods at once,
+//! previewed before anything is written. Today it holds `rename_method`.
+//!
+//! Every refactoring runs in two calls. The first (`dryRun` true, the default)
+//! reads the methods the change touches through this toolset's expressions
+//! (`refactoring.st`), rewrites their source in the worker with the embedded
+//! stone's parser (`gsmcp_smalltalk::rewrite`), and answers the change set —
+//! per method a unified diff (`diff.rs`) — and a `token` naming exactly that
+//! change set and the session's view. The second call repeats the arguments
+//! with `dryRun: false` and the token: the change set is computed again, and
+//! written only if its token is the same (no affected method changed, the view
+//! did not move); the writes go through the Mutation toolset's compile path.
+//! Nothing commits.
+//!
+//! The guard runs on the whole change set before anything is written: a change
+//! to an existing method of a kernel class refuses the refactoring whole
+//! unless the call passes `allowKernelEdits` (or the deployment turned
+//! `Mutation.kernelGuard` off).
+
+use super::mutation::{compile, kernel_guarded};
+use super::{
+    evaluate_json, strings, Annotations, Context, ErrorKind, Tool, ToolError, ToolOutput, Toolset,
+};
+use crate::quote::Literal;
+use crate::schema::{Param, ParamType};
+use gsmcp_smalltalk::rewrite::{rename_selector, RewriteError};
+use serde_json::{json, Value};
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+
+mod diff;
+
+use expressions as st;
+
+/// This toolset's expressions, cut from `refactoring.st` by the build.
+mod expressions {
+    include!(concat!(env!("OUT_DIR"), "/tools/refactoring.rs"));
+}
+
+/// How many changes a preview's text shows with their diffs (all are in
+/// `structuredContent`).
+const SHOWN_DIFFS: usize = 50;
+
+/// The Refactoring tools.
+pub static TOOLS: [Tool; 1] = [Tool {
+    name: "rename_method",
+    title: "Rename a method",
+    description: "Renames a selector within a scope: every implementor is recompiled under the \
+new selector (and the old method removed), and every send of it in the scope's methods is \
+rewritten, keyword part by keyword part; layout and comments are kept, a symbol naming the \
+selector (#foo in perform:) is not a send and is listed as not rewritten. The new selector must \
+take the same arguments (unary, binary, or the same number of keywords) and no implementor's \
+class may have it already. By default (dryRun true) nothing is written: the answer is the change \
+set — each method with a unified diff — and a token. Repeat the call with the same arguments, \
+dryRun false and that token to write exactly that change set; it is refused if an affected \
+method changed or the session's view moved since. A change to an existing method of a kernel \
+class (bound in Globals under its own name) refuses the whole rename unless allowKernelEdits is \
+true. Does not commit.",
+    toolset: Toolset::Refactoring,
+    params: &[
+        Param {
+            name: "selector",
+            ty: ParamType::String,
+            description: "The selector to rename (e.g. `total` or `at:put:`).",
+            required: true,
+        },
+        Param {
+            name: "newSelector",
+            ty: ParamType::String,
+            description: "Its new name, taking the same arguments (e.g. `sum` or `store:into:`).",
+            required: true,
+        },
+        Param {
+            name: "scope",
+            ty: ParamType::String,
+            description: "Where to rename: `class` (that class, both sides), `hierarchy` (the \
+class, its superclasses and its subclasses), `dictionary` (the classes a dictionary binds) or \
+`system` (every class of the symbol list; the default).",
+            required: false,
+        },
+        Param {
+            name: "className",
+            ty: ParamType::String,
+            description: "The class of a `class` or `hierarchy` scope.",
+            required: false,
+        },
+        Param {
+            name: "dictionaryName",
+            ty: ParamType::String,
+            description: "The dictionary of a `dictionary` scope.",
+            required: false,
+        },
+        Param {
+            name: "dryRun",
+            ty: ParamType::Boolean,
+            description: "true (the default): answer the change set and its token, write \
+nothing; false: write the change set the token names.",
+            required: false,
+        },
+        Param {
+            name: "token",
+            ty: ParamType::String,
+            description: "The token a preview (dryRun true) answered; needed with dryRun false.",
+            required: false,
+        },
+        Param {
+            name: "allowKernelEdits",
+            ty: ParamType::Boolean,
+            description: "Change existing methods of kernel classes too (default false: such a \
+change refuses the whole rename).",
+            required: false,
+        },
+    ],
+    annotations: Annotations {
+        read_only: false,
+        destructive: true,
+        idempotent: false,
+    },
+    handler: rename_method,
+}];
+
+/// One method a refactoring changes.
+struct Change {
+    class: String,
+    meta: bool,
+    /// The method's selector now.
+    selector: String,
+    /// Its selector afterwards (an implementor renamed), or the same.
+    new_selector: String,
+    category: Option<String>,
+    kernel: bool,
+    old: String,
+    new: String,
+    sends: usize,
+}
+
+impl Change {
+    fn name(&self) -> String {
+        let side = if self.meta { " class" } else { "" };
+        format!("{}{side}>>{}", self.class, self.selector)
+    }
+
+    fn json(&self) -> Value {
+        let kind = match (self.selector != self.new_selector, self.sends > 0) {
+            (true, true) => "renameAndRewrite",
+            (true, false) => "rename",
+            _ => "rewrite",
+        };
+        json!({
+            "className": self.class,
+            "meta": self.meta,
+            "selector": self.selector,
+            "newSelector": self.new_selector,
+            "category": self.category,
+            "kind": kind,
+            "sends": self.sends,
+            "kernel": self.kernel,
+            "diff": diff::unified(&self.old, &self.new, &self.name()),
+        })
+    }
+}
+
+/// What a selector is: unary, binary or keyword, and how many arguments.
+fn selector_shape(selector: &str) -> Option<(&'static str, usize)> {
+    let ident = |s: &str| {
+        let mut c = s.chars();
+        matches!(c.next(), Some(f) if f.is_ascii_alphabetic() || f == '_')
+            && c.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    if let Some(body) = selector.strip_suffix(':') {
+        return body
+            .split(':')
+            .all(ident)
+            .then(|| ("keyword", selector.matches(':').count()));
+    }
+    if ident(selector) {
+        return Some(("unary", 0));
+    }
+    const BINARY: &str = "+-*/\\<>=~@%|&?,";
+    (!selector.is_empty() && selector.chars().all(|c| BINARY.contains(c))).then_some(("binary", 1))
+}
+
+fn refused(message: String) -> ToolError {
+    ToolError::new(ErrorKind::Refused, message)
+}
+
+fn invalid(message: impl Into<String>) -> ToolError {
+    ToolError::new(ErrorKind::InvalidParams, message)
+}
+
+/// The rename's change set, computed from the methods as they are now, and
+/// the methods that name the selector without sending it.
+fn rename_changes(
+    cx: &mut Context<'_>,
+    selector: &str,
+    new_selector: &str,
+) -> Result<(Vec<Change>, Vec<Value>), ToolError> {
+    let scope = cx.str_arg("scope").unwrap_or("system");
+    let class = cx.str_arg("className");
+    let dictionary = cx.str_arg("dictionaryName");
+    let needed = match scope {
+        "class" | "hierarchy" => class.is_none().then_some("className"),
+        "dictionary" => dictionary.is_none().then_some("dictionaryName"),
+        "system" => None,
+        other => {
+            return Err(invalid(format!(
+                "argument 'scope': {other:?} is not a scope (class, hierarchy, dictionary or \
+system)"
+            )))
+        }
+    };
+    if let Some(arg) = needed {
+        return Err(invalid(format!(
+            "argument '{arg}' is required for the scope {scope}"
+        )));
+    }
+    let answer = evaluate_json(
+        cx.login,
+        &st::RenameSites {
+            selector: Literal::symbol(selector),
+            new_selector: Literal::symbol(new_selector),
+            scope: Literal::symbol(scope),
+            class_name: Literal::optional_symbol(class),
+            dictionary_name: Literal::optional_symbol(dictionary),
+        },
+    )?;
+    match answer["error"].as_str() {
+        Some("noClass") => {
+            let (k, m) = super::browsing::no_class(class.unwrap_or_default());
+            return Err(ToolError::new(k, m));
+        }
+        Some("noDictionary") => {
+            return Err(ToolError::new(
+                ErrorKind::NotFound,
+                format!(
+                    "no dictionary named '{}' in this session's symbol list; \
+list_dictionaries names them",
+                    dictionary.unwrap_or_default()
+                ),
+            ))
+        }
+        Some(other) => return Err(ToolError::new(ErrorKind::Other, other.to_string())),
+        None => {}
+    }
+    let clashes = strings(&answer["clashes"]);
+    if !clashes.is_empty() {
+        return Err(refused(format!(
+            "refused: {} already implement{} {new_selector}, so renaming {selector} there would \
+replace a method; nothing was changed. Choose another selector, or narrow the scope",
+            clashes.join(", "),
+            if clashes.len() == 1 { "s" } else { "" }
+        )));
+    }
+    let sites = answer["sites"].as_array().cloned().unwrap_or_default();
+    if !sites.iter().any(|s| s["role"] == "implementor") {
+        return Err(ToolError::new(
+            ErrorKind::NotFound,
+            format!(
+                "no method named {selector} in the scope {scope}; find_implementors names the \
+classes that implement it"
+            ),
+        ));
+    }
+    let mut changes: Vec<Change> = Vec::new();
+    let mut mentions = Vec::new();
+    for site in &sites {
+        let class = site["className"].as_str().unwrap_or_default().to_string();
+        let meta = site["meta"] == true;
+        let method = site["selector"].as_str().unwrap_or_default().to_string();
+        if changes
+            .iter()
+            .any(|c| c.class == class && c.meta == meta && c.selector == method)
+        {
+            continue; // an implementor that also sends it: one change
+        }
+        let old = site["source"].as_str().unwrap_or_default().to_string();
+        let implementor = site["role"] == "implementor";
+        let renamed = rename_selector(&old, selector, new_selector, implementor).map_err(|e| {
+            let side = if meta { " class" } else { "" };
+            match e {
+                RewriteError::Shape { .. } => invalid(e.to_string()),
+                _ => refused(format!(
+                    "refused: {class}{side}>>{method} cannot be rewritten safely ({e}); nothing \
+was changed"
+                )),
+            }
+        })?;
+        if renamed.sends == 0 && !renamed.pattern {
+            mentions.push(json!({"className": class, "meta": meta, "selector": method}));
+            continue;
+        }
+        changes.push(Change {
+            new_selector: if renamed.pattern {
+                new_selector.to_string()
+            } else {
+                method.clone()
+            },
+            class,
+            meta,
+            selector: method,
+            category: site["category"].as_str().map(str::to_string),
+            kernel: site["kernel"] == true,
+            old,
+            new: renamed.source,
+            sends: renamed.sends,
+        });
+    }
+    Ok((changes, mentions))
+}
+
+/// The token of a change set: the call's arguments, the session's view and
+/// every change's old and new source.
+fn token_of(cx: &Context<'_>, changes: &[Change]) -> String {
+    let mut h = DefaultHasher::new();
+    for arg in [
+        "selector",
+        "newSelector",
+        "scope",
+        "className",
+        "dictionaryName",
+    ] {
+        cx.str_arg(arg).hash(&mut h);
+    }
+    cx.bool_arg("allowKernelEdits").hash(&mut h);
+    format!("{:?}", cx.login.transaction_mark()).hash(&mut h);
+    for c in changes {
+        (&c.class, c.meta, &c.selector, &c.old, &c.new).hash(&mut h);
+    }
+    format!("rename_method.{:016x}", h.finish())
+}
+
+fn rename_method(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    let selector = cx.str_arg("selector").unwrap_or_default();
+    let new_selector = cx.str_arg("newSelector").unwrap_or_default();
+    let (Some(old_shape), Some(new_shape)) =
+        (selector_shape(selector), selector_shape(new_selector))
+    else {
+        let bad = if selector_shape(selector).is_none() {
+            ("selector", selector)
+        } else {
+            ("newSelector", new_selector)
+        };
+        return Err(invalid(format!(
+            "argument '{}': {:?} is not a selector",
+            bad.0, bad.1
+        )));
+    };
+    if selector == new_selector {
+        return Err(invalid("newSelector is the selector itself"));
+    }
+    if old_shape != new_shape {
+        return Err(refused(format!(
+            "refused: {selector} is a {} selector of {} argument(s) and {new_selector} a {} one \
+of {}; a rename keeps the arguments, so both must be of the same kind and arity",
+            old_shape.0, old_shape.1, new_shape.0, new_shape.1
+        )));
+    }
+    let dry_run = cx.args.get("dryRun").and_then(Value::as_bool) != Some(false);
+    let given_token = cx.str_arg("token");
+    if !dry_run && given_token.is_none() {
+        return Err(invalid(
+            "dryRun false writes the change set a preview named: pass the token the preview \
+(the same call with dryRun true) answered",
+        ));
+    }
+    let (changes, mentions) = rename_changes(cx, selector, new_selector)?;
+    if kernel_guarded(cx) {
+        let kernel: Vec<String> = changes
+            .iter()
+            .filter(|c| c.kernel)
+            .map(Change::name)
+            .collect();
+        if !kernel.is_empty() {
+            let shown = kernel
+                .iter()
+                .take(10)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ");
+            let more = kernel.len().saturating_sub(10);
+            let more = if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            };
+            let mut err = refused(format!(
+                "refused: renaming {selector} would change existing methods of kernel classes \
+(bound in Globals under their own names): {shown}{more}; nothing was changed. Kernel code is \
+shared by everything in the repository (the Mutation.kernelGuard option): narrow the scope (class, \
+hierarchy or dictionary) to your own classes, or repeat the call with allowKernelEdits: true"
+            ));
+            err.details.insert("kernelMethods".into(), json!(kernel));
+            return Err(err);
+        }
+    }
+    let token = token_of(cx, &changes);
+    for c in &changes {
+        // the preview shows every method it changes: they count as read
+        cx.ledger.saw_method(&c.class, c.meta, &c.selector);
+    }
+    if dry_run {
+        return Ok(preview(selector, new_selector, &changes, &mentions, token));
+    }
+    if given_token != Some(token.as_str()) {
+        return Err(refused(
+            "refused: the change set is no longer the one the token names — an affected \
+method changed, or the session's view moved (refresh, abort, commit), since the preview; \
+nothing was changed. Preview again (dryRun true) and apply the new token"
+                .into(),
+        ));
+    }
+    apply(cx, selector, new_selector, &changes)
+}
+
+fn preview(
+    selector: &str,
+    new_selector: &str,
+    changes: &[Change],
+    mentions: &[Value],
+    token: String,
+) -> ToolOutput {
+    let implementors = changes
+        .iter()
+        .filter(|c| c.selector != c.new_selector)
+        .count();
+    let mut text = format!(
+        "Preview: renaming {selector} to {new_selector} changes {} method(s): {implementors} \
+implementor(s) renamed, {} method(s) with sends rewritten. Nothing was written; to apply, repeat \
+the call with dryRun false and token {token}.",
+        changes.len(),
+        changes.iter().filter(|c| c.sends > 0).count()
+    );
+    if !mentions.is_empty() {
+        text.push_str(&format!(
+            "\n{} method(s) name {selector} without sending it (e.g. #{selector} given to \
+perform:) and are not rewritten.",
+            mentions.len()
+        ));
+    }
+    for c in changes.iter().take(SHOWN_DIFFS) {
+        text.push('\n');
+        text.push_str(&diff::unified(&c.old, &c.new, &c.name()));
+    }
+    if changes.len() > SHOWN_DIFFS {
+        text.push_str(&format!(
+            "\n… and {} more (every diff is in structuredContent.changes)",
+            changes.len() - SHOWN_DIFFS
+        ));
+    }
+    ToolOutput {
+        text,
+        structured: json!({
+            "dryRun": true,
+            "token": token,
+            "selector": selector,
+            "newSelector": new_selector,
+            "changes": changes.iter().map(Change::json).collect::<Vec<_>>(),
+            "notRewritten": mentions,
+        }),
+    }
+}
+
+/// Writes the change set: implementors under the new selector and rewritten
+/// senders through the compile path, then the old implementors removed.
+fn apply(
+    cx: &mut Context<'_>,
+    selector: &str,
+    new_selector: &str,
+    changes: &[Change],
+) -> Result<ToolOutput, ToolError> {
+    let mut written: Vec<String> = Vec::new();
+    let partial = |written: &[String], e: ToolError| {
+        let mut err = ToolError::new(
+            e.kind,
+            format!(
+                "the rename stopped part way: {}; {} change(s) were written before it and stay \
+in the transaction (abort discards them): {}",
+                e.message,
+                written.len(),
+                written.join(", ")
+            ),
+        );
+        err.details.insert("written".into(), json!(written));
+        err
+    };
+    for c in changes {
+        let category = c.category.as_deref();
+        if let Err(e) = compile(cx, &c.class, c.meta, &c.new, category) {
+            return Err(partial(&written, e));
+        }
+        written.push(c.name());
+    }
+    for c in changes.iter().filter(|c| c.selector != c.new_selector) {
+        let answer = evaluate_json(
+            cx.login,
+            &st::RemoveMethod {
+                class_name: Literal::symbol(&c.class),
+                selector: Literal::symbol(&c.selector),
+                meta: Literal::boolean(c.meta),
+            },
+        );
+        match answer {
+            Ok(a) if a.get("error").is_none() => {
+                cx.ledger.wrote_method(&c.class, c.meta, &c.selector);
+                written.push(format!("removed {}", c.name()));
+            }
+            Ok(a) => {
+                let e = ToolError::new(
+                    ErrorKind::Other,
+                    format!("removing {} failed: {}", c.name(), a["error"]),
+                );
+                return Err(partial(&written, e));
+            }
+            Err(e) => return Err(partial(&written, e)),
+        }
+    }
+    let renamed = changes
+        .iter()
+        .filter(|c| c.selector != c.new_selector)
+        .count();
+    Ok(ToolOutput {
+        text: format!(
+            "renamed {selector} to {new_selector}: {renamed} implementor(s) renamed, {} \
+method(s) changed in all. Nothing was committed: commit keeps it, abort discards it.",
+            changes.len()
+        ),
+        structured: json!({
+            "dryRun": false,
+            "applied": true,
+            "selector": selector,
+            "newSelector": new_selector,
+            "changes": changes.iter().map(|c| json!({
+                "className": c.class, "meta": c.meta, "selector": c.selector,
+                "newSelector": c.new_selector,
+            })).collect::<Vec<_>>(),
+            "committed": false,
+        }),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn selector_shapes() {
+        let table = [
+            ("foo", Some(("unary", 0))),
+            ("at:put:", Some(("keyword", 2))),
+            ("x_1:", Some(("keyword", 1))),
+            ("+", Some(("binary", 1))),
+            ("<=", Some(("binary", 1))),
+            ("", None),
+            ("at:put", None),
+            ("1foo", None),
+            ("foo bar", None),
+            (":", None),
+            ("a::", None),
+        ];
+        for (selector, shape) in table {
+            assert_eq!(selector_shape(selector), shape, "{selector:?}");
+        }
+    }
+}
