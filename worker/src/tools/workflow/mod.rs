@@ -157,8 +157,10 @@ new source before compiling anything. The kernel guard refuses changes to what a
 already has unless you pass allowKernelEdits: prefer your own classes (a subclass, an \
 extension method).
 4. Apply with compile_method, one method at a time (a method keeps its category unless you \
-give one). To rename the selector, compile the new method, update each sender, then \
-delete_method the old one.
+give one). To rename the selector, rename_method does it in one step: its first call (dryRun, \
+the default) answers every method's diff and a token, and the same call with dryRun false and \
+that token writes exactly that. Without the Refactoring toolset, compile the new method, update \
+each sender, then delete_method the old one.
 5. Re-test. Run the baseline again; a newly failing test is this change's. Then commit with \
 testClasses naming those test classes; a refused commit leaves everything in place to fix, or \
 abort to drop it all."
