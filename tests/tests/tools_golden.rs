@@ -91,16 +91,21 @@ fn mask(tool: &str, repository: &str, result: Value) -> Value {
     result
 }
 
-/// `text` with every refactoring token (`rename_method.` and 16 hex digits)
-/// masked.
+/// `text` with every refactoring token (the tool's name, `.` and 16 hex
+/// digits) masked.
 fn mask_tokens(text: &str) -> String {
-    const PREFIX: &str = "rename_method.";
+    ["rename_method.", "generate_accessors."]
+        .into_iter()
+        .fold(text.to_string(), |t, prefix| mask_token(&t, prefix))
+}
+
+fn mask_token(text: &str, prefix: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(at) = rest.find(PREFIX) {
-        let after = &rest[at + PREFIX.len()..];
+    while let Some(at) = rest.find(prefix) {
+        let after = &rest[at + prefix.len()..];
         let hex = after.chars().take_while(char::is_ascii_hexdigit).count();
-        out.push_str(&rest[..at + PREFIX.len()]);
+        out.push_str(&rest[..at + prefix.len()]);
         if hex == 16 {
             out.push_str("<token>");
             rest = &after[hex..];

@@ -4,7 +4,8 @@
 //! naming the selector is reported, not rewritten; a rename touching kernel
 //! methods is refused whole; a stale token (another session committed, this
 //! one refreshed) is refused; clashes, arity changes and a missing token are
-//! refused before anything is read or written.
+//! refused before anything is read or written. `generate_accessors` previews
+//! and writes the missing getters and setters, keeping the ones there are.
 
 #[path = "tools_util.rs"]
 mod util;
@@ -308,4 +309,91 @@ async fn a_token_goes_stale_when_another_session_changes_an_affected_method() {
     apply["token"] = preview["structuredContent"]["token"].clone();
     ok(&mut a, "rename_method", apply).await;
     assert_eq!(eval(&mut a, "RfAccount new amount").await, "0");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn accessors_are_previewed_then_written_keeping_the_ones_there_are() {
+    let server = Server::start();
+    let http = Http::new(&server.url);
+    let mut a = http.open().await;
+    assert_eq!(
+        eval(
+            &mut a,
+            "Object subclass: 'RfPoint' instVarNames: #(x y anObject) classVars: #() \
+             classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals. true"
+        )
+        .await,
+        "true"
+    );
+    ok(
+        &mut a,
+        "compile_method",
+        json!({"className": "RfPoint", "source": "x\n\t^ x ifNil: [0]", "category": "mine"}),
+    )
+    .await;
+    let preview = ok(
+        &mut a,
+        "generate_accessors",
+        json!({"className": "RfPoint"}),
+    )
+    .await;
+    let d = &preview["structuredContent"];
+    assert_eq!(d["kept"], json!(["x"]), "{preview}");
+    let added: Vec<&str> = d["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["selector"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        added,
+        ["x:", "y", "y:", "anObject", "anObject:"],
+        "{preview}"
+    );
+    assert!(d["changes"][4]["diff"]
+        .as_str()
+        .unwrap()
+        .contains("+anObject: aValue"));
+    assert_eq!(eval(&mut a, "RfPoint includesSelector: #y").await, "false");
+
+    let token = d["token"].clone();
+    let r = ok(
+        &mut a,
+        "generate_accessors",
+        json!({"className": "RfPoint", "dryRun": false, "token": token}),
+    )
+    .await;
+    assert_eq!(
+        r["structuredContent"]["written"].as_array().unwrap().len(),
+        5,
+        "{r}"
+    );
+    assert_eq!(
+        eval(&mut a, "(RfPoint new y: 3; anObject: 4; yourself) y").await,
+        "3"
+    );
+    assert_eq!(eval(&mut a, "RfPoint new x").await, "0", "x was kept");
+    let m = ok(
+        &mut a,
+        "get_method_source",
+        json!({"className": "RfPoint", "selector": "y:"}),
+    )
+    .await;
+    assert_eq!(m["structuredContent"]["category"], "accessing", "{m}");
+
+    // the same token again names a change set that is gone
+    let e = fails(
+        &mut a,
+        "generate_accessors",
+        json!({"className": "RfPoint", "dryRun": false, "token": token}),
+    )
+    .await;
+    assert_eq!(e["kind"], "refused", "{e}");
+    let e = fails(
+        &mut a,
+        "generate_accessors",
+        json!({"className": "RfPoint", "instVarNames": ["z"]}),
+    )
+    .await;
+    assert_eq!(e["kind"], "invalidParams", "{e}");
 }

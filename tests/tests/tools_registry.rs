@@ -74,7 +74,10 @@ const TOOLSETS: &[(&str, &[Contract])] = &[
     ),
     (
         "Refactoring",
-        &[("rename_method", &["selector", "newSelector"], false)],
+        &[
+            ("rename_method", &["selector", "newSelector"], false),
+            ("generate_accessors", &["className"], false),
+        ],
     ),
     (
         "Testing",

@@ -212,6 +212,7 @@ fn handshake_answers_ready_with_the_tool_list() {
             "remove_dictionary",
             "set_class_comment",
             "rename_method",
+            "generate_accessors",
             "list_test_classes",
             "run_test_class",
             "run_test_method",

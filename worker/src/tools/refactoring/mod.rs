@@ -1,5 +1,6 @@
 //! The Refactoring toolset: changes computed over many methods at once,
-//! previewed before anything is written. Today it holds `rename_method`.
+//! previewed before anything is written: `rename_method`, and
+//! `generate_accessors` (`accessors.rs`).
 //!
 //! Every refactoring runs in two calls. The first (`dryRun` true, the default)
 //! reads the methods the change touches through this toolset's expressions
@@ -28,6 +29,7 @@ use serde_json::{json, Value};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
+mod accessors;
 mod diff;
 
 use expressions as st;
@@ -42,10 +44,12 @@ mod expressions {
 const SHOWN_DIFFS: usize = 50;
 
 /// The Refactoring tools.
-pub static TOOLS: [Tool; 1] = [Tool {
-    name: "rename_method",
-    title: "Rename a method",
-    description: "Renames a selector within a scope: every implementor is recompiled under the \
+pub static TOOLS: [Tool; 2] = [
+    Tool {
+        name: "rename_method",
+        title: "Rename a method",
+        description:
+            "Renames a selector within a scope: every implementor is recompiled under the \
 new selector (and the old method removed), and every send of it in the scope's methods is \
 rewritten, keyword part by keyword part; layout and comments are kept, a symbol naming the \
 selector (#foo in perform:) is not a send and is listed as not rewritten. The new selector must \
@@ -56,68 +60,123 @@ dryRun false and that token to write exactly that change set; it is refused if a
 method changed or the session's view moved since. A change to an existing method of a kernel \
 class (bound in Globals under its own name) refuses the whole rename unless allowKernelEdits is \
 true. Does not commit.",
-    toolset: Toolset::Refactoring,
-    params: &[
-        Param {
-            name: "selector",
-            ty: ParamType::String,
-            description: "The selector to rename (e.g. `total` or `at:put:`).",
-            required: true,
-        },
-        Param {
-            name: "newSelector",
-            ty: ParamType::String,
-            description: "Its new name, taking the same arguments (e.g. `sum` or `store:into:`).",
-            required: true,
-        },
-        Param {
-            name: "scope",
-            ty: ParamType::String,
-            description: "Where to rename: `class` (that class, both sides), `hierarchy` (the \
+        toolset: Toolset::Refactoring,
+        params: &[
+            Param {
+                name: "selector",
+                ty: ParamType::String,
+                description: "The selector to rename (e.g. `total` or `at:put:`).",
+                required: true,
+            },
+            Param {
+                name: "newSelector",
+                ty: ParamType::String,
+                description:
+                    "Its new name, taking the same arguments (e.g. `sum` or `store:into:`).",
+                required: true,
+            },
+            Param {
+                name: "scope",
+                ty: ParamType::String,
+                description: "Where to rename: `class` (that class, both sides), `hierarchy` (the \
 class, its superclasses and its subclasses), `dictionary` (the classes a dictionary binds) or \
 `system` (every class of the symbol list; the default).",
-            required: false,
-        },
-        Param {
-            name: "className",
-            ty: ParamType::String,
-            description: "The class of a `class` or `hierarchy` scope.",
-            required: false,
-        },
-        Param {
-            name: "dictionaryName",
-            ty: ParamType::String,
-            description: "The dictionary of a `dictionary` scope.",
-            required: false,
-        },
-        Param {
-            name: "dryRun",
-            ty: ParamType::Boolean,
-            description: "true (the default): answer the change set and its token, write \
+                required: false,
+            },
+            Param {
+                name: "className",
+                ty: ParamType::String,
+                description: "The class of a `class` or `hierarchy` scope.",
+                required: false,
+            },
+            Param {
+                name: "dictionaryName",
+                ty: ParamType::String,
+                description: "The dictionary of a `dictionary` scope.",
+                required: false,
+            },
+            Param {
+                name: "dryRun",
+                ty: ParamType::Boolean,
+                description: "true (the default): answer the change set and its token, write \
 nothing; false: write the change set the token names.",
-            required: false,
-        },
-        Param {
-            name: "token",
-            ty: ParamType::String,
-            description: "The token a preview (dryRun true) answered; needed with dryRun false.",
-            required: false,
-        },
-        Param {
-            name: "allowKernelEdits",
-            ty: ParamType::Boolean,
-            description: "Change existing methods of kernel classes too (default false: such a \
+                required: false,
+            },
+            Param {
+                name: "token",
+                ty: ParamType::String,
+                description:
+                    "The token a preview (dryRun true) answered; needed with dryRun false.",
+                required: false,
+            },
+            Param {
+                name: "allowKernelEdits",
+                ty: ParamType::Boolean,
+                description:
+                    "Change existing methods of kernel classes too (default false: such a \
 change refuses the whole rename).",
-            required: false,
+                required: false,
+            },
+        ],
+        annotations: Annotations {
+            read_only: false,
+            destructive: true,
+            idempotent: false,
         },
-    ],
-    annotations: Annotations {
-        read_only: false,
-        destructive: true,
-        idempotent: false,
+        handler: rename_method,
     },
-    handler: rename_method,
-}];
+    Tool {
+        name: "generate_accessors",
+        title: "Generate accessors",
+        description: "Adds a getter (`name ^ name`) and a setter (`name: anObject name := \
+anObject`) for instance variables the class defines itself (all of them unless instVarNames \
+names some), in the category `accessing` unless another is given. An accessor the class already \
+has is kept, never overwritten, and listed. By default (dryRun true) nothing is written: the \
+answer is the new methods and a token; repeat the call with dryRun false and that token to \
+write them. Does not commit.",
+        toolset: Toolset::Refactoring,
+        params: &[
+            Param {
+                name: "className",
+                ty: ParamType::String,
+                description: "The class (instance side).",
+                required: true,
+            },
+            Param {
+                name: "instVarNames",
+                ty: ParamType::StringArray,
+                description: "The instance variables to generate accessors for (default: every \
+one the class defines itself).",
+                required: false,
+            },
+            Param {
+                name: "category",
+                ty: ParamType::String,
+                description: "The method category (default `accessing`).",
+                required: false,
+            },
+            Param {
+                name: "dryRun",
+                ty: ParamType::Boolean,
+                description: "true (the default): answer the new methods and a token, write \
+nothing; false: write what the token names.",
+                required: false,
+            },
+            Param {
+                name: "token",
+                ty: ParamType::String,
+                description: "The token a preview answered; needed with dryRun false.",
+                required: false,
+            },
+        ],
+        annotations: Annotations {
+            read_only: false,
+            destructive: false,
+            idempotent: false,
+        },
+        handler: accessors::generate_accessors,
+    },
+];
 
 /// One method a refactoring changes.
 struct Change {
@@ -142,6 +201,7 @@ impl Change {
 
     fn json(&self) -> Value {
         let kind = match (self.selector != self.new_selector, self.sends > 0) {
+            _ if self.old.is_empty() => "add",
             (true, true) => "renameAndRewrite",
             (true, false) => "rename",
             _ => "rewrite",
@@ -310,23 +370,74 @@ was changed"
 
 /// The token of a change set: the call's arguments, the session's view and
 /// every change's old and new source.
-fn token_of(cx: &Context<'_>, changes: &[Change]) -> String {
+fn token_of(cx: &Context<'_>, tool: &str, changes: &[Change]) -> String {
     let mut h = DefaultHasher::new();
-    for arg in [
-        "selector",
-        "newSelector",
-        "scope",
-        "className",
-        "dictionaryName",
-    ] {
-        cx.str_arg(arg).hash(&mut h);
-    }
-    cx.bool_arg("allowKernelEdits").hash(&mut h);
+    let mut args: Vec<(&String, String)> = cx
+        .args
+        .iter()
+        .filter(|(k, _)| !matches!(k.as_str(), "dryRun" | "token"))
+        .map(|(k, v)| (k, v.to_string()))
+        .collect();
+    args.sort();
+    args.hash(&mut h);
     format!("{:?}", cx.login.transaction_mark()).hash(&mut h);
     for c in changes {
         (&c.class, c.meta, &c.selector, &c.old, &c.new).hash(&mut h);
     }
-    format!("rename_method.{:016x}", h.finish())
+    format!("{tool}.{:016x}", h.finish())
+}
+
+/// The call's mode: a preview (`dryRun` true, the default), or the token to
+/// apply, which must then be given.
+fn mode<'a>(cx: &Context<'a>) -> Result<Option<&'a str>, ToolError> {
+    if cx.args.get("dryRun").and_then(Value::as_bool) != Some(false) {
+        return Ok(None);
+    }
+    cx.str_arg("token").map(Some).ok_or_else(|| {
+        invalid(
+            "dryRun false writes the change set a preview named: pass the token the preview \
+(the same call with dryRun true) answered",
+        )
+    })
+}
+
+/// The refusal of a token that no longer names the change set.
+fn stale() -> ToolError {
+    refused(
+        "refused: the change set is no longer the one the token names — an affected \
+method changed, or the session's view moved (refresh, abort, commit), since the preview; \
+nothing was changed. Preview again (dryRun true) and apply the new token"
+            .into(),
+    )
+}
+
+/// Compiles every change's new source through the Mutation toolset's
+/// compile path; on a failure part way, says what was written before it.
+fn write(cx: &mut Context<'_>, what: &str, changes: &[Change]) -> Result<Vec<String>, ToolError> {
+    let mut written: Vec<String> = Vec::new();
+    for c in changes {
+        if let Err(e) = compile(cx, &c.class, c.meta, &c.new, c.category.as_deref()) {
+            return Err(partial(what, &written, e));
+        }
+        written.push(c.name());
+    }
+    Ok(written)
+}
+
+/// A failure part way through writing a change set.
+fn partial(what: &str, written: &[String], e: ToolError) -> ToolError {
+    let mut err = ToolError::new(
+        e.kind,
+        format!(
+            "{what} stopped part way: {}; {} change(s) were written before it and stay in the \
+transaction (abort discards them): {}",
+            e.message,
+            written.len(),
+            written.join(", ")
+        ),
+    );
+    err.details.insert("written".into(), json!(written));
+    err
 }
 
 fn rename_method(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
@@ -355,14 +466,7 @@ of {}; a rename keeps the arguments, so both must be of the same kind and arity"
             old_shape.0, old_shape.1, new_shape.0, new_shape.1
         )));
     }
-    let dry_run = cx.args.get("dryRun").and_then(Value::as_bool) != Some(false);
-    let given_token = cx.str_arg("token");
-    if !dry_run && given_token.is_none() {
-        return Err(invalid(
-            "dryRun false writes the change set a preview named: pass the token the preview \
-(the same call with dryRun true) answered",
-        ));
-    }
+    let given_token = mode(cx)?;
     let (changes, mentions) = rename_changes(cx, selector, new_selector)?;
     if kernel_guarded(cx) {
         let kernel: Vec<String> = changes
@@ -393,23 +497,16 @@ hierarchy or dictionary) to your own classes, or repeat the call with allowKerne
             return Err(err);
         }
     }
-    let token = token_of(cx, &changes);
+    let token = token_of(cx, "rename_method", &changes);
     for c in &changes {
         // the preview shows every method it changes: they count as read
         cx.ledger.saw_method(&c.class, c.meta, &c.selector);
     }
-    if dry_run {
-        return Ok(preview(selector, new_selector, &changes, &mentions, token));
+    match given_token {
+        None => Ok(preview(selector, new_selector, &changes, &mentions, token)),
+        Some(given) if given != token => Err(stale()),
+        Some(_) => apply(cx, selector, new_selector, &changes),
     }
-    if given_token != Some(token.as_str()) {
-        return Err(refused(
-            "refused: the change set is no longer the one the token names — an affected \
-method changed, or the session's view moved (refresh, abort, commit), since the preview; \
-nothing was changed. Preview again (dryRun true) and apply the new token"
-                .into(),
-        ));
-    }
-    apply(cx, selector, new_selector, &changes)
 }
 
 fn preview(
@@ -468,28 +565,8 @@ fn apply(
     new_selector: &str,
     changes: &[Change],
 ) -> Result<ToolOutput, ToolError> {
-    let mut written: Vec<String> = Vec::new();
-    let partial = |written: &[String], e: ToolError| {
-        let mut err = ToolError::new(
-            e.kind,
-            format!(
-                "the rename stopped part way: {}; {} change(s) were written before it and stay \
-in the transaction (abort discards them): {}",
-                e.message,
-                written.len(),
-                written.join(", ")
-            ),
-        );
-        err.details.insert("written".into(), json!(written));
-        err
-    };
-    for c in changes {
-        let category = c.category.as_deref();
-        if let Err(e) = compile(cx, &c.class, c.meta, &c.new, category) {
-            return Err(partial(&written, e));
-        }
-        written.push(c.name());
-    }
+    let what = "the rename";
+    let mut written = write(cx, what, changes)?;
     for c in changes.iter().filter(|c| c.selector != c.new_selector) {
         let answer = evaluate_json(
             cx.login,
@@ -509,9 +586,9 @@ in the transaction (abort discards them): {}",
                     ErrorKind::Other,
                     format!("removing {} failed: {}", c.name(), a["error"]),
                 );
-                return Err(partial(&written, e));
+                return Err(partial(what, &written, e));
             }
-            Err(e) => return Err(partial(&written, e)),
+            Err(e) => return Err(partial(what, &written, e)),
         }
     }
     let renamed = changes
