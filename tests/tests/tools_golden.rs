@@ -94,9 +94,14 @@ fn mask(tool: &str, repository: &str, result: Value) -> Value {
 /// `text` with every refactoring token (the tool's name, `.` and 16 hex
 /// digits) masked.
 fn mask_tokens(text: &str) -> String {
-    ["rename_method.", "generate_accessors."]
-        .into_iter()
-        .fold(text.to_string(), |t, prefix| mask_token(&t, prefix))
+    [
+        "rename_method.",
+        "generate_accessors.",
+        "push_up_methods.",
+        "push_down_methods.",
+    ]
+    .into_iter()
+    .fold(text.to_string(), |t, prefix| mask_token(&t, prefix))
 }
 
 fn mask_token(text: &str, prefix: &str) -> String {

@@ -6,6 +6,8 @@
 //! one refreshed) is refused; clashes, arity changes and a missing token are
 //! refused before anything is read or written. `generate_accessors` previews
 //! and writes the missing getters and setters, keeping the ones there are.
+//! `push_up_methods` / `push_down_methods` move methods a class up or down,
+//! refusing what would change their meaning.
 
 #[path = "tools_util.rs"]
 mod util;
@@ -396,4 +398,125 @@ async fn accessors_are_previewed_then_written_keeping_the_ones_there_are() {
     )
     .await;
     assert_eq!(e["kind"], "invalidParams", "{e}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn methods_move_up_and_down_the_hierarchy() {
+    let server = Server::start();
+    let http = Http::new(&server.url);
+    let mut a = http.open().await;
+    let define = |name: &str, superclass: &str, vars: &str| {
+        format!(
+            "(UserGlobals at: #{superclass} ifAbsent: [{superclass}]) subclass: '{name}' \
+             instVarNames: #({vars}) classVars: #() classInstVars: #() poolDictionaries: #() \
+             inDictionary: UserGlobals. true"
+        )
+    };
+    for (name, superclass, vars) in [
+        ("RfShape", "Object", "name"),
+        ("RfCircle", "RfShape", "r"),
+        ("RfSquare", "RfShape", "side"),
+    ] {
+        assert_eq!(eval(&mut a, &define(name, superclass, vars)).await, "true");
+    }
+    for (class, source) in [
+        ("RfCircle", "describe\n\t^ 'shape ' , name printString"),
+        ("RfCircle", "area\n\t^ r * r"),
+        ("RfCircle", "whoAmI\n\t^ super printString"),
+        ("RfShape", "kind\n\t^ #shape"),
+        ("RfSquare", "kind\n\t^ #square"),
+    ] {
+        ok(
+            &mut a,
+            "compile_method",
+            json!({"className": class, "source": source, "category": "rf"}),
+        )
+        .await;
+    }
+
+    // up: describe uses only what RfShape has
+    let args = json!({"className": "RfCircle", "selectors": ["describe"]});
+    let preview = ok(&mut a, "push_up_methods", args.clone()).await;
+    let kinds: Vec<(&str, &str)> = preview["structuredContent"]["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["className"].as_str().unwrap(),
+                c["kind"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [("RfShape", "add"), ("RfCircle", "remove")],
+        "{preview}"
+    );
+    let mut apply = args.clone();
+    apply["dryRun"] = json!(false);
+    apply["token"] = preview["structuredContent"]["token"].clone();
+    ok(&mut a, "push_up_methods", apply).await;
+    assert_eq!(eval(&mut a, "RfSquare new describe").await, "'shape nil'");
+    assert_eq!(
+        eval(&mut a, "RfCircle includesSelector: #describe").await,
+        "false"
+    );
+
+    // refused whole: an instance variable RfShape lacks, a super send, a clash
+    // (selectors, why)
+    for (selectors, why) in [
+        (json!(["area"]), "instance variable"),
+        (json!(["whoAmI"]), "super"),
+        (json!(["noSuchMethod"]), "no method"),
+    ] {
+        let e = fails(
+            &mut a,
+            "push_up_methods",
+            json!({"className": "RfCircle", "selectors": selectors}),
+        )
+        .await;
+        assert!(
+            e["message"].as_str().unwrap().contains(why),
+            "{selectors}: {e}"
+        );
+    }
+    let e = fails(
+        &mut a,
+        "push_up_methods",
+        json!({"className": "RfSquare", "selectors": ["kind"]}),
+    )
+    .await;
+    assert!(
+        e["message"].as_str().unwrap().contains("already defines"),
+        "{e}"
+    );
+
+    // down: RfSquare keeps its own kind, RfCircle gets RfShape's
+    let args = json!({"className": "RfShape", "selectors": ["kind"]});
+    let preview = ok(&mut a, "push_down_methods", args.clone()).await;
+    assert_eq!(
+        preview["structuredContent"]["kept"],
+        json!(["RfSquare>>kind"]),
+        "{preview}"
+    );
+    let mut apply = args.clone();
+    apply["dryRun"] = json!(false);
+    apply["token"] = preview["structuredContent"]["token"].clone();
+    ok(&mut a, "push_down_methods", apply).await;
+    assert_eq!(eval(&mut a, "RfCircle new kind").await, "#shape");
+    assert_eq!(eval(&mut a, "RfSquare new kind").await, "#square");
+    assert_eq!(
+        eval(&mut a, "RfShape includesSelector: #kind").await,
+        "false"
+    );
+
+    // a kernel class's methods stay where they are
+    let e = fails(
+        &mut a,
+        "push_down_methods",
+        json!({"className": "Object", "selectors": ["printString"]}),
+    )
+    .await;
+    assert_eq!(e["kind"], "refused", "{e}");
 }

@@ -77,6 +77,8 @@ const TOOLSETS: &[(&str, &[Contract])] = &[
         &[
             ("rename_method", &["selector", "newSelector"], false),
             ("generate_accessors", &["className"], false),
+            ("push_up_methods", &["className", "selectors"], false),
+            ("push_down_methods", &["className", "selectors"], false),
         ],
     ),
     (

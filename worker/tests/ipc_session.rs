@@ -213,6 +213,8 @@ fn handshake_answers_ready_with_the_tool_list() {
             "set_class_comment",
             "rename_method",
             "generate_accessors",
+            "push_up_methods",
+            "push_down_methods",
             "list_test_classes",
             "run_test_class",
             "run_test_method",

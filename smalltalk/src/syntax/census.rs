@@ -12,7 +12,7 @@
 //! It reads the syntax tree only; it resolves nothing and runs nothing.
 
 use crate::syntax::ast::{BlockAst, Expr, Lit, Msg, Stmt};
-use crate::syntax::parser::{parse_doit, SyntaxError};
+use crate::syntax::parser::{parse_doit, parse_method, SyntaxError};
 use std::collections::BTreeSet;
 
 /// The selectors and globals of one doit.
@@ -20,8 +20,10 @@ use std::collections::BTreeSet;
 pub struct Names {
     /// Every selector the doit sends.
     pub selectors: BTreeSet<String>,
-    /// Every global name it reads.
+    /// Every global name it reads (in a method: instance variables too).
     pub globals: BTreeSet<String>,
+    /// Whether it sends to `super`.
+    pub super_sends: bool,
 }
 
 const PSEUDO: &[&str] = &["self", "super", "nil", "true", "false", "thisContext"];
@@ -34,6 +36,20 @@ pub fn names_in_doit(source: &str) -> Result<Names, SyntaxError> {
         scopes: vec![doit.temps.iter().map(|(n, _)| n.clone()).collect()],
     };
     walk.stmts(&doit.body);
+    Ok(walk.names)
+}
+
+/// The names `source`, a method, depends on: its arguments and temporaries
+/// are declared, so `globals` holds the instance variables, class variables
+/// and globals it names.
+pub fn names_in_method(source: &str) -> Result<Names, SyntaxError> {
+    let method = parse_method(source)?;
+    let declared = method.args.iter().chain(&method.temps);
+    let mut walk = Walk {
+        names: Names::default(),
+        scopes: vec![declared.map(|(n, _)| n.clone()).collect()],
+    };
+    walk.stmts(&method.body);
     Ok(walk.names)
 }
 
@@ -131,7 +147,10 @@ impl Walk {
     fn expr(&mut self, e: &Expr) {
         match e {
             Expr::Lit(..) => {}
-            Expr::Var(name, _) => self.variable(name),
+            Expr::Var(name, _) => {
+                self.names.super_sends |= name == "super";
+                self.variable(name)
+            }
             Expr::Assign(name, _, value) => {
                 self.variable(name);
                 self.expr(value);
@@ -196,6 +215,16 @@ mod tests {
             let want_g: BTreeSet<String> = globals.iter().map(|s| s.to_string()).collect();
             assert_eq!((n.selectors, n.globals), (want_s, want_g), "{src}");
         }
+    }
+
+    #[test]
+    fn names_of_a_method() {
+        let n = names_in_method("at: i put: v | t | t := items. ^ super at: i put: (t , Extra)")
+            .unwrap();
+        let globals: Vec<&str> = n.globals.iter().map(String::as_str).collect();
+        assert_eq!(globals, ["Extra", "items"]);
+        assert!(n.super_sends);
+        assert!(!names_in_method("foo ^ self").unwrap().super_sends);
     }
 
     #[test]

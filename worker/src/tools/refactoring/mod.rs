@@ -1,6 +1,7 @@
 //! The Refactoring toolset: changes computed over many methods at once,
-//! previewed before anything is written: `rename_method`, and
-//! `generate_accessors` (`accessors.rs`).
+//! previewed before anything is written: `rename_method`,
+//! `generate_accessors` (`accessors.rs`), `push_up_methods` and
+//! `push_down_methods` (`moves.rs`).
 //!
 //! Every refactoring runs in two calls. The first (`dryRun` true, the default)
 //! reads the methods the change touches through this toolset's expressions
@@ -31,6 +32,7 @@ use std::hash::{Hash, Hasher};
 
 mod accessors;
 mod diff;
+mod moves;
 
 use expressions as st;
 
@@ -44,7 +46,7 @@ mod expressions {
 const SHOWN_DIFFS: usize = 50;
 
 /// The Refactoring tools.
-pub static TOOLS: [Tool; 2] = [
+pub static TOOLS: [Tool; 4] = [
     Tool {
         name: "rename_method",
         title: "Rename a method",
@@ -176,7 +178,83 @@ nothing; false: write what the token names.",
         },
         handler: accessors::generate_accessors,
     },
+    Tool {
+        name: "push_up_methods",
+        title: "Push methods up",
+        description: "Moves methods a class defines itself (instance side, or the class side \
+with meta) to its superclass: each is compiled there, in its category, and removed from the \
+class. Refused whole if the superclass already defines one, if one uses an instance variable the \
+superclass lacks, or sends to super (which would then reach another class); removing a method \
+from a kernel class needs allowKernelEdits. The superclass's other subclasses inherit the moved \
+methods. Previewed first (dryRun true, the default: the diffs and a token); repeat with dryRun \
+false and the token to write. Does not commit.",
+        toolset: Toolset::Refactoring,
+        params: MOVE_PARAMS,
+        annotations: MOVES,
+        handler: moves::push_up_methods,
+    },
+    Tool {
+        name: "push_down_methods",
+        title: "Push methods down",
+        description: "Moves methods a class defines itself (instance side, or the class side \
+with meta) into each of its direct subclasses that does not define them itself (those keep \
+their own, listed as kept), and removes them from the class. Refused whole if one sends to super \
+(which would then reach another class), or the class has no subclasses; removing a method from \
+a kernel class needs allowKernelEdits. Previewed first (dryRun true, the default: the diffs and \
+a token); repeat with dryRun false and the token to write. Does not commit.",
+        toolset: Toolset::Refactoring,
+        params: MOVE_PARAMS,
+        annotations: MOVES,
+        handler: moves::push_down_methods,
+    },
 ];
+
+/// The parameters of the tools that move methods.
+const MOVE_PARAMS: &[Param] = &[
+    Param {
+        name: "className",
+        ty: ParamType::String,
+        description: "The class whose methods move.",
+        required: true,
+    },
+    Param {
+        name: "selectors",
+        ty: ParamType::StringArray,
+        description: "The selectors of the methods to move (each defined by the class itself).",
+        required: true,
+    },
+    Param {
+        name: "meta",
+        ty: ParamType::Boolean,
+        description: "true for the class side (default false: the instance side).",
+        required: false,
+    },
+    Param {
+        name: "dryRun",
+        ty: ParamType::Boolean,
+        description: "true (the default): answer the change set and a token, write nothing; \
+false: write what the token names.",
+        required: false,
+    },
+    Param {
+        name: "token",
+        ty: ParamType::String,
+        description: "The token a preview answered; needed with dryRun false.",
+        required: false,
+    },
+    Param {
+        name: "allowKernelEdits",
+        ty: ParamType::Boolean,
+        description: "Remove methods from a kernel class too (default false).",
+        required: false,
+    },
+];
+
+const MOVES: Annotations = Annotations {
+    read_only: false,
+    destructive: true,
+    idempotent: false,
+};
 
 /// One method a refactoring changes.
 struct Change {
@@ -202,6 +280,7 @@ impl Change {
     fn json(&self) -> Value {
         let kind = match (self.selector != self.new_selector, self.sends > 0) {
             _ if self.old.is_empty() => "add",
+            _ if self.new.is_empty() => "remove",
             (true, true) => "renameAndRewrite",
             (true, false) => "rename",
             _ => "rewrite",
@@ -411,15 +490,44 @@ nothing was changed. Preview again (dryRun true) and apply the new token"
     )
 }
 
-/// Compiles every change's new source through the Mutation toolset's
-/// compile path; on a failure part way, says what was written before it.
+/// Writes a change set: every change with new source is compiled through the
+/// Mutation toolset's compile path, then every method a change removes (no
+/// new source) or renames is removed; on a failure part way, says what was
+/// written before it.
 fn write(cx: &mut Context<'_>, what: &str, changes: &[Change]) -> Result<Vec<String>, ToolError> {
     let mut written: Vec<String> = Vec::new();
-    for c in changes {
+    for c in changes.iter().filter(|c| !c.new.is_empty()) {
         if let Err(e) = compile(cx, &c.class, c.meta, &c.new, c.category.as_deref()) {
             return Err(partial(what, &written, e));
         }
         written.push(c.name());
+    }
+    for c in changes
+        .iter()
+        .filter(|c| c.new.is_empty() || c.selector != c.new_selector)
+    {
+        let answer = evaluate_json(
+            cx.login,
+            &st::RemoveMethod {
+                class_name: Literal::symbol(&c.class),
+                selector: Literal::symbol(&c.selector),
+                meta: Literal::boolean(c.meta),
+            },
+        );
+        match answer {
+            Ok(a) if a.get("error").is_none() => {
+                cx.ledger.wrote_method(&c.class, c.meta, &c.selector);
+                written.push(format!("removed {}", c.name()));
+            }
+            Ok(a) => {
+                let e = ToolError::new(
+                    ErrorKind::Other,
+                    format!("removing {} failed: {}", c.name(), a["error"]),
+                );
+                return Err(partial(what, &written, e));
+            }
+            Err(e) => return Err(partial(what, &written, e)),
+        }
     }
     Ok(written)
 }
@@ -565,32 +673,7 @@ fn apply(
     new_selector: &str,
     changes: &[Change],
 ) -> Result<ToolOutput, ToolError> {
-    let what = "the rename";
-    let mut written = write(cx, what, changes)?;
-    for c in changes.iter().filter(|c| c.selector != c.new_selector) {
-        let answer = evaluate_json(
-            cx.login,
-            &st::RemoveMethod {
-                class_name: Literal::symbol(&c.class),
-                selector: Literal::symbol(&c.selector),
-                meta: Literal::boolean(c.meta),
-            },
-        );
-        match answer {
-            Ok(a) if a.get("error").is_none() => {
-                cx.ledger.wrote_method(&c.class, c.meta, &c.selector);
-                written.push(format!("removed {}", c.name()));
-            }
-            Ok(a) => {
-                let e = ToolError::new(
-                    ErrorKind::Other,
-                    format!("removing {} failed: {}", c.name(), a["error"]),
-                );
-                return Err(partial(what, &written, e));
-            }
-            Err(e) => return Err(partial(what, &written, e)),
-        }
-    }
+    write(cx, "the rename", changes)?;
     let renamed = changes
         .iter()
         .filter(|c| c.selector != c.new_selector)
