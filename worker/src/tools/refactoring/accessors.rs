@@ -3,7 +3,7 @@
 //! itself, previewed like every refactoring; an accessor the class already
 //! has is kept, never overwritten.
 
-use super::{invalid, mode, st, stale, token_of, write, Change, Literal, SHOWN_DIFFS};
+use super::{invalid, mode, preview_output, st, stale, token_of, write, Change, Literal};
 use crate::tools::{evaluate_json, strings, Context, ToolError, ToolOutput};
 use serde_json::json;
 
@@ -88,7 +88,7 @@ itself (its own: {})",
     let token = token_of(cx, "generate_accessors", &changes);
     match given_token {
         None => {
-            let mut text = format!(
+            let text = format!(
                 "Preview: {} accessor(s) for {class} in category '{category}'{}. Nothing was \
 written; to apply, repeat the call with dryRun false and token {token}.",
                 changes.len(),
@@ -98,20 +98,12 @@ written; to apply, repeat the call with dryRun false and token {token}.",
                     format!("; kept as they are: {}", kept.join(" "))
                 }
             );
-            for c in changes.iter().take(SHOWN_DIFFS) {
-                text.push('\n');
-                text.push_str(&super::diff::unified(&c.old, &c.new, &c.name()));
-            }
-            Ok(ToolOutput {
+            Ok(preview_output(
                 text,
-                structured: json!({
-                    "dryRun": true,
-                    "token": token,
-                    "className": class,
-                    "changes": changes.iter().map(Change::json).collect::<Vec<_>>(),
-                    "kept": kept,
-                }),
-            })
+                token,
+                &changes,
+                json!({"className": class, "kept": kept}),
+            ))
         }
         Some(given) if given != token => Err(stale()),
         Some(_) => {

@@ -97,20 +97,8 @@ class, its superclasses and its subclasses), `dictionary` (the classes a diction
                 description: "The dictionary of a `dictionary` scope.",
                 required: false,
             },
-            Param {
-                name: "dryRun",
-                ty: ParamType::Boolean,
-                description: "true (the default): answer the change set and its token, write \
-nothing; false: write the change set the token names.",
-                required: false,
-            },
-            Param {
-                name: "token",
-                ty: ParamType::String,
-                description:
-                    "The token a preview (dryRun true) answered; needed with dryRun false.",
-                required: false,
-            },
+            DRY_RUN,
+            TOKEN,
             Param {
                 name: "allowKernelEdits",
                 ty: ParamType::Boolean,
@@ -157,19 +145,8 @@ one the class defines itself).",
                 description: "The method category (default `accessing`).",
                 required: false,
             },
-            Param {
-                name: "dryRun",
-                ty: ParamType::Boolean,
-                description: "true (the default): answer the new methods and a token, write \
-nothing; false: write what the token names.",
-                required: false,
-            },
-            Param {
-                name: "token",
-                ty: ParamType::String,
-                description: "The token a preview answered; needed with dryRun false.",
-                required: false,
-            },
+            DRY_RUN,
+            TOKEN,
         ],
         annotations: Annotations {
             read_only: false,
@@ -229,19 +206,8 @@ const MOVE_PARAMS: &[Param] = &[
         description: "true for the class side (default false: the instance side).",
         required: false,
     },
-    Param {
-        name: "dryRun",
-        ty: ParamType::Boolean,
-        description: "true (the default): answer the change set and a token, write nothing; \
-false: write what the token names.",
-        required: false,
-    },
-    Param {
-        name: "token",
-        ty: ParamType::String,
-        description: "The token a preview answered; needed with dryRun false.",
-        required: false,
-    },
+    DRY_RUN,
+    TOKEN,
     Param {
         name: "allowKernelEdits",
         ty: ParamType::Boolean,
@@ -255,6 +221,49 @@ const MOVES: Annotations = Annotations {
     destructive: true,
     idempotent: false,
 };
+
+/// Every refactoring's choice between preview and apply.
+const DRY_RUN: Param = Param {
+    name: "dryRun",
+    ty: ParamType::Boolean,
+    description: "true (the default): answer the change set and its token, write nothing; \
+false: write the change set the token names.",
+    required: false,
+};
+
+/// The token that names a previewed change set.
+const TOKEN: Param = Param {
+    name: "token",
+    ty: ParamType::String,
+    description: "The token a preview (dryRun true) answered; needed with dryRun false.",
+    required: false,
+};
+
+/// A preview's answer: `summary`, then the diffs of the first
+/// [`SHOWN_DIFFS`] changes; in `structuredContent` the token, every change
+/// and the fields of `extra`.
+fn preview_output(summary: String, token: String, changes: &[Change], extra: Value) -> ToolOutput {
+    let mut text = summary;
+    for c in changes.iter().take(SHOWN_DIFFS) {
+        text.push('\n');
+        text.push_str(&diff::unified(&c.old, &c.new, &c.name()));
+    }
+    if changes.len() > SHOWN_DIFFS {
+        text.push_str(&format!(
+            "\n… and {} more (every diff is in structuredContent.changes)",
+            changes.len() - SHOWN_DIFFS
+        ));
+    }
+    let mut structured = json!({
+        "dryRun": true,
+        "token": token,
+        "changes": changes.iter().map(Change::json).collect::<Vec<_>>(),
+    });
+    if let (Value::Object(fields), Value::Object(more)) = (&mut structured, extra) {
+        fields.extend(more);
+    }
+    ToolOutput { text, structured }
+}
 
 /// One method a refactoring changes.
 struct Change {
@@ -642,27 +651,12 @@ perform:) and are not rewritten.",
             mentions.len()
         ));
     }
-    for c in changes.iter().take(SHOWN_DIFFS) {
-        text.push('\n');
-        text.push_str(&diff::unified(&c.old, &c.new, &c.name()));
-    }
-    if changes.len() > SHOWN_DIFFS {
-        text.push_str(&format!(
-            "\n… and {} more (every diff is in structuredContent.changes)",
-            changes.len() - SHOWN_DIFFS
-        ));
-    }
-    ToolOutput {
+    preview_output(
         text,
-        structured: json!({
-            "dryRun": true,
-            "token": token,
-            "selector": selector,
-            "newSelector": new_selector,
-            "changes": changes.iter().map(Change::json).collect::<Vec<_>>(),
-            "notRewritten": mentions,
-        }),
-    }
+        token,
+        changes,
+        json!({"selector": selector, "newSelector": new_selector, "notRewritten": mentions}),
+    )
 }
 
 /// Writes the change set: implementors under the new selector and rewritten

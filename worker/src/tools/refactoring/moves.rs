@@ -11,7 +11,7 @@
 //! from a kernel class is a change to the kernel (the guard); adding one to a
 //! kernel class is an extension.
 
-use super::{invalid, mode, refused, st, stale, token_of, write, Change, Literal, SHOWN_DIFFS};
+use super::{invalid, mode, preview_output, refused, st, stale, token_of, write, Change, Literal};
 use crate::tools::mutation::kernel_guarded;
 use crate::tools::{evaluate_json, strings, Context, ErrorKind, ToolError, ToolOutput};
 use gsmcp_smalltalk::census::names_in_method;
@@ -188,20 +188,12 @@ call with dryRun false and token {token}.",
                     kept.join(", ")
                 ));
             }
-            for c in changes.iter().take(SHOWN_DIFFS) {
-                text.push('\n');
-                text.push_str(&super::diff::unified(&c.old, &c.new, &c.name()));
-            }
-            Ok(ToolOutput {
+            Ok(preview_output(
                 text,
-                structured: json!({
-                    "dryRun": true,
-                    "token": token,
-                    "className": class,
-                    "changes": changes.iter().map(Change::json).collect::<Vec<_>>(),
-                    "kept": kept,
-                }),
-            })
+                token,
+                &changes,
+                json!({"className": class, "kept": kept}),
+            ))
         }
         Some(given) if given != token => Err(stale()),
         Some(_) => {
