@@ -99,6 +99,9 @@ fn mask_tokens(text: &str) -> String {
         "generate_accessors.",
         "push_up_methods.",
         "push_down_methods.",
+        "add_instance_variable.",
+        "remove_instance_variable.",
+        "rename_instance_variable.",
     ]
     .into_iter()
     .fold(text.to_string(), |t, prefix| mask_token(&t, prefix))

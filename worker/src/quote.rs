@@ -38,6 +38,16 @@ impl Literal {
         Literal(format!("#({})", items.join(" ")).into())
     }
 
+    /// A literal Array of symbol Arrays: `#(#(#'a' #'b') #())`.
+    pub fn symbol_arrays<'a, I>(lists: impl IntoIterator<Item = I>) -> Literal
+    where
+        I: IntoIterator<Item = &'a str>,
+    {
+        let items: Vec<Literal> = lists.into_iter().map(Literal::symbol_array).collect();
+        let texts: Vec<&str> = items.iter().map(Literal::as_str).collect();
+        Literal(format!("#({})", texts.join(" ")).into())
+    }
+
     /// A SmallInteger literal (a count, an offset, a limit).
     pub fn integer(n: usize) -> Literal {
         Literal(n.to_string().into())
@@ -156,6 +166,10 @@ mod tests {
             (Literal::optional_symbol(None), "nil"),
             (Literal::symbol_array(["a", "b'c"]), "#(#'a' #'b''c')"),
             (Literal::symbol_array([]), "#()"),
+            (
+                Literal::symbol_arrays([vec!["a", "b"], vec![]]),
+                "#(#(#'a' #'b') #())",
+            ),
             (Literal::integer(42), "42"),
             (Literal::boolean(true), "true"),
             (Literal::boolean(false), "false"),

@@ -13,6 +13,15 @@ isClass
 	^ true
 %
 
+category: 'Accessing'
+method: Class
+_optionsArray
+	"The options the receiver was created with (#modifiable, #dbTransient, ...), as an Array of
+	 Symbols; the options a new version must be given to keep them."
+	<primitive: 79>
+	^ self _primitiveFailed: #_optionsArray
+%
+
 category: 'Filing Out'
 method: Class
 fileOutDefinitionOn: aStream

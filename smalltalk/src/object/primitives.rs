@@ -151,6 +151,8 @@ pub const BEHAVIOR_REMOVE_ALL_METHODS: u16 = 76;
 pub const BEHAVIOR_NEW: u16 = 77;
 /// `Behavior>>new:`
 pub const BEHAVIOR_NEW_SIZED: u16 = 78;
+/// `Class>>_optionsArray`: the class's own creation options
+pub const BEHAVIOR_OPTIONS: u16 = 79;
 
 // ----- GsNMethod: 90..=99 -----
 /// `GsNMethod>>selector`

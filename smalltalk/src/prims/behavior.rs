@@ -222,6 +222,13 @@ impl Vm {
                 (d.comment, d.category)
             };
             let cls = self.make_class(&def);
+            // a class variable the new version keeps is the same binding, value and all
+            let old_vars = self.heap.class_data(old).unwrap().class_vars.clone();
+            for (k, a) in &mut self.heap.class_data_mut(cls).class_vars {
+                if let Some((_, kept)) = old_vars.iter().find(|(o, _)| o == k) {
+                    *a = *kept;
+                }
+            }
             let mut h = history;
             h.push(cls);
             for &v in &h {
@@ -763,6 +770,14 @@ impl Vm {
                     .map(|x| x.history.clone())
                     .unwrap_or_default();
                 self.symbols_array(h)
+            }
+            BEHAVIOR_OPTIONS => {
+                let options = self
+                    .heap
+                    .class_data(d.this_class)
+                    .map(|x| x.options.clone())
+                    .unwrap_or_default();
+                self.symbols_array(options)
             }
             BEHAVIOR_REMOVE_ALL_METHODS => {
                 let cd = self.heap.class_data_mut(c);

@@ -1,7 +1,13 @@
 //! Source rewriting for refactorings: renaming a selector where a method sends
-//! it (and, for an implementor, in its pattern), token by token, so that
-//! everything else in the source — layout, comments, literals — stays as it
-//! was written.
+//! it (and, for an implementor, in its pattern), and renaming a variable the
+//! method does not declare itself (an instance variable, a class variable, a
+//! global such as a class name), token by token, so that everything else in
+//! the source — layout, comments, literals — stays as it was written.
+//!
+//! A variable's free uses are the reads and assignments of its name that no
+//! argument or temporary of the method or of an enclosing block declares;
+//! renaming is refused when the new name is declared around one of them
+//! (the use would be captured).
 //!
 //! Send sites come from the syntax tree (a symbol literal naming the selector
 //! is not a send and is left alone); each keyword part of a site is the next
@@ -40,6 +46,168 @@ pub enum RewriteError {
     /// The rewritten text would not parse (a defect; nothing is answered).
     #[error("the rewritten method would not parse")]
     Unsafe,
+    /// The new name is declared (an argument or temporary) where the renamed
+    /// variable is used, so the use would refer to that declaration instead.
+    #[error("it declares {name} where it uses {old}, so the renamed use would refer to that declaration")]
+    Captured {
+        /// The variable renamed.
+        old: String,
+        /// The name its uses would take.
+        name: String,
+    },
+}
+
+/// Where a method uses a name it does not declare.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FreeUses {
+    /// The character offset of every free use (read or assignment).
+    pub offsets: Vec<usize>,
+    /// How many of them assign it.
+    pub assignments: usize,
+    /// Whether the method declares the name as an argument or temporary.
+    pub declared_by_method: bool,
+    /// Whether a block of the method declares it.
+    pub declared_by_block: bool,
+    /// Whether `also` (see [`free_uses`]) is declared around a free use.
+    pub captured: bool,
+}
+
+/// The free uses of `name` in `source` (a method); `captured` tells whether
+/// `also` is declared by the method or a block around one of them.
+pub fn free_uses(source: &str, name: &str, also: &str) -> Result<FreeUses, RewriteError> {
+    let method = parse_method(source).map_err(RewriteError::Syntax)?;
+    let mut uses = FreeUses::default();
+    let declared = |list: &[(String, usize)], n: &str| list.iter().any(|(d, _)| d == n);
+    uses.declared_by_method = declared(&method.args, name) || declared(&method.temps, name);
+    let mut scopes: Vec<Vec<&str>> = vec![method
+        .args
+        .iter()
+        .chain(&method.temps)
+        .map(|(n, _)| n.as_str())
+        .collect()];
+    let mut walker = Uses {
+        name,
+        also,
+        uses: &mut uses,
+    };
+    walker.stmts(&method.body, &mut scopes);
+    Ok(uses)
+}
+
+/// The walk behind [`free_uses`]: `scopes` holds the names declared by the
+/// method and each enclosing block.
+struct Uses<'a> {
+    name: &'a str,
+    also: &'a str,
+    uses: &'a mut FreeUses,
+}
+
+impl<'a> Uses<'a> {
+    fn found(&mut self, n: &str, offset: usize, assigns: bool, scopes: &[Vec<&'a str>]) {
+        if n != self.name || scopes.iter().any(|s| s.contains(&n)) {
+            return;
+        }
+        self.uses.offsets.push(offset);
+        self.uses.assignments += usize::from(assigns);
+        if scopes.iter().any(|s| s.contains(&self.also)) {
+            self.uses.captured = true;
+        }
+    }
+
+    fn stmts(&mut self, body: &'a [Stmt], scopes: &mut Vec<Vec<&'a str>>) {
+        for s in body {
+            match s {
+                Stmt::Expr(e) | Stmt::Return(e, _) => self.expr(e, scopes),
+            }
+        }
+    }
+
+    fn msg(&mut self, m: &'a Msg, scopes: &mut Vec<Vec<&'a str>>) {
+        for a in &m.args {
+            self.expr(a, scopes);
+        }
+    }
+
+    fn expr(&mut self, e: &'a Expr, scopes: &mut Vec<Vec<&'a str>>) {
+        match e {
+            Expr::Lit(..) => {}
+            Expr::Var(n, o) => self.found(n, *o, false, scopes),
+            Expr::Assign(n, o, v) => {
+                self.found(n, *o, true, scopes);
+                self.expr(v, scopes);
+            }
+            Expr::Send(s) => {
+                self.expr(&s.recv, scopes);
+                self.msg(&s.msg, scopes);
+            }
+            Expr::Cascade(recv, parts, _) => {
+                self.expr(recv, scopes);
+                for p in parts {
+                    self.msg(&p.msg, scopes);
+                    for m in &p.chain {
+                        self.msg(m, scopes);
+                    }
+                }
+            }
+            Expr::Block(b) => {
+                let names: Vec<&str> = b
+                    .args
+                    .iter()
+                    .chain(&b.temps)
+                    .map(|(n, _)| n.as_str())
+                    .collect();
+                if names.contains(&self.name) {
+                    self.uses.declared_by_block = true;
+                }
+                scopes.push(names);
+                self.stmts(&b.body, scopes);
+                scopes.pop();
+            }
+            Expr::Brace(items, _) => {
+                for i in items {
+                    self.expr(i, scopes);
+                }
+            }
+        }
+    }
+}
+
+/// Renames the free uses of the variable `old` in `source` (a method) to
+/// `new`; refused when `new` is declared around one of them.
+pub fn rename_variable(source: &str, old: &str, new: &str) -> Result<Renamed, RewriteError> {
+    let uses = free_uses(source, old, new)?;
+    if uses.captured {
+        return Err(RewriteError::Captured {
+            old: old.into(),
+            name: new.into(),
+        });
+    }
+    let chars: Vec<char> = source.chars().collect();
+    let width = old.chars().count();
+    let mut out = String::with_capacity(source.len() + 16);
+    let mut at = 0;
+    for &o in &uses.offsets {
+        if chars
+            .get(o..o + width)
+            .is_none_or(|w| !w.iter().copied().eq(old.chars()))
+        {
+            return Err(RewriteError::Unsafe);
+        }
+        out.extend(&chars[at..o]);
+        out.push_str(new);
+        at = o + width;
+    }
+    out.extend(&chars[at..]);
+    let before = parse_method(source).map_err(RewriteError::Syntax)?;
+    let after = parse_method(&out).map_err(|_| RewriteError::Unsafe)?;
+    if after.selector != before.selector {
+        return Err(RewriteError::Unsafe);
+    }
+    Ok(Renamed {
+        source: out,
+        sends: uses.offsets.len(),
+        pattern: false,
+    })
 }
 
 /// The parts of a selector as its tokens spell it: one part for a unary or
@@ -270,6 +438,65 @@ mod tests {
             assert_eq!(got.source, expected, "{source:?}");
             assert_eq!(got.sends, sends, "{source:?}");
         }
+    }
+
+    #[test]
+    fn variables_table() {
+        // (source, old, new, expected source or None when captured)
+        let table = [
+            (
+                "total ^ total + count",
+                "total",
+                "sum",
+                Some("total ^ sum + count"),
+            ),
+            (
+                "reset\n\tcount := 0. \"count\" ^ #count -> 'count'",
+                "count",
+                "tally",
+                Some("reset\n\ttally := 0. \"count\" ^ #count -> 'count'"),
+            ),
+            (
+                "each ^ items collect: [:count | count + count] , {count}",
+                "count",
+                "n",
+                Some("each ^ items collect: [:count | count + count] , {n}"),
+            ),
+            ("foo: n ^ count + n", "count", "n", None),
+            ("foo ^ [:x | | n | count + n]", "count", "n", None),
+            (
+                "foo ^ [:n | n] value: count",
+                "count",
+                "n",
+                Some("foo ^ [:n | n] value: n"),
+            ),
+            (
+                "foo ^ Account new: Account",
+                "Account",
+                "Ledger",
+                Some("foo ^ Ledger new: Ledger"),
+            ),
+        ];
+        for (source, old, new, expected) in table {
+            match (rename_variable(source, old, new), expected) {
+                (Ok(got), Some(e)) => assert_eq!(got.source, e, "{source:?}"),
+                (Err(RewriteError::Captured { .. }), None) => {}
+                (got, _) => panic!("{source:?}: {got:?}"),
+            }
+        }
+        let uses = free_uses(
+            "foo: a | t | ^ [:b | x := a + b + x + t] value: 1",
+            "x",
+            "b",
+        )
+        .unwrap();
+        assert_eq!(uses.offsets.len(), 2);
+        assert_eq!(uses.assignments, 1);
+        assert!(uses.captured);
+        let uses = free_uses("foo: x ^ x", "x", "y").unwrap();
+        assert!(uses.declared_by_method && uses.offsets.is_empty());
+        let uses = free_uses("foo ^ [:x | x]", "x", "y").unwrap();
+        assert!(uses.declared_by_block && !uses.declared_by_method);
     }
 
     #[test]

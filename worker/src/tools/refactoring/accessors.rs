@@ -3,7 +3,7 @@
 //! itself, previewed like every refactoring; an accessor the class already
 //! has is kept, never overwritten.
 
-use super::{invalid, mode, preview_output, st, stale, token_of, write, Change, Literal};
+use super::{conclude, invalid, mode, preview_output, st, token_of, write, Change, Literal};
 use crate::tools::{evaluate_json, strings, Context, ToolError, ToolOutput};
 use serde_json::json;
 
@@ -86,8 +86,10 @@ itself (its own: {})",
         }
     }
     let token = token_of(cx, "generate_accessors", &changes);
-    match given_token {
-        None => {
+    conclude(
+        given_token,
+        token,
+        |token| {
             let text = format!(
                 "Preview: {} accessor(s) for {class} in category '{category}'{}. Nothing was \
 written; to apply, repeat the call with dryRun false and token {token}.",
@@ -98,15 +100,14 @@ written; to apply, repeat the call with dryRun false and token {token}.",
                     format!("; kept as they are: {}", kept.join(" "))
                 }
             );
-            Ok(preview_output(
+            preview_output(
                 text,
                 token,
                 &changes,
                 json!({"className": class, "kept": kept}),
-            ))
-        }
-        Some(given) if given != token => Err(stale()),
-        Some(_) => {
+            )
+        },
+        |cx| {
             let written = write(cx, "generating accessors", &changes)?;
             Ok(ToolOutput {
                 text: format!(
@@ -127,6 +128,7 @@ written; to apply, repeat the call with dryRun false and token {token}.",
                     "committed": false,
                 }),
             })
-        }
-    }
+        },
+        cx,
+    )
 }

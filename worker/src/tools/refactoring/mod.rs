@@ -1,7 +1,8 @@
 //! The Refactoring toolset: changes computed over many methods at once,
 //! previewed before anything is written: `rename_method`,
 //! `generate_accessors` (`accessors.rs`), `push_up_methods` and
-//! `push_down_methods` (`moves.rs`).
+//! `push_down_methods` (`moves.rs`), `add_instance_variable`,
+//! `remove_instance_variable` and `rename_instance_variable` (`shape.rs`).
 //!
 //! Every refactoring runs in two calls. The first (`dryRun` true, the default)
 //! reads the methods the change touches through this toolset's expressions
@@ -33,6 +34,7 @@ use std::hash::{Hash, Hasher};
 mod accessors;
 mod diff;
 mod moves;
+mod shape;
 
 use expressions as st;
 
@@ -46,7 +48,7 @@ mod expressions {
 const SHOWN_DIFFS: usize = 50;
 
 /// The Refactoring tools.
-pub static TOOLS: [Tool; 4] = [
+pub static TOOLS: [Tool; 7] = [
     Tool {
         name: "rename_method",
         title: "Rename a method",
@@ -184,7 +186,89 @@ a token); repeat with dryRun false and the token to write. Does not commit.",
         annotations: MOVES,
         handler: moves::push_down_methods,
     },
+    Tool {
+        name: "add_instance_variable",
+        title: "Add an instance variable",
+        description: "Adds an instance variable to a class's own definition. GemStone makes a \
+new version of the class for it (and of each subclass, under the new version) and every method \
+is compiled onto the new versions; existing instances stay instances of the old version until \
+migrated. Refused if the class or a subclass already has an instance or class variable of that \
+name, if a method declares an argument or temporary of that name, or if a method already uses \
+it as a global. Previewed first (dryRun true, the default: the definition diff and a token); \
+repeat with dryRun false and the token to write. Does not commit.",
+        toolset: Toolset::Refactoring,
+        params: &[CLASS_OF_SHAPE, IVAR, DRY_RUN, TOKEN, KERNEL_SHAPE],
+        annotations: Annotations {
+            read_only: false,
+            destructive: false,
+            idempotent: false,
+        },
+        handler: shape::add_instance_variable,
+    },
+    Tool {
+        name: "remove_instance_variable",
+        title: "Remove an instance variable",
+        description: "Removes an instance variable the class defines itself, making new versions \
+of the class and its subclasses as add_instance_variable does. Refused while any method of the \
+class or its subclasses still uses it (they are named). Previewed first (dryRun true, the \
+default); repeat with dryRun false and the token to write. Does not commit.",
+        toolset: Toolset::Refactoring,
+        params: &[CLASS_OF_SHAPE, IVAR, DRY_RUN, TOKEN, KERNEL_SHAPE],
+        annotations: MOVES,
+        handler: shape::remove_instance_variable,
+    },
+    Tool {
+        name: "rename_instance_variable",
+        title: "Rename an instance variable",
+        description: "Renames an instance variable the class defines itself: new versions of the \
+class and its subclasses as add_instance_variable makes, with every use in their instance-side \
+methods rewritten (a block's own variable of the same name is left alone). Refused if the new \
+name is taken by an instance or class variable, declared by a method, already used as a global, \
+or declared by a block around a use. Previewed first (dryRun true, the default: the definition \
+diff, the method diffs and a token); repeat with dryRun false and the token to write. Does not \
+commit.",
+        toolset: Toolset::Refactoring,
+        params: &[
+            CLASS_OF_SHAPE,
+            IVAR,
+            Param {
+                name: "newName",
+                ty: ParamType::String,
+                description: "Its new name.",
+                required: true,
+            },
+            DRY_RUN,
+            TOKEN,
+            KERNEL_SHAPE,
+        ],
+        annotations: MOVES,
+        handler: shape::rename_instance_variable,
+    },
 ];
+
+/// The class whose definition a shape refactoring changes.
+const CLASS_OF_SHAPE: Param = Param {
+    name: "className",
+    ty: ParamType::String,
+    description: "The class (its instance side).",
+    required: true,
+};
+
+/// The instance variable a shape refactoring adds, removes or renames.
+const IVAR: Param = Param {
+    name: "name",
+    ty: ParamType::String,
+    description: "The instance variable's name.",
+    required: true,
+};
+
+/// Changing a kernel class's definition.
+const KERNEL_SHAPE: Param = Param {
+    name: "allowKernelEdits",
+    ty: ParamType::Boolean,
+    description: "Make a new version of a kernel class too (default false).",
+    required: false,
+};
 
 /// The parameters of the tools that move methods.
 const MOVE_PARAMS: &[Param] = &[
@@ -459,7 +543,14 @@ was changed"
 /// The token of a change set: the call's arguments, the session's view and
 /// every change's old and new source.
 fn token_of(cx: &Context<'_>, tool: &str, changes: &[Change]) -> String {
+    token_with(cx, tool, changes, &[])
+}
+
+/// [`token_of`] naming also `more`: what else the change set depends on
+/// (sources it copies, definitions it replaces).
+fn token_with(cx: &Context<'_>, tool: &str, changes: &[Change], more: &[&str]) -> String {
     let mut h = DefaultHasher::new();
+    more.hash(&mut h);
     let mut args: Vec<(&String, String)> = cx
         .args
         .iter()
@@ -487,6 +578,22 @@ fn mode<'a>(cx: &Context<'a>) -> Result<Option<&'a str>, ToolError> {
 (the same call with dryRun true) answered",
         )
     })
+}
+
+/// A refactoring's end: the preview, the refusal of a stale token, or the
+/// apply.
+fn conclude<'a, 'b>(
+    given: Option<&str>,
+    token: String,
+    preview: impl FnOnce(String) -> ToolOutput,
+    apply: impl FnOnce(&mut Context<'b>) -> Result<ToolOutput, ToolError>,
+    cx: &'a mut Context<'b>,
+) -> Result<ToolOutput, ToolError> {
+    match given {
+        None => Ok(preview(token)),
+        Some(given) if given != token => Err(stale()),
+        Some(_) => apply(cx),
+    }
 }
 
 /// The refusal of a token that no longer names the change set.
@@ -619,11 +726,13 @@ hierarchy or dictionary) to your own classes, or repeat the call with allowKerne
         // the preview shows every method it changes: they count as read
         cx.ledger.saw_method(&c.class, c.meta, &c.selector);
     }
-    match given_token {
-        None => Ok(preview(selector, new_selector, &changes, &mentions, token)),
-        Some(given) if given != token => Err(stale()),
-        Some(_) => apply(cx, selector, new_selector, &changes),
-    }
+    conclude(
+        given_token,
+        token,
+        |token| preview(selector, new_selector, &changes, &mentions, token),
+        |cx| apply(cx, selector, new_selector, &changes),
+        cx,
+    )
 }
 
 fn preview(

@@ -11,7 +11,9 @@
 //! from a kernel class is a change to the kernel (the guard); adding one to a
 //! kernel class is an extension.
 
-use super::{invalid, mode, preview_output, refused, st, stale, token_of, write, Change, Literal};
+use super::{
+    conclude, invalid, mode, preview_output, refused, st, token_of, write, Change, Literal,
+};
 use crate::tools::mutation::kernel_guarded;
 use crate::tools::{evaluate_json, strings, Context, ErrorKind, ToolError, ToolOutput};
 use gsmcp_smalltalk::census::names_in_method;
@@ -175,8 +177,10 @@ do it anyway",
     for c in changes.iter().filter(|c| !c.old.is_empty()) {
         cx.ledger.saw_method(&c.class, c.meta, &c.selector);
     }
-    match given_token {
-        None => {
+    conclude(
+        given_token,
+        token,
+        |token| {
             let mut text = format!(
                 "Preview: {tool} changes {} method(s). Nothing was written; to apply, repeat the \
 call with dryRun false and token {token}.",
@@ -188,15 +192,14 @@ call with dryRun false and token {token}.",
                     kept.join(", ")
                 ));
             }
-            Ok(preview_output(
+            preview_output(
                 text,
                 token,
                 &changes,
                 json!({"className": class, "kept": kept}),
-            ))
-        }
-        Some(given) if given != token => Err(stale()),
-        Some(_) => {
+            )
+        },
+        |cx| {
             let what = match way {
                 Way::Up => "pushing methods up",
                 Way::Down => "pushing methods down",
@@ -216,6 +219,7 @@ call with dryRun false and token {token}.",
                     "committed": false,
                 }),
             })
-        }
-    }
+        },
+        cx,
+    )
 }
