@@ -84,6 +84,42 @@ _subclass: aString instVarNames: ivars classVars: cvars classInstVars: civars po
 	^ ArgumentTypeError new signal: 'invalid class definition arguments'
 %
 
+category: 'Private'
+method: Class
+_subclass: aString instVarNames: ivars classVars: cvars classInstVars: civars poolDictionaries: pools inDictionary: aDictionary options: options format: aFormat newVersionOf: oldClass
+	<primitive: 80>
+	^ ArgumentTypeError new signal: 'invalid class definition arguments'
+%
+
+category: 'Subclass Creation'
+method: Class
+subclass: aString instVarNames: anArrayOfIvars classVars: classVarNames classInstVars: classInstVarNames poolDictionaries: pools inDictionary: aDictionary newVersionOf: oldClass description: aDescription options: options
+	"A new version of oldClass (nil: of the class aDictionary binds to aString, if any), in
+	 its class history whatever its name, sharing its class variables."
+	| cls |
+	cls := self _subclass: aString instVarNames: anArrayOfIvars classVars: classVarNames classInstVars: classInstVarNames poolDictionaries: pools inDictionary: aDictionary options: options format: #pointer newVersionOf: oldClass.
+	aDescription == nil ifFalse: [cls comment: aDescription].
+	^ cls
+%
+
+category: 'Subclass Creation'
+method: Class
+indexableSubclass: aString instVarNames: anArrayOfIvars classVars: classVarNames classInstVars: classInstVarNames poolDictionaries: pools inDictionary: aDictionary newVersionOf: oldClass description: aDescription options: options
+	| cls |
+	cls := self _subclass: aString instVarNames: anArrayOfIvars classVars: classVarNames classInstVars: classInstVarNames poolDictionaries: pools inDictionary: aDictionary options: options format: #indexable newVersionOf: oldClass.
+	aDescription == nil ifFalse: [cls comment: aDescription].
+	^ cls
+%
+
+category: 'Subclass Creation'
+method: Class
+byteSubclass: aString classVars: classVarNames classInstVars: classInstVarNames poolDictionaries: pools inDictionary: aDictionary newVersionOf: oldClass description: aDescription options: options
+	| cls |
+	cls := self _subclass: aString instVarNames: #() classVars: classVarNames classInstVars: classInstVarNames poolDictionaries: pools inDictionary: aDictionary options: options format: #bytes newVersionOf: oldClass.
+	aDescription == nil ifFalse: [cls comment: aDescription].
+	^ cls
+%
+
 doit
 SequenceableCollection subclass: 'OrderedCollection'
 	instVarNames: #( array firstIndex lastIndex)

@@ -102,6 +102,7 @@ fn mask_tokens(text: &str) -> String {
         "add_instance_variable.",
         "remove_instance_variable.",
         "rename_instance_variable.",
+        "rename_class.",
     ]
     .into_iter()
     .fold(text.to_string(), |t, prefix| mask_token(&t, prefix))

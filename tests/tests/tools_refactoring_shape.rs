@@ -5,7 +5,8 @@
 //! variable keeps its value); `add_instance_variable` and
 //! `remove_instance_variable` do the same for the list itself. What would
 //! break a method or hide a name is refused whole, naming the methods, and so
-//! is a kernel class.
+//! is a kernel class. `rename_class` rebinds the class under its new name,
+//! re-versions its subclass under it and rewrites every reference.
 
 #[path = "tools_util.rs"]
 mod util;
@@ -314,4 +315,91 @@ async fn what_would_break_or_hide_a_name_is_refused_whole() {
     // nothing was written by any of them
     assert_eq!(eval(&mut a, "ShAccount classHistory size").await, "1");
     assert_eq!(eval(&mut a, "Object instVarNames size").await, "0");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn renaming_a_class_rebinds_it_and_rewrites_every_reference() {
+    let server = Server::start();
+    let http = Http::new(&server.url);
+    let mut a = http.open().await;
+    setup(&mut a).await;
+    for (class, meta, source) in [
+        ("ShAccount", true, "opened\n\t\"a new ShAccount\"\n\t^ ShAccount new"),
+        (
+            "ShAccountTest",
+            false,
+            "testOpened\n\tself assert: ShAccount opened balance = 0.\n\tself assert: #ShAccount size = 9",
+        ),
+    ] {
+        ok(
+            &mut a,
+            "compile_method",
+            json!({"className": class, "meta": meta, "source": source}),
+        )
+        .await;
+    }
+    let e = fails(
+        &mut a,
+        "rename_class",
+        json!({"className": "ShAccount", "newName": "ShSavings"}),
+    )
+    .await;
+    assert_eq!(e["kind"], "refused", "{e}");
+    assert!(
+        e["message"].as_str().unwrap().contains("already bound"),
+        "{e}"
+    );
+
+    let (preview, _) = preview_and_apply(
+        &mut a,
+        "rename_class",
+        json!({"className": "ShAccount", "newName": "ShLedger"}),
+    )
+    .await;
+    let d = &preview["structuredContent"];
+    assert_eq!(d["changes"].as_array().unwrap().len(), 2, "{preview}");
+    assert_eq!(
+        d["definitions"][1]["new"]
+            .as_str()
+            .unwrap()
+            .split(' ')
+            .next(),
+        Some("ShLedger"),
+        "{preview}"
+    );
+    assert_eq!(
+        eval(&mut a, "UserGlobals includesKey: #ShAccount").await,
+        "false"
+    );
+    assert_eq!(
+        eval(&mut a, "ShSavings superclass == ShLedger").await,
+        "true"
+    );
+    assert_eq!(eval(&mut a, "ShLedger name == #ShLedger").await, "true");
+    let r = ok(
+        &mut a,
+        "get_method_source",
+        json!({"className": "ShLedger", "selector": "opened", "meta": true}),
+    )
+    .await;
+    assert_eq!(
+        r["structuredContent"]["source"],
+        "opened\n\t\"a new ShAccount\"\n\t^ ShLedger new"
+    );
+    assert_eq!(
+        source(&mut a, "ShAccountTest", "testOpened").await,
+        "testOpened\n\tself assert: ShLedger opened balance = 0.\n\tself assert: #ShAccount size = 9"
+    );
+    assert_eq!(eval(&mut a, "ShLedger rate").await, "7");
+    test_passes(&mut a).await;
+    let run = ok(
+        &mut a,
+        "run_test_method",
+        json!({"className": "ShAccountTest", "selector": "testOpened"}),
+    )
+    .await;
+    assert_eq!(
+        run["structuredContent"]["result"]["outcome"], "passed",
+        "{run}"
+    );
 }

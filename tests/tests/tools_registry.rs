@@ -86,6 +86,7 @@ const TOOLSETS: &[(&str, &[Contract])] = &[
                 &["className", "name", "newName"],
                 false,
             ),
+            ("rename_class", &["className", "newName"], false),
         ],
     ),
     (

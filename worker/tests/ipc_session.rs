@@ -218,6 +218,7 @@ fn handshake_answers_ready_with_the_tool_list() {
             "add_instance_variable",
             "remove_instance_variable",
             "rename_instance_variable",
+            "rename_class",
             "list_test_classes",
             "run_test_class",
             "run_test_method",

@@ -153,6 +153,8 @@ pub const BEHAVIOR_NEW: u16 = 77;
 pub const BEHAVIOR_NEW_SIZED: u16 = 78;
 /// `Class>>_optionsArray`: the class's own creation options
 pub const BEHAVIOR_OPTIONS: u16 = 79;
+/// `Class>>_subclass:instVarNames:classVars:classInstVars:poolDictionaries:inDictionary:options:format:newVersionOf:`
+pub const CLASS_DEFINE_SUBCLASS_VERSION: u16 = 80;
 
 // ----- GsNMethod: 90..=99 -----
 /// `GsNMethod>>selector`
@@ -660,7 +662,7 @@ mod tests {
             .filter_map(|l| l.split_once(": u16 = "))
             .filter_map(|(_, n)| n.trim_end_matches(';').parse::<u16>().ok())
             .collect::<Vec<_>>();
-        assert_eq!(named.len(), 282);
+        assert_eq!(named.len(), 284);
         for n in 0..600u16 {
             assert_eq!(
                 crate::interp::primitive::is_known_primitive(n),

@@ -28,6 +28,9 @@ pub struct ClassDef {
     pub dictionary: Option<Oop>,
     pub options: Vec<Oop>,
     pub format: Format,
+    /// The class this definition makes a new version of (`newVersionOf:`),
+    /// whatever its name; `None`: the class bound under the name, if any.
+    pub version_of: Option<Oop>,
 }
 
 impl Vm {
@@ -165,10 +168,13 @@ impl Vm {
         }
         let sym = self.intern(&def.name);
         let existing = def
-            .dictionary
-            .and_then(|d| self.dict_assoc(Value::Obj(d), Value::Obj(sym)))
-            .map(|a| self.heap.slot(a, 1))
-            .and_then(|v| v.oop())
+            .version_of
+            .or_else(|| {
+                def.dictionary
+                    .and_then(|d| self.dict_assoc(Value::Obj(d), Value::Obj(sym)))
+                    .map(|a| self.heap.slot(a, 1))
+                    .and_then(|v| v.oop())
+            })
             .filter(|o| self.heap.class_data(*o).is_some_and(|d| !d.is_meta));
         if let Some(old) = existing {
             let od = self.heap.class_data(old).unwrap();
@@ -187,6 +193,7 @@ impl Vm {
                 .map(|s| self.string_of(Value::Obj(*s)).unwrap_or_default())
                 .collect();
             if od.superclass == def.superclass
+                && od.name == sym
                 && old_ivars == def.ivars
                 && old_civ == def.class_inst_vars
                 && od.format == def.format
@@ -631,8 +638,8 @@ impl Vm {
                     .unwrap_or_default();
                 self.symbols_array(vars)
             }
-            CLASS_DEFINE_SUBCLASS => {
-                // _subclass: name instVarNames: classVars: classInstVars: poolDictionaries: inDictionary: options: format:
+            CLASS_DEFINE_SUBCLASS | CLASS_DEFINE_SUBCLASS_VERSION => {
+                // _subclass: name instVarNames: classVars: classInstVars: poolDictionaries: inDictionary: options: format: [newVersionOf:]
                 if d.is_meta {
                     return Ok(None);
                 }
@@ -673,6 +680,15 @@ impl Vm {
                     dictionary: dict,
                     options,
                     format,
+                    version_of: match (n, a(8)) {
+                        (CLASS_DEFINE_SUBCLASS, _) | (_, Value::Nil) => None,
+                        (_, Value::Obj(o))
+                            if self.heap.class_data(o).is_some_and(|x| !x.is_meta) =>
+                        {
+                            Some(o)
+                        }
+                        _ => return Ok(None),
+                    },
                 };
                 // a read-only session may not bind a class in, or under, a
                 // shared object; any user may subclass a kernel class

@@ -6,7 +6,7 @@
 //!
 //! The interpreter reaches them through [`PRIMITIVES`], the table the image
 //! layer installs in every `Vm`; `prim_table` here dispatches by range to one
-//! file per family: `object` (1..=29), `behavior` (40..=79: classes,
+//! file per family: `object` (1..=29), `behavior` (40..=80: classes,
 //! compiling, doits), `system` (90..=98 methods, 300..=349 System and
 //! Transcript), `number` (100..=159), `string` (160..=169, 200..=239),
 //! `hashing` (240, 241), `block` (250..=260 blocks, 270..=285 exceptions),
@@ -137,7 +137,7 @@ impl Vm {
         let r = self.stack[rp];
         match n {
             1..=29 => self.prim_object(n, r, rp, argc),
-            40..=79 => self.prim_behavior(n, r, rp, argc),
+            40..=80 => self.prim_behavior(n, r, rp, argc),
             90..=98 => self.prim_method(n, r),
             // `printString` of a SmallInteger, the common case, straight away
             NUMBER_PRINT_STRING | NUMBER_PRINT_STRING_HELPER => match r {

@@ -2,7 +2,8 @@
 //! previewed before anything is written: `rename_method`,
 //! `generate_accessors` (`accessors.rs`), `push_up_methods` and
 //! `push_down_methods` (`moves.rs`), `add_instance_variable`,
-//! `remove_instance_variable` and `rename_instance_variable` (`shape.rs`).
+//! `remove_instance_variable`, `rename_instance_variable` and `rename_class`
+//! (`shape.rs`).
 //!
 //! Every refactoring runs in two calls. The first (`dryRun` true, the default)
 //! reads the methods the change touches through this toolset's expressions
@@ -48,7 +49,7 @@ mod expressions {
 const SHOWN_DIFFS: usize = 50;
 
 /// The Refactoring tools.
-pub static TOOLS: [Tool; 7] = [
+pub static TOOLS: [Tool; 8] = [
     Tool {
         name: "rename_method",
         title: "Rename a method",
@@ -243,6 +244,38 @@ commit.",
         ],
         annotations: MOVES,
         handler: shape::rename_instance_variable,
+    },
+    Tool {
+        name: "rename_class",
+        title: "Rename a class",
+        description: "Renames a class: a new version of it under the new name, bound in the \
+dictionary that binds the class now (the old name is unbound; class variables keep their values), with new versions of its subclasses under \
+it, every method carried over, and every method of the symbol list that refers to the class \
+rewritten to the new name (a name in a comment, string or symbol is not a reference). Existing \
+instances stay instances of the old class. Refused if the new name is bound already, or a \
+method declares it where it refers to the class. Previewed first (dryRun true, the default: \
+the definition diff, the method diffs and a token); repeat with dryRun false and the token to \
+write. Does not commit.",
+        toolset: Toolset::Refactoring,
+        params: &[
+            Param {
+                name: "className",
+                ty: ParamType::String,
+                description: "The class to rename.",
+                required: true,
+            },
+            Param {
+                name: "newName",
+                ty: ParamType::String,
+                description: "Its new name.",
+                required: true,
+            },
+            DRY_RUN,
+            TOKEN,
+            KERNEL_SHAPE,
+        ],
+        annotations: MOVES,
+        handler: shape::rename_class,
     },
 ];
 

@@ -1,5 +1,6 @@
 //! The refactorings that change a class's shape: `add_instance_variable`,
-//! `remove_instance_variable` and `rename_instance_variable`.
+//! `remove_instance_variable` and `rename_instance_variable`, and
+//! `rename_class` (a new version under the new name).
 //!
 //! GemStone changes a class's instance variables by making a new version of
 //! the class, which starts with no methods, and leaves its subclasses under
@@ -517,6 +518,192 @@ pub(super) fn apply_reshape(
     Ok(())
 }
 
+/// Whether `name` may name a class: a letter, then letters, digits and
+/// underscores.
+fn class_name(name: &str) -> bool {
+    let mut c = name.chars();
+    matches!(c.next(), Some(f) if f.is_ascii_alphabetic())
+        && c.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// `definition` naming its class (`own`) or its superclass `new` instead of
+/// `old`, for the preview.
+fn renamed_definition(definition: &str, old: &str, new: &str, own: bool) -> String {
+    if own {
+        definition.replacen(&format!("'{old}'"), &format!("'{new}'"), 1)
+    } else if let Some(rest) = definition.strip_prefix(old) {
+        format!("{new}{rest}")
+    } else {
+        definition.to_string()
+    }
+}
+
+pub(super) fn rename_class(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    let class = cx.str_arg("className").unwrap_or_default().to_string();
+    let new_name = cx.str_arg("newName").unwrap_or_default().to_string();
+    let given_token = mode(cx)?;
+    if !class_name(&new_name) {
+        return Err(invalid(format!(
+            "argument 'newName': {new_name:?} cannot name a class (a letter, then letters, \
+digits or _)"
+        )));
+    }
+    if class == new_name {
+        return Err(invalid("newName is the class's name itself"));
+    }
+    let shapes = shapes(cx, &class)?;
+    guard_kernel(cx, &shapes)?;
+    let answer = evaluate_json(
+        cx.login,
+        &st::ClassReferences {
+            class_name: Literal::symbol(&class),
+            new_name: Literal::symbol(&new_name),
+        },
+    )?;
+    if answer["bound"] == true {
+        return Err(refused(format!(
+            "refused: {new_name} is already bound in this session's symbol list; choose another \
+name; nothing was changed"
+        )));
+    }
+    let mut changes: Vec<Change> = Vec::new();
+    let mut captured = Vec::new();
+    let mut kernel = Vec::new();
+    for m in answer["methods"].as_array().into_iter().flatten() {
+        let owner = m["className"].as_str().unwrap_or_default();
+        let meta = m["meta"] == true;
+        let selector = m["selector"].as_str().unwrap_or_default();
+        let source = m["source"].as_str().unwrap_or_default();
+        let label = format!("{owner}{}>>{selector}", if meta { " class" } else { "" });
+        let renamed = match rename_variable(source, &class, &new_name) {
+            Ok(r) if r.sends > 0 => r,
+            Ok(_) => continue,
+            Err(RewriteError::Captured { .. }) => {
+                captured.push(label);
+                continue;
+            }
+            Err(e) => {
+                return Err(refused(format!(
+                    "refused: {label} cannot be rewritten ({e}); nothing was changed"
+                )))
+            }
+        };
+        if m["kernel"] == true {
+            kernel.push(label);
+        }
+        changes.push(Change {
+            // the renamed class's own methods go into its new version
+            class: if owner == class {
+                new_name.clone()
+            } else {
+                owner.to_string()
+            },
+            meta,
+            selector: selector.to_string(),
+            new_selector: selector.to_string(),
+            category: m["category"].as_str().map(str::to_string),
+            kernel: m["kernel"] == true,
+            old: source.to_string(),
+            new: renamed.source,
+            sends: renamed.sends,
+        });
+    }
+    if !captured.is_empty() {
+        return Err(refuse_methods(
+            &format!("these methods declare {new_name} where they refer to {class}"),
+            &captured,
+        ));
+    }
+    if !kernel.is_empty() && kernel_guarded(cx) {
+        return Err(refuse_methods(
+            "these kernel methods refer to the class (pass allowKernelEdits: true to rewrite them)",
+            &kernel,
+        ));
+    }
+    let names: Vec<String> = std::iter::once(new_name.clone())
+        .chain(shapes[1..].iter().map(|s| s.name.clone()))
+        .collect();
+    let definitions: Vec<Value> = shapes
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            json!({
+                "className": s.name,
+                "old": s.definition(),
+                "new": renamed_definition(s.definition(), &class, &new_name, i == 0),
+                "kind": if i == 0 { "rename" } else { "newVersion" },
+            })
+        })
+        .collect();
+    let sources: Vec<&str> = shapes
+        .iter()
+        .flat_map(|s| s.methods().filter_map(|m| m["source"].as_str()))
+        .chain(shapes.iter().map(Shape::definition))
+        .collect();
+    let token = token_with(cx, "rename_class", &changes, &sources);
+    for c in &changes {
+        let class_now = if c.class == new_name {
+            &class
+        } else {
+            &c.class
+        };
+        cx.ledger.saw_method(class_now, c.meta, &c.selector);
+    }
+    let what = format!("renaming {class} to {new_name}");
+    let subclasses: Vec<&str> = shapes[1..].iter().map(|s| s.name.as_str()).collect();
+    let target = &shapes[0];
+    let extra = json!({
+        "className": class,
+        "newName": new_name,
+        "definitions": definitions,
+        "newVersions": shapes.iter().map(|s| &s.name).collect::<Vec<_>>(),
+    });
+    conclude(
+        given_token,
+        token,
+        |token| {
+            let mut text = format!(
+                "Preview: {what} makes {new_name}, a new version of {class} bound in its place (the \
+old name is unbound){} and rewrites {} method(s) that refer to it. Existing instances stay instances of the \
+old class. Nothing was written; to apply, repeat the call with dryRun false and token {token}.\n{}",
+                if subclasses.is_empty() {
+                    String::new()
+                } else {
+                    format!(", with new versions of its subclasses {}", subclasses.join(", "))
+                },
+                changes.len(),
+                super::diff::unified(
+                    target.definition(),
+                    &renamed_definition(target.definition(), &class, &new_name, true),
+                    &format!("{class} (definition)")
+                )
+            );
+            text.truncate(text.trim_end().len());
+            preview_output(text, token, &changes, extra)
+        },
+        |cx| {
+            apply_reshape(cx, &what, &shapes, &names, &target.own(), &changes)?;
+            Ok(ToolOutput {
+                text: format!(
+                    "renamed {class} to {new_name}; {} method(s) rewritten. Nothing was committed: \
+commit keeps it, abort discards it.",
+                    changes.len()
+                ),
+                structured: json!({
+                    "dryRun": false,
+                    "applied": true,
+                    "className": class,
+                    "newName": new_name,
+                    "newVersions": names,
+                    "rewritten": changes.len(),
+                    "committed": false,
+                }),
+            })
+        },
+        cx,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -544,5 +731,27 @@ mod tests {
             "Object subclass: 'Acct'\n  instVarNames: #(a c)\n  classVars: #()"
         );
         assert_eq!(with_ivars("no list", &[]), "no list");
+        assert_eq!(
+            renamed_definition(def, "Acct", "Ledger", true),
+            def.replace("'Acct'", "'Ledger'")
+        );
+        let sub = "Acct subclass: 'Sub'\n  instVarNames: #()";
+        assert_eq!(
+            renamed_definition(sub, "Acct", "Ledger", false),
+            "Ledger subclass: 'Sub'\n  instVarNames: #()"
+        );
+    }
+
+    #[test]
+    fn class_names() {
+        for (name, ok) in [
+            ("Ledger", true),
+            ("ledger2", true),
+            ("_X", false),
+            ("A b", false),
+            ("", false),
+        ] {
+            assert_eq!(class_name(name), ok, "{name:?}");
+        }
     }
 }
