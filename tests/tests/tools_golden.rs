@@ -103,6 +103,9 @@ fn mask_tokens(text: &str) -> String {
         "remove_instance_variable.",
         "rename_instance_variable.",
         "rename_class.",
+        "extract_temporary.",
+        "inline_temporary.",
+        "extract_method.",
     ]
     .into_iter()
     .fold(text.to_string(), |t, prefix| mask_token(&t, prefix))

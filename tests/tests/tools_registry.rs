@@ -87,6 +87,21 @@ const TOOLSETS: &[(&str, &[Contract])] = &[
                 false,
             ),
             ("rename_class", &["className", "newName"], false),
+            (
+                "extract_temporary",
+                &["className", "selector", "start", "stop", "newName"],
+                false,
+            ),
+            (
+                "inline_temporary",
+                &["className", "selector", "name"],
+                false,
+            ),
+            (
+                "extract_method",
+                &["className", "selector", "start", "stop", "newSelector"],
+                false,
+            ),
         ],
     ),
     (

@@ -3,7 +3,8 @@
 //! `generate_accessors` (`accessors.rs`), `push_up_methods` and
 //! `push_down_methods` (`moves.rs`), `add_instance_variable`,
 //! `remove_instance_variable`, `rename_instance_variable` and `rename_class`
-//! (`shape.rs`).
+//! (`shape.rs`), `extract_temporary`, `inline_temporary` and
+//! `extract_method` (`local.rs`).
 //!
 //! Every refactoring runs in two calls. The first (`dryRun` true, the default)
 //! reads the methods the change touches through this toolset's expressions
@@ -34,6 +35,7 @@ use std::hash::{Hash, Hasher};
 
 mod accessors;
 mod diff;
+mod local;
 mod moves;
 mod shape;
 
@@ -49,7 +51,7 @@ mod expressions {
 const SHOWN_DIFFS: usize = 50;
 
 /// The Refactoring tools.
-pub static TOOLS: [Tool; 8] = [
+pub static TOOLS: [Tool; 11] = [
     Tool {
         name: "rename_method",
         title: "Rename a method",
@@ -277,7 +279,147 @@ write. Does not commit.",
         annotations: MOVES,
         handler: shape::rename_class,
     },
+    Tool {
+        name: "extract_temporary",
+        title: "Extract a temporary",
+        description: "Replaces an expression of a method (a 1-based, inclusive character range \
+of its source as get_method_source answers it) by a new temporary, assigned the expression just \
+before the statement holding it and declared in the method or in the block that statement is \
+in. Refused if the range is not one whole expression, the name is taken, or the statement \
+assigns a variable the expression reads before it. Previewed first (dryRun true, the default: \
+the diff and a token); repeat with dryRun false and the token to write. Does not commit.",
+        toolset: Toolset::Refactoring,
+        params: &[
+            METHOD_CLASS,
+            METHOD_SELECTOR,
+            METHOD_META,
+            START,
+            STOP,
+            Param {
+                name: "newName",
+                ty: ParamType::String,
+                description: "The new temporary's name.",
+                required: true,
+            },
+            DRY_RUN,
+            TOKEN,
+            KERNEL_METHOD,
+        ],
+        annotations: LOCAL,
+        handler: local::extract_temporary,
+    },
+    Tool {
+        name: "inline_temporary",
+        title: "Inline a temporary",
+        description: "Replaces each read of a temporary by the value it is assigned, and removes \
+the assignment and the declaration. The temporary must be assigned exactly once, by a statement \
+of its own where it is declared, before any read. Refused when that would change what the method \
+does: a value that sends messages read more than once or inside a block (it would be evaluated \
+at each read), or a variable the value reads assigned before a read. Previewed first (dryRun \
+true, the default); repeat with dryRun false and the token to write. Does not commit.",
+        toolset: Toolset::Refactoring,
+        params: &[
+            METHOD_CLASS,
+            METHOD_SELECTOR,
+            METHOD_META,
+            Param {
+                name: "name",
+                ty: ParamType::String,
+                description: "The temporary to inline.",
+                required: true,
+            },
+            DRY_RUN,
+            TOKEN,
+            KERNEL_METHOD,
+        ],
+        annotations: LOCAL,
+        handler: local::inline_temporary,
+    },
+    Tool {
+        name: "extract_method",
+        title: "Extract a method",
+        description: "Moves an expression or a run of whole statements of a method (a 1-based, \
+inclusive character range of its source as get_method_source answers it) into a new method of \
+the same class and side, and sends it to self in their place. The new method's arguments are \
+the method's variables the selection reads, in order of first use, so newSelector must take \
+that many; a temporary only the selection uses moves into it; an extracted expression is \
+answered (^). Refused if the selection returns (^), uses thisContext, or assigns a variable the \
+method uses outside it, or if the class already understands newSelector or a subclass \
+implements it. Previewed first (dryRun true, the default: the diffs and a token); repeat with \
+dryRun false and the token to write. Does not commit.",
+        toolset: Toolset::Refactoring,
+        params: &[
+            METHOD_CLASS,
+            METHOD_SELECTOR,
+            METHOD_META,
+            START,
+            STOP,
+            Param {
+                name: "newSelector",
+                ty: ParamType::String,
+                description: "The new method's selector (e.g. `total` or `write:on:`).",
+                required: true,
+            },
+            DRY_RUN,
+            TOKEN,
+            KERNEL_METHOD,
+        ],
+        annotations: LOCAL,
+        handler: local::extract_method,
+    },
 ];
+
+/// The class of the method a method-local refactoring edits.
+const METHOD_CLASS: Param = Param {
+    name: "className",
+    ty: ParamType::String,
+    description: "The class of the method.",
+    required: true,
+};
+
+/// The method a method-local refactoring edits.
+const METHOD_SELECTOR: Param = Param {
+    name: "selector",
+    ty: ParamType::String,
+    description: "The method's selector.",
+    required: true,
+};
+
+const METHOD_META: Param = Param {
+    name: "meta",
+    ty: ParamType::Boolean,
+    description: "true for a class-side method (default false).",
+    required: false,
+};
+
+const START: Param = Param {
+    name: "start",
+    ty: ParamType::Integer,
+    description: "The selection's first character: a 1-based position in the method's source as \
+get_method_source answers it.",
+    required: true,
+};
+
+const STOP: Param = Param {
+    name: "stop",
+    ty: ParamType::Integer,
+    description: "The selection's last character (1-based, inclusive).",
+    required: true,
+};
+
+/// Changing an existing kernel method.
+const KERNEL_METHOD: Param = Param {
+    name: "allowKernelEdits",
+    ty: ParamType::Boolean,
+    description: "Change a method of a kernel class too (default false).",
+    required: false,
+};
+
+const LOCAL: Annotations = Annotations {
+    read_only: false,
+    destructive: false,
+    idempotent: false,
+};
 
 /// The class whose definition a shape refactoring changes.
 const CLASS_OF_SHAPE: Param = Param {
