@@ -106,6 +106,7 @@ fn mask_tokens(text: &str) -> String {
         "extract_temporary.",
         "inline_temporary.",
         "extract_method.",
+        "move_method.",
     ]
     .into_iter()
     .fold(text.to_string(), |t, prefix| mask_token(&t, prefix))

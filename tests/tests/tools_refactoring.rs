@@ -7,7 +7,8 @@
 //! refused before anything is read or written. `generate_accessors` previews
 //! and writes the missing getters and setters, keeping the ones there are.
 //! `push_up_methods` / `push_down_methods` move methods a class up or down,
-//! refusing what would change their meaning.
+//! refusing what would change their meaning; `move_method` moves one to an
+//! unrelated class.
 
 #[path = "tools_util.rs"]
 mod util;
@@ -519,4 +520,78 @@ async fn methods_move_up_and_down_the_hierarchy() {
     )
     .await;
     assert_eq!(e["kind"], "refused", "{e}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_method_moves_to_another_class() {
+    let server = Server::start();
+    let http = Http::new(&server.url);
+    let mut a = http.open().await;
+    assert_eq!(
+        eval(
+            &mut a,
+            "Object subclass: 'MvSource' instVarNames: #(r) classVars: #() classInstVars: #() \
+             poolDictionaries: #() inDictionary: UserGlobals. \
+             Object subclass: 'MvTarget' instVarNames: #() classVars: #() classInstVars: #() \
+             poolDictionaries: #() inDictionary: UserGlobals. true"
+        )
+        .await,
+        "true"
+    );
+    for (class, source) in [
+        ("MvSource", "greeting\n\t^ 'hi ' , self class name"),
+        ("MvSource", "area\n\t^ r * r"),
+        ("MvSource", "label\n\t^ 'source'"),
+        ("MvTarget", "label\n\t^ 'target'"),
+    ] {
+        ok(
+            &mut a,
+            "compile_method",
+            json!({"className": class, "source": source, "category": "mv"}),
+        )
+        .await;
+    }
+    // (selector, target, kind, words)
+    for (selector, target, kind, words) in [
+        ("area", "MvTarget", "refused", "instance variable"),
+        ("label", "MvTarget", "refused", "already defines"),
+        (
+            "greeting",
+            "MvNowhere",
+            "notFound",
+            "no class named 'MvNowhere'",
+        ),
+        ("greeting", "MvSource", "invalidParams", "the class itself"),
+    ] {
+        let e = fails(
+            &mut a,
+            "move_method",
+            json!({"className": "MvSource", "selector": selector, "targetClassName": target}),
+        )
+        .await;
+        assert_eq!(e["kind"], kind, "{selector} {target}: {e}");
+        assert!(
+            e["message"].as_str().unwrap().contains(words),
+            "{selector} {target}: {e}"
+        );
+    }
+    let args =
+        json!({"className": "MvSource", "selector": "greeting", "targetClassName": "MvTarget"});
+    let preview = ok(&mut a, "move_method", args.clone()).await;
+    assert!(
+        preview["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("are not rewritten"),
+        "{preview}"
+    );
+    let mut apply = args;
+    apply["dryRun"] = json!(false);
+    apply["token"] = preview["structuredContent"]["token"].clone();
+    ok(&mut a, "move_method", apply).await;
+    assert_eq!(eval(&mut a, "MvTarget new greeting").await, "'hi MvTarget'");
+    assert_eq!(
+        eval(&mut a, "MvSource includesSelector: #greeting").await,
+        "false"
+    );
 }

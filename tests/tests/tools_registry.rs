@@ -79,6 +79,11 @@ const TOOLSETS: &[(&str, &[Contract])] = &[
             ("generate_accessors", &["className"], false),
             ("push_up_methods", &["className", "selectors"], false),
             ("push_down_methods", &["className", "selectors"], false),
+            (
+                "move_method",
+                &["className", "selector", "targetClassName"],
+                false,
+            ),
             ("add_instance_variable", &["className", "name"], false),
             ("remove_instance_variable", &["className", "name"], false),
             (

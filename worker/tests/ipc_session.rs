@@ -215,6 +215,7 @@ fn handshake_answers_ready_with_the_tool_list() {
             "generate_accessors",
             "push_up_methods",
             "push_down_methods",
+            "move_method",
             "add_instance_variable",
             "remove_instance_variable",
             "rename_instance_variable",

@@ -1,7 +1,7 @@
 //! The Refactoring toolset: changes computed over many methods at once,
 //! previewed before anything is written: `rename_method`,
-//! `generate_accessors` (`accessors.rs`), `push_up_methods` and
-//! `push_down_methods` (`moves.rs`), `add_instance_variable`,
+//! `generate_accessors` (`accessors.rs`), `push_up_methods`,
+//! `push_down_methods` and `move_method` (`moves.rs`), `add_instance_variable`,
 //! `remove_instance_variable`, `rename_instance_variable` and `rename_class`
 //! (`shape.rs`), `extract_temporary`, `inline_temporary` and
 //! `extract_method` (`local.rs`).
@@ -51,7 +51,7 @@ mod expressions {
 const SHOWN_DIFFS: usize = 50;
 
 /// The Refactoring tools.
-pub static TOOLS: [Tool; 11] = [
+pub static TOOLS: [Tool; 12] = [
     Tool {
         name: "rename_method",
         title: "Rename a method",
@@ -188,6 +188,34 @@ a token); repeat with dryRun false and the token to write. Does not commit.",
         params: MOVE_PARAMS,
         annotations: MOVES,
         handler: moves::push_down_methods,
+    },
+    Tool {
+        name: "move_method",
+        title: "Move a method to another class",
+        description: "Moves a method a class defines itself to another class, on the same side: \
+it is compiled there, in its category, and removed from the class. Refused if the other class \
+defines the selector already, if the method uses an instance variable that class lacks, or sends \
+to super; removing a method from a kernel class needs allowKernelEdits. Sends of the selector \
+are not rewritten (the preview says so): move a method to where its receivers are, or to a \
+superclass. Previewed first (dryRun true, the default: the diffs and a token); repeat with \
+dryRun false and the token to write. Does not commit.",
+        toolset: Toolset::Refactoring,
+        params: &[
+            METHOD_CLASS,
+            METHOD_SELECTOR,
+            METHOD_META,
+            Param {
+                name: "targetClassName",
+                ty: ParamType::String,
+                description: "The class to move it to.",
+                required: true,
+            },
+            DRY_RUN,
+            TOKEN,
+            KERNEL_METHOD,
+        ],
+        annotations: MOVES,
+        handler: moves::move_method,
     },
     Tool {
         name: "add_instance_variable",

@@ -1,13 +1,13 @@
-//! `push_up_methods` and `push_down_methods`: methods moved to the superclass,
-//! or copied into every direct subclass that does not define them itself, and
-//! removed from the class — previewed and applied by token like every
-//! refactoring.
+//! `push_up_methods`, `push_down_methods` and `move_method`: methods moved to
+//! the superclass, copied into every direct subclass that does not define
+//! them itself, or moved to another class, and removed from the class —
+//! previewed and applied by token like every refactoring.
 //!
 //! Preconditions, checked on the whole set before anything is written: each
 //! selector is defined by the class itself; a method sending to `super`
 //! would mean something else one class up or down, so it is refused; pushing
-//! up, the superclass must not define the selector already and the method
-//! must not name an instance variable the superclass lacks. Removing a method
+//! up or moving, the receiving class must not define the selector already and
+//! the method must not name an instance variable that class lacks. Removing a method
 //! from a kernel class is a change to the kernel (the guard); adding one to a
 //! kernel class is an extension.
 
@@ -24,6 +24,8 @@ use serde_json::{json, Value};
 enum Way {
     Up,
     Down,
+    /// To the class `targetClassName` names.
+    To,
 }
 
 pub(super) fn push_up_methods(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
@@ -34,15 +36,27 @@ pub(super) fn push_down_methods(cx: &mut Context<'_>) -> Result<ToolOutput, Tool
     push(cx, Way::Down)
 }
 
+pub(super) fn move_method(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    push(cx, Way::To)
+}
+
 fn push(cx: &mut Context<'_>, way: Way) -> Result<ToolOutput, ToolError> {
     let tool = match way {
         Way::Up => "push_up_methods",
         Way::Down => "push_down_methods",
+        Way::To => "move_method",
     };
     let class = cx.str_arg("className").unwrap_or_default();
     let meta = cx.bool_arg("meta");
     let side = if meta { " class" } else { "" };
-    let selectors = cx.strings_arg("selectors");
+    let target_name = cx.str_arg("targetClassName").filter(|_| way == Way::To);
+    let selectors = match way {
+        Way::To => cx.str_arg("selector").into_iter().collect(),
+        _ => cx.strings_arg("selectors"),
+    };
+    if target_name == Some(class) {
+        return Err(invalid("targetClassName is the class itself"));
+    }
     if selectors.is_empty() {
         return Err(invalid("argument 'selectors' names no selector"));
     }
@@ -53,11 +67,19 @@ fn push(cx: &mut Context<'_>, way: Way) -> Result<ToolOutput, ToolError> {
             class_name: Literal::symbol(class),
             meta: Literal::boolean(meta),
             selectors: Literal::symbol_array(selectors.iter().copied()),
+            target_name: Literal::optional_symbol(target_name),
         },
     )?;
-    if answer.get("error").is_some() {
-        let (k, m) = crate::tools::browsing::no_class(class);
-        return Err(ToolError::new(k, m));
+    match answer["error"].as_str() {
+        Some("noTarget") => {
+            let (k, m) = crate::tools::browsing::no_class(target_name.unwrap_or_default());
+            return Err(ToolError::new(k, m));
+        }
+        Some(_) => {
+            let (k, m) = crate::tools::browsing::no_class(class);
+            return Err(ToolError::new(k, m));
+        }
+        None => {}
     }
     let own_vars = strings(&answer["instVarNames"]);
     let class_kernel = answer["class"]["kernel"] == true;
@@ -82,6 +104,13 @@ fn push(cx: &mut Context<'_>, way: Way) -> Result<ToolOutput, ToolError> {
             }
             subs
         }
+        Way::To => vec![&answer["target"]],
+    };
+    // the instance variables a moved method may use: pushing up, the class's
+    // own ones are what the superclass lacks; moving, all it has
+    let own_vars = match way {
+        Way::To => strings(&answer["class"]["allInstVarNames"]),
+        _ => own_vars,
     };
     let mut changes = Vec::new();
     let mut kept = Vec::new();
@@ -112,10 +141,10 @@ super send yourself"
             let name = target["name"].as_str().unwrap_or_default();
             let has = strings(&target["selectors"]).contains(&selector);
             match (way, has) {
-                (Way::Up, true) => {
+                (Way::Up | Way::To, true) => {
                     return Err(refused(format!(
-                        "refused: {name}{side} already defines {selector}, so pushing \
-{class}{side}>>{selector} up would replace it; nothing was changed"
+                        "refused: {name}{side} already defines {selector}, so moving \
+{class}{side}>>{selector} there would replace it; nothing was changed"
                     )))
                 }
                 (Way::Down, true) => {
@@ -124,7 +153,7 @@ super send yourself"
                 }
                 _ => {}
             }
-            if way == Way::Up {
+            if way != Way::Down {
                 let theirs = strings(&target["allInstVarNames"]);
                 let missing: Vec<&str> = names
                     .globals
@@ -192,6 +221,13 @@ call with dryRun false and token {token}.",
                     kept.join(", ")
                 ));
             }
+            if way == Way::To {
+                text.push_str(&format!(
+                    "\nSends of {} to instances of {class} are not rewritten: they fail once it \
+moves unless {class} inherits it (find_senders names them).",
+                    selectors.join(" ")
+                ));
+            }
             preview_output(
                 text,
                 token,
@@ -203,6 +239,7 @@ call with dryRun false and token {token}.",
             let what = match way {
                 Way::Up => "pushing methods up",
                 Way::Down => "pushing methods down",
+                Way::To => "moving the method",
             };
             let written = write(cx, what, &changes)?;
             Ok(ToolOutput {
