@@ -107,6 +107,7 @@ fn mask_tokens(text: &str) -> String {
         "inline_temporary.",
         "extract_method.",
         "move_method.",
+        "change_method_signature.",
     ]
     .into_iter()
     .fold(text.to_string(), |t, prefix| mask_token(&t, prefix))

@@ -595,3 +595,100 @@ async fn a_method_moves_to_another_class() {
         "false"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_signature_change_adds_reorders_and_drops_arguments() {
+    let server = Server::start();
+    let http = Http::new(&server.url);
+    let mut a = http.open().await;
+    setup(&mut a).await;
+    // deposit: amount → deposit: amount memo: memo, senders pass ''
+    let (preview, _) = preview_and_apply(
+        &mut a,
+        "change_method_signature",
+        json!({"selector": "deposit:", "newSelector": "deposit:memo:",
+               "defaults": ["''"], "argumentNames": ["memo"]}),
+    )
+    .await;
+    assert_eq!(
+        change(&preview, "RfSavings", "deposit:")["kind"],
+        "renameAndRewrite"
+    );
+    assert_eq!(
+        source(&mut a, "RfSavings", "deposit:memo:").await,
+        "deposit: amount memo: memo\n\tsuper deposit: amount + (amount // 100) memo: ''"
+    );
+    assert!(source(&mut a, "RfAccountTest", "testDeposit")
+        .await
+        .contains("a deposit: 100 memo: ''; deposit: 100 memo: ''."));
+    test_deposit_passes(&mut a).await;
+
+    // swapped
+    preview_and_apply(
+        &mut a,
+        "change_method_signature",
+        json!({"selector": "deposit:memo:", "newSelector": "memo:deposit:",
+               "permutation": [2, 1]}),
+    )
+    .await;
+    assert_eq!(
+        source(&mut a, "RfAccount", "memo:deposit:").await,
+        "memo: memo deposit: amount\n\t\"adds amount\"\n\tbalance := self balance + amount"
+    );
+    assert!(source(&mut a, "RfAccountTest", "testDeposit")
+        .await
+        .contains("a memo: '' deposit: 100; memo: '' deposit: 100."));
+    test_deposit_passes(&mut a).await;
+
+    // (args, words): what the change would lose or hide is refused
+    for (args, words) in [
+        (
+            json!({"selector": "memo:deposit:", "newSelector": "memo:"}),
+            "uses the argument amount",
+        ),
+        (
+            json!({"selector": "memo:deposit:", "newSelector": "memo:deposit:at:",
+                   "argumentNames": ["balance"], "defaults": ["1"]}),
+            "already uses or declares balance",
+        ),
+        (
+            json!({"selector": "memo:deposit:", "newSelector": "x:y:", "permutation": [1, 1]}),
+            "twice",
+        ),
+        (
+            json!({"selector": "memo:deposit:", "newSelector": "x:y:z:", "defaults": ["1 +"]}),
+            "not one Smalltalk expression",
+        ),
+        (json!({"selector": "+", "newSelector": "plus:"}), "binary"),
+    ] {
+        let e = fails(&mut a, "change_method_signature", args.clone()).await;
+        assert!(
+            e["message"].as_str().unwrap().contains(words),
+            "{args}: {e}"
+        );
+    }
+}
+
+/// Previews `tool` with `args`, then applies the token; answers both.
+async fn preview_and_apply(s: &mut Session, tool: &str, args: Value) -> (Value, Value) {
+    let preview = ok(s, tool, args.clone()).await;
+    let mut apply = args;
+    apply["dryRun"] = json!(false);
+    apply["token"] = preview["structuredContent"]["token"].clone();
+    let applied = ok(s, tool, apply).await;
+    assert_eq!(applied["structuredContent"]["applied"], true, "{applied}");
+    (preview, applied)
+}
+
+async fn test_deposit_passes(s: &mut Session) {
+    let run = ok(
+        s,
+        "run_test_method",
+        json!({"className": "RfAccountTest", "selector": "testDeposit"}),
+    )
+    .await;
+    assert_eq!(
+        run["structuredContent"]["result"]["outcome"], "passed",
+        "{run}"
+    );
+}

@@ -76,6 +76,11 @@ const TOOLSETS: &[(&str, &[Contract])] = &[
         "Refactoring",
         &[
             ("rename_method", &["selector", "newSelector"], false),
+            (
+                "change_method_signature",
+                &["selector", "newSelector"],
+                false,
+            ),
             ("generate_accessors", &["className"], false),
             ("push_up_methods", &["className", "selectors"], false),
             ("push_down_methods", &["className", "selectors"], false),

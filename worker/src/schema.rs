@@ -19,6 +19,8 @@ pub enum ParamType {
     Integer,
     /// An array of strings.
     StringArray,
+    /// An array of integers.
+    IntegerArray,
 }
 
 impl ParamType {
@@ -28,6 +30,7 @@ impl ParamType {
             ParamType::Boolean => json!({"type": "boolean"}),
             ParamType::Integer => json!({"type": "integer"}),
             ParamType::StringArray => json!({"type": "array", "items": {"type": "string"}}),
+            ParamType::IntegerArray => json!({"type": "array", "items": {"type": "integer"}}),
         }
     }
 
@@ -37,6 +40,7 @@ impl ParamType {
             ParamType::Boolean => "a boolean",
             ParamType::Integer => "an integer",
             ParamType::StringArray => "an array of strings",
+            ParamType::IntegerArray => "an array of integers",
         }
     }
 
@@ -51,6 +55,9 @@ impl ParamType {
             ParamType::StringArray => value
                 .as_array()
                 .is_some_and(|items| items.iter().all(Value::is_string)),
+            ParamType::IntegerArray => value
+                .as_array()
+                .is_some_and(|items| items.iter().all(|v| ParamType::Integer.accepts(v))),
         }
     }
 }

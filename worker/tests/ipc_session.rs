@@ -212,6 +212,7 @@ fn handshake_answers_ready_with_the_tool_list() {
             "remove_dictionary",
             "set_class_comment",
             "rename_method",
+            "change_method_signature",
             "generate_accessors",
             "push_up_methods",
             "push_down_methods",

@@ -16,7 +16,7 @@
 //! parts found are its own). The result is parsed again before it is answered.
 
 use crate::syntax::ast::{BlockAst, Expr, Msg, Stmt};
-use crate::syntax::parser::{parse_method, tokenize, SyntaxError, Tk, Token};
+use crate::syntax::parser::{parse_method, parse_method_layout, tokenize, SyntaxError, Tk, Token};
 
 /// What renaming a selector in one method's source did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,6 +46,21 @@ pub enum RewriteError {
     /// The rewritten text would not parse (a defect; nothing is answered).
     #[error("the rewritten method would not parse")]
     Unsafe,
+    /// A unary send that becomes a keyword one is a cascade part that more
+    /// messages follow, which a keyword message cannot take.
+    #[error("a cascade sends {0} followed by more messages; split the cascade first")]
+    Cascade(String),
+    /// A new argument's name is one the implementor already uses or declares.
+    #[error("it already uses or declares {0}, the name of a new argument")]
+    NameTaken(String),
+    /// A signature change would drop an argument the implementor uses.
+    #[error("it uses the argument {0}, which the new signature drops")]
+    DroppedArgumentUsed(String),
+    /// A signature change would drop, or reorder, an argument expression
+    /// that sends messages at a send site (its effects would be lost or run
+    /// in another order).
+    #[error("a send passes {0}, which sends messages and would be dropped or evaluated in another order")]
+    Effects(String),
     /// The new name is declared (an argument or temporary) where the renamed
     /// variable is used, so the use would refer to that declaration instead.
     #[error("it declares {name} where it uses {old}, so the renamed use would refer to that declaration")]
@@ -55,6 +70,369 @@ pub enum RewriteError {
         /// The name its uses would take.
         name: String,
     },
+}
+
+/// A change of a method's signature: the selector, and which old argument
+/// each new one takes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Signature {
+    /// The selector now (unary or keyword).
+    pub old: String,
+    /// The new selector (unary or keyword).
+    pub new: String,
+    /// For each argument of `new`, the old argument (0-based) it takes, or
+    /// none for a new argument.
+    pub permutation: Vec<Option<usize>>,
+    /// For each new argument, in order: the expression senders pass.
+    pub defaults: Vec<String>,
+    /// For each new argument, in order: its name in the implementors.
+    pub names: Vec<String>,
+}
+
+/// Changes `sig.old` to `sig.new` in `source` (a method): at every send the
+/// keyword parts and the arguments as the permutation says (a new argument
+/// gets its default), and in the pattern too when `pattern` is true and the
+/// method is named `sig.old`.
+pub fn change_signature(
+    source: &str,
+    sig: &Signature,
+    pattern: bool,
+) -> Result<Renamed, RewriteError> {
+    let shape = |s: &str| kind(s).0;
+    if shape(&sig.old) == 1 || shape(&sig.new) == 1 {
+        return Err(RewriteError::Shape {
+            old: sig.old.clone(),
+            new: sig.new.clone(),
+        });
+    }
+    let method = parse_method(source).map_err(RewriteError::Syntax)?;
+    let chars: Vec<char> = source.chars().collect();
+    let toks = tokenize(&chars).map_err(RewriteError::Syntax)?;
+    let old_parts = parts(&sig.old);
+    let new_parts = if sig.new.ends_with(':') {
+        parts(&sig.new)
+    } else {
+        vec![]
+    };
+    let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    let renames_pattern = pattern && method.selector == sig.old;
+    if renames_pattern {
+        for (j, p) in sig.permutation.iter().enumerate() {
+            if p.is_none() && sig.names.get(new_index(&sig.permutation, j)).is_none() {
+                return Err(RewriteError::Unsafe);
+            }
+        }
+        // arguments the new signature drops must be unused
+        for (i, (name, _)) in method.args.iter().enumerate() {
+            if !sig.permutation.contains(&Some(i)) && uses_argument(&method, name) {
+                return Err(RewriteError::DroppedArgumentUsed(name.clone()));
+            }
+        }
+        for name in &sig.names {
+            let declared = method
+                .args
+                .iter()
+                .chain(&method.temps)
+                .any(|(n, _)| n == name);
+            if declared || !free_uses(source, name, "")?.offsets.is_empty() {
+                return Err(RewriteError::NameTaken(name.clone()));
+            }
+        }
+        let first = toks.first().map_or(0, |t| t.start);
+        let last = toks
+            .iter()
+            .rfind(|t| t.start < method.body_offset && t.tk != Tk::Eof)
+            .map_or(0, |t| t.end);
+        let text = if new_parts.is_empty() {
+            sig.new.clone()
+        } else {
+            new_parts
+                .iter()
+                .enumerate()
+                .map(|(j, part)| {
+                    let name = match sig.permutation[j] {
+                        Some(i) => method.args[i].0.clone(),
+                        None => sig.names[new_index(&sig.permutation, j)].clone(),
+                    };
+                    format!("{part} {name}")
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        edits.push((first, last, text));
+    }
+    let mut text = apply_edits(&chars, edits)?;
+    let mut sends = 0;
+    // one send at a time, innermost first, parsing again after each: an
+    // outer send's arguments then carry its inner sends already changed
+    loop {
+        let (method, layout) = parse_method_layout(&text).map_err(|_| RewriteError::Unsafe)?;
+        let chars: Vec<char> = text.chars().collect();
+        let toks = tokenize(&chars).map_err(|_| RewriteError::Unsafe)?;
+        let mut sites = Vec::new();
+        stmts(&method.body, &sig.old, &mut sites);
+        if sites.is_empty() {
+            break;
+        }
+        sends += 1;
+        if sends > MAX_SITES {
+            return Err(RewriteError::Unsafe);
+        }
+        let mut chosen = None;
+        for offset in &sites {
+            let edits = site_edits(&chars, &toks, &layout, *offset, sig, &old_parts, &new_parts)?;
+            let (lo, hi) = edits
+                .iter()
+                .fold((usize::MAX, 0), |(lo, hi), e| (lo.min(e.0), hi.max(e.1)));
+            if !sites.iter().any(|o| o != offset && (lo..hi).contains(o)) {
+                chosen = Some(edits);
+                break;
+            }
+        }
+        text = apply_edits(&chars, chosen.ok_or(RewriteError::Unsafe)?)?;
+    }
+    let out = text;
+    let again = parse_method(&out).map_err(|_| RewriteError::Unsafe)?;
+    let expected = if renames_pattern {
+        &sig.new
+    } else {
+        &method.selector
+    };
+    if again.selector != *expected {
+        return Err(RewriteError::Unsafe);
+    }
+    Ok(Renamed {
+        source: out,
+        sends,
+        pattern: renames_pattern,
+    })
+}
+
+/// The most sends of one selector a method may hold for a signature change.
+const MAX_SITES: usize = 10_000;
+
+/// `chars` with `edits` (start, end, text) made; they must not overlap.
+fn apply_edits(
+    chars: &[char],
+    mut edits: Vec<(usize, usize, String)>,
+) -> Result<String, RewriteError> {
+    edits.sort_by_key(|e| (e.0, e.1));
+    let mut out = String::with_capacity(chars.len() + 16);
+    let mut at = 0;
+    for (start, end, text) in &edits {
+        if *start < at {
+            return Err(RewriteError::Unsafe);
+        }
+        out.extend(&chars[at..*start]);
+        out.push_str(text);
+        at = *end;
+    }
+    out.extend(&chars[at..]);
+    Ok(out)
+}
+
+/// The edits that change the send of `sig.old` whose selector begins at
+/// `offset`.
+fn site_edits(
+    chars: &[char],
+    toks: &[Token],
+    layout: &crate::syntax::parser::Layout,
+    offset: usize,
+    sig: &Signature,
+    old_parts: &[String],
+    new_parts: &[String],
+) -> Result<Vec<(usize, usize, String)>, RewriteError> {
+    let old_keyword = sig.old.ends_with(':');
+    let mut edits = Vec::new();
+    let Some(first) = toks.iter().position(|t| t.start == offset) else {
+        return Err(RewriteError::Unsafe);
+    };
+    let kws = site_parts(toks, first, old_parts.len());
+    if kws.len() != old_parts.len() {
+        return Err(RewriteError::Unsafe);
+    }
+    // each old argument's text: from after its keyword to the next
+    // keyword, or to the end of the message
+    let mut args: Vec<(usize, usize)> = Vec::new();
+    if old_keyword {
+        let ends = message_end(toks, first, &kws);
+        for (k, kw) in kws.iter().enumerate() {
+            let end = kws.get(k + 1).map_or(ends, |next| {
+                toks.iter()
+                    .rev()
+                    .find(|t| t.end <= next.start)
+                    .map_or(next.start, |t| t.end)
+            });
+            let start = toks
+                .iter()
+                .find(|t| t.start >= kw.end)
+                .map_or(kw.end, |t| t.start);
+            args.push((start, end.max(start)));
+        }
+    }
+    let text_of = |r: (usize, usize)| chars[r.0..r.1].iter().collect::<String>();
+    // dropping or reordering an argument that sends messages loses or
+    // reorders its effects
+    let kept: Vec<usize> = sig.permutation.iter().flatten().copied().collect();
+    for (i, r) in args.iter().enumerate() {
+        if !kept.contains(&i) && !simple(toks, *r) {
+            return Err(RewriteError::Effects(text_of(*r)));
+        }
+    }
+    let reordered = kept.windows(2).any(|w| w[0] > w[1]);
+    if reordered && kept.iter().filter(|&&i| !simple(toks, args[i])).count() > 1 {
+        let shown: Vec<String> = kept.iter().map(|&i| text_of(args[i])).collect();
+        return Err(RewriteError::Effects(shown.join(", ")));
+    }
+    let message = if new_parts.is_empty() {
+        sig.new.clone()
+    } else {
+        new_parts
+            .iter()
+            .enumerate()
+            .map(|(j, part)| {
+                let arg = match sig.permutation[j] {
+                    Some(i) => text_of(args[i]),
+                    None => sig.defaults[new_index(&sig.permutation, j)].clone(),
+                };
+                format!("{part} {arg}")
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let (start, end) = if old_keyword {
+        (kws[0].start, args.last().map_or(kws[0].end, |a| a.1))
+    } else {
+        (kws[0].start, kws[0].end)
+    };
+    let in_cascade = first > 0 && toks[first - 1].tk == Tk::Semi;
+    let ends_there = matches!(
+        toks.get(first + 1).map(|t| &t.tk),
+        None | Some(Tk::Period | Tk::Semi | Tk::RParen | Tk::RBrack | Tk::RBrace | Tk::Eof)
+    );
+    if !old_keyword && !new_parts.is_empty() && in_cascade && !ends_there {
+        return Err(RewriteError::Cascade(sig.old.clone()));
+    }
+    if !old_keyword && !new_parts.is_empty() && !in_cascade && !stands_alone(toks, layout, first) {
+        // a unary send becoming a keyword one: parenthesize it with its receiver
+        let recv = layout
+            .exprs
+            .iter()
+            .filter(|(s, e)| *e == end && *s < start)
+            .map(|(s, _)| *s)
+            .max()
+            .ok_or(RewriteError::Unsafe)?;
+        edits.push((recv, recv, "(".into()));
+        edits.push((start, end, format!("{message})")));
+    } else {
+        edits.push((start, end, message));
+    }
+    Ok(edits)
+}
+
+/// Which new argument (counting only new ones) position `j` is.
+fn new_index(permutation: &[Option<usize>], j: usize) -> usize {
+    permutation[..j].iter().filter(|p| p.is_none()).count()
+}
+
+/// Whether the method's body uses its argument `name`.
+fn uses_argument(method: &crate::syntax::ast::MethodAst, name: &str) -> bool {
+    let mut uses = FreeUses::default();
+    let mut walker = Uses {
+        name,
+        also: "",
+        uses: &mut uses,
+    };
+    walker.stmts(&method.body, &mut Vec::new());
+    !uses.offsets.is_empty()
+}
+
+/// Where a keyword message whose parts are `kws` ends: the end of the last
+/// token before the first period, cascade, closing bracket or end at its
+/// depth after its last part.
+fn message_end(toks: &[Token], first: usize, kws: &[&Token]) -> usize {
+    let last_kw = kws.last().map_or(first, |k| {
+        toks.iter()
+            .position(|t| t.start == k.start)
+            .unwrap_or(first)
+    });
+    let mut depth = 0usize;
+    let mut end = kws.last().map_or(0, |k| k.end);
+    for t in &toks[last_kw + 1..] {
+        match t.tk {
+            Tk::LParen | Tk::LBrack | Tk::LBrace | Tk::HashParen | Tk::HashBracket => depth += 1,
+            Tk::RParen | Tk::RBrack | Tk::RBrace if depth == 0 => break,
+            Tk::RParen | Tk::RBrack | Tk::RBrace => depth -= 1,
+            Tk::Period | Tk::Semi | Tk::Eof if depth == 0 => break,
+            _ => {}
+        }
+        end = t.end;
+    }
+    end
+}
+
+/// Whether the tokens of `range` are one variable, one literal or a block:
+/// evaluating them has no effect.
+fn simple(toks: &[Token], range: (usize, usize)) -> bool {
+    let inside: Vec<&Token> = toks
+        .iter()
+        .filter(|t| t.start >= range.0 && t.end <= range.1 && t.tk != Tk::Eof)
+        .collect();
+    match inside.as_slice() {
+        [one] => matches!(one.tk, Tk::Ident(_) | Tk::Lit(_)),
+        [minus, Token { tk: Tk::Lit(_), .. }] => matches!(&minus.tk, Tk::Binary(b) if b == "-"),
+        [open, .., close] => {
+            matches!(
+                (&open.tk, &close.tk),
+                (Tk::LBrack, Tk::RBrack)
+                    | (Tk::HashParen, Tk::RParen)
+                    | (Tk::HashBracket, Tk::RBrack)
+            ) && {
+                // the brackets enclose the whole range
+                let mut depth = 0i32;
+                inside.iter().enumerate().all(|(i, t)| {
+                    match t.tk {
+                        Tk::LBrack | Tk::LParen | Tk::LBrace | Tk::HashParen | Tk::HashBracket => {
+                            depth += 1
+                        }
+                        Tk::RBrack | Tk::RParen | Tk::RBrace => depth -= 1,
+                        _ => {}
+                    }
+                    depth > 0 || i + 1 == inside.len()
+                })
+            }
+        }
+        _ => false,
+    }
+}
+
+/// Whether the unary send whose selector is `toks[at]` stands where a
+/// keyword message may replace it without parentheses: its receiver begins
+/// a statement, a return, an assignment's value or a parenthesis, and the
+/// statement or parenthesis ends right after it.
+fn stands_alone(toks: &[Token], layout: &crate::syntax::parser::Layout, at: usize) -> bool {
+    let end = toks[at].end;
+    let Some(recv) = layout
+        .exprs
+        .iter()
+        .filter(|(s, e)| *e == end && *s < toks[at].start)
+        .map(|(s, _)| *s)
+        .max()
+    else {
+        return false;
+    };
+    let before = toks.iter().rev().find(|t| t.end <= recv).map(|t| &t.tk);
+    let after = toks.get(at + 1).map(|t| &t.tk);
+    let starts_statement = layout.sequences.iter().flatten().any(|s| s.0 == recv);
+    (starts_statement
+        || matches!(
+            before,
+            Some(Tk::Caret | Tk::Assign | Tk::LParen | Tk::LBrace)
+        ))
+        && matches!(
+            after,
+            None | Some(Tk::Period | Tk::Semi | Tk::RParen | Tk::RBrack | Tk::RBrace | Tk::Eof)
+        )
 }
 
 /// Where a method uses a name it does not declare.
@@ -497,6 +875,110 @@ mod tests {
         assert!(uses.declared_by_method && uses.offsets.is_empty());
         let uses = free_uses("foo ^ [:x | x]", "x", "y").unwrap();
         assert!(uses.declared_by_block && !uses.declared_by_method);
+    }
+
+    fn sig(
+        old: &str,
+        new: &str,
+        permutation: &[Option<usize>],
+        defaults: &[&str],
+        names: &[&str],
+    ) -> Signature {
+        Signature {
+            old: old.into(),
+            new: new.into(),
+            permutation: permutation.to_vec(),
+            defaults: defaults.iter().map(|s| s.to_string()).collect(),
+            names: names.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn signatures_table() {
+        let table = [
+            (
+                "at: i put: v\n\t^ self at: i put: (v at: 1 put: 2)",
+                sig("at:put:", "put:at:", &[Some(1), Some(0)], &[], &[]),
+                "put: v at: i\n\t^ self put: (v put: 2 at: 1) at: i",
+            ),
+            (
+                "show: x\n\tself show: x + 1. ^ x",
+                sig(
+                    "show:",
+                    "show:on:",
+                    &[Some(0), None],
+                    &["Transcript"],
+                    &["aStream"],
+                ),
+                "show: x on: aStream\n\tself show: x + 1 on: Transcript. ^ x",
+            ),
+            (
+                "total\n\t^ self total + (self total)",
+                sig("total", "totalWith:", &[None], &["0"], &["discount"]),
+                "totalWith: discount\n\t^ (self totalWith: 0) + (self totalWith: 0)",
+            ),
+            (
+                "go\n\tself total. x := self total. ^ self total",
+                sig("total", "totalWith:", &[None], &["0"], &["d"]),
+                "go\n\tself totalWith: 0. x := self totalWith: 0. ^ self totalWith: 0",
+            ),
+            (
+                "f\n\t^ self new foo; total",
+                sig("total", "totalWith:", &[None], &["0"], &["d"]),
+                "f\n\t^ self new foo; totalWith: 0",
+            ),
+            (
+                "f\n\tx total; foo. x + y total; foo",
+                sig("total", "totalWith:", &[None], &["0"], &["d"]),
+                "f\n\tx totalWith: 0; foo. x + (y totalWith: 0); foo",
+            ),
+            (
+                "add: a to: b\n\t^ self add: 1 to: [:k | k]",
+                sig("add:to:", "add:", &[Some(0)], &[], &[]),
+                "add: a\n\t^ self add: 1",
+            ),
+        ];
+        for (source, s, expected) in table {
+            let got =
+                change_signature(source, &s, true).unwrap_or_else(|e| panic!("{source:?}: {e}"));
+            assert_eq!(got.source, expected, "{source:?}");
+        }
+        let refusals = [
+            (
+                "add: a to: b\n\t^ a + b",
+                sig("add:to:", "add:", &[Some(0)], &[], &[]),
+                "uses the argument b",
+            ),
+            (
+                "f\n\t^ self add: 1 to: self next",
+                sig("add:to:", "add:", &[Some(0)], &[], &[]),
+                "self next",
+            ),
+            (
+                "f\n\t^ self add: self a to: self b",
+                sig("add:to:", "to:add:", &[Some(1), Some(0)], &[], &[]),
+                "self b, self a",
+            ),
+            (
+                "f: x\n\t^ x + y",
+                sig("f:", "f:g:", &[Some(0), None], &["1"], &["y"]),
+                "declares y",
+            ),
+            (
+                "+ x\n\t^ x",
+                sig("+", "plus:", &[Some(0)], &[], &[]),
+                "same kind",
+            ),
+            (
+                "f\n\t^ self new foo; total / 0",
+                sig("total", "totalWith:", &[None], &["0"], &["d"]),
+                "split the cascade",
+            ),
+        ];
+        for (source, s, words) in refusals {
+            let err = change_signature(source, &s, true).unwrap_err();
+            assert!(err.to_string().contains(words), "{source:?}: {err}");
+        }
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The Refactoring toolset: changes computed over many methods at once,
-//! previewed before anything is written: `rename_method`,
+//! previewed before anything is written: `rename_method` and
+//! `change_method_signature` (`selectors.rs`),
 //! `generate_accessors` (`accessors.rs`), `push_up_methods`,
 //! `push_down_methods` and `move_method` (`moves.rs`), `add_instance_variable`,
 //! `remove_instance_variable`, `rename_instance_variable` and `rename_class`
@@ -22,13 +23,10 @@
 //! unless the call passes `allowKernelEdits` (or the deployment turned
 //! `Mutation.kernelGuard` off).
 
-use super::mutation::{compile, kernel_guarded};
-use super::{
-    evaluate_json, strings, Annotations, Context, ErrorKind, Tool, ToolError, ToolOutput, Toolset,
-};
+use super::mutation::compile;
+use super::{evaluate_json, Annotations, Context, ErrorKind, Tool, ToolError, ToolOutput, Toolset};
 use crate::quote::Literal;
 use crate::schema::{Param, ParamType};
-use gsmcp_smalltalk::rewrite::{rename_selector, RewriteError};
 use serde_json::{json, Value};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -37,6 +35,7 @@ mod accessors;
 mod diff;
 mod local;
 mod moves;
+mod selectors;
 mod shape;
 
 use expressions as st;
@@ -51,7 +50,7 @@ mod expressions {
 const SHOWN_DIFFS: usize = 50;
 
 /// The Refactoring tools.
-pub static TOOLS: [Tool; 12] = [
+pub static TOOLS: [Tool; 13] = [
     Tool {
         name: "rename_method",
         title: "Rename a method",
@@ -82,43 +81,82 @@ true. Does not commit.",
                     "Its new name, taking the same arguments (e.g. `sum` or `store:into:`).",
                 required: true,
             },
-            Param {
-                name: "scope",
-                ty: ParamType::String,
-                description: "Where to rename: `class` (that class, both sides), `hierarchy` (the \
-class, its superclasses and its subclasses), `dictionary` (the classes a dictionary binds) or \
-`system` (every class of the symbol list; the default).",
-                required: false,
-            },
-            Param {
-                name: "className",
-                ty: ParamType::String,
-                description: "The class of a `class` or `hierarchy` scope.",
-                required: false,
-            },
-            Param {
-                name: "dictionaryName",
-                ty: ParamType::String,
-                description: "The dictionary of a `dictionary` scope.",
-                required: false,
-            },
+            SCOPE,
+            SCOPE_CLASS,
+            SCOPE_DICTIONARY,
             DRY_RUN,
             TOKEN,
-            Param {
-                name: "allowKernelEdits",
-                ty: ParamType::Boolean,
-                description:
-                    "Change existing methods of kernel classes too (default false: such a \
-change refuses the whole rename).",
-                required: false,
-            },
+            KERNEL_SENDERS,
         ],
         annotations: Annotations {
             read_only: false,
             destructive: true,
             idempotent: false,
         },
-        handler: rename_method,
+        handler: selectors::rename_method,
+    },
+    Tool {
+        name: "change_method_signature",
+        title: "Change a method's signature",
+        description: "Changes a selector's keyword parts and arguments within a scope: every \
+implementor gets the new pattern (an old argument keeps its name, a new one gets its name from \
+argumentNames) and every send in the scope passes the old arguments in their new places and each \
+new argument's default expression (`nil` unless defaults says). permutation gives, for each \
+argument of newSelector, the position (1-based) of the old argument it takes, or 0 for a new \
+one; without it the old arguments keep their order and surplus ones are new (or the last old \
+ones are dropped). Unary and keyword selectors only. Refused if an implementor uses an argument \
+that is dropped, a send passes a dropped argument (or two reordered ones) that sends messages, \
+a new argument's name is taken, or an implementor's class already has newSelector. Previewed \
+first (dryRun true, the default: the diffs and a token); repeat with dryRun false and the \
+token to write. The kernel guard is rename_method's. Does not commit.",
+        toolset: Toolset::Refactoring,
+        params: &[
+            Param {
+                name: "selector",
+                ty: ParamType::String,
+                description: "The selector to change (e.g. `at:put:` or `total`).",
+                required: true,
+            },
+            Param {
+                name: "newSelector",
+                ty: ParamType::String,
+                description: "The new selector (e.g. `put:at:`, `totalWith:`).",
+                required: true,
+            },
+            Param {
+                name: "permutation",
+                ty: ParamType::IntegerArray,
+                description: "For each argument of newSelector, the 1-based position of the old \
+argument it takes, or 0 for a new argument (e.g. [2, 1] swaps two).",
+                required: false,
+            },
+            Param {
+                name: "defaults",
+                ty: ParamType::StringArray,
+                description: "For each new argument, in order, the expression the senders pass \
+(default `nil`).",
+                required: false,
+            },
+            Param {
+                name: "argumentNames",
+                ty: ParamType::StringArray,
+                description: "For each new argument, in order, its name in the implementors \
+(default newArgument1, newArgument2, ...).",
+                required: false,
+            },
+            SCOPE,
+            SCOPE_CLASS,
+            SCOPE_DICTIONARY,
+            DRY_RUN,
+            TOKEN,
+            KERNEL_SENDERS,
+        ],
+        annotations: Annotations {
+            read_only: false,
+            destructive: true,
+            idempotent: false,
+        },
+        handler: selectors::change_method_signature,
     },
     Tool {
         name: "generate_accessors",
@@ -449,6 +487,39 @@ const LOCAL: Annotations = Annotations {
     idempotent: false,
 };
 
+/// Where a selector refactoring rewrites.
+const SCOPE: Param = Param {
+    name: "scope",
+    ty: ParamType::String,
+    description: "Where to rewrite: `class` (that class, both sides), `hierarchy` (the class, its \
+superclasses and its subclasses), `dictionary` (the classes a dictionary binds) or `system` \
+(every class of the symbol list; the default).",
+    required: false,
+};
+
+const SCOPE_CLASS: Param = Param {
+    name: "className",
+    ty: ParamType::String,
+    description: "The class of a `class` or `hierarchy` scope.",
+    required: false,
+};
+
+const SCOPE_DICTIONARY: Param = Param {
+    name: "dictionaryName",
+    ty: ParamType::String,
+    description: "The dictionary of a `dictionary` scope.",
+    required: false,
+};
+
+/// Changing kernel methods in a selector refactoring.
+const KERNEL_SENDERS: Param = Param {
+    name: "allowKernelEdits",
+    ty: ParamType::Boolean,
+    description: "Change existing methods of kernel classes too (default false: such a change \
+refuses the whole change set).",
+    required: false,
+};
+
 /// The class whose definition a shape refactoring changes.
 const CLASS_OF_SHAPE: Param = Param {
     name: "className",
@@ -623,126 +694,6 @@ fn invalid(message: impl Into<String>) -> ToolError {
     ToolError::new(ErrorKind::InvalidParams, message)
 }
 
-/// The rename's change set, computed from the methods as they are now, and
-/// the methods that name the selector without sending it.
-fn rename_changes(
-    cx: &mut Context<'_>,
-    selector: &str,
-    new_selector: &str,
-) -> Result<(Vec<Change>, Vec<Value>), ToolError> {
-    let scope = cx.str_arg("scope").unwrap_or("system");
-    let class = cx.str_arg("className");
-    let dictionary = cx.str_arg("dictionaryName");
-    let needed = match scope {
-        "class" | "hierarchy" => class.is_none().then_some("className"),
-        "dictionary" => dictionary.is_none().then_some("dictionaryName"),
-        "system" => None,
-        other => {
-            return Err(invalid(format!(
-                "argument 'scope': {other:?} is not a scope (class, hierarchy, dictionary or \
-system)"
-            )))
-        }
-    };
-    if let Some(arg) = needed {
-        return Err(invalid(format!(
-            "argument '{arg}' is required for the scope {scope}"
-        )));
-    }
-    let answer = evaluate_json(
-        cx.login,
-        &st::RenameSites {
-            selector: Literal::symbol(selector),
-            new_selector: Literal::symbol(new_selector),
-            scope: Literal::symbol(scope),
-            class_name: Literal::optional_symbol(class),
-            dictionary_name: Literal::optional_symbol(dictionary),
-        },
-    )?;
-    match answer["error"].as_str() {
-        Some("noClass") => {
-            let (k, m) = super::browsing::no_class(class.unwrap_or_default());
-            return Err(ToolError::new(k, m));
-        }
-        Some("noDictionary") => {
-            return Err(ToolError::new(
-                ErrorKind::NotFound,
-                format!(
-                    "no dictionary named '{}' in this session's symbol list; \
-list_dictionaries names them",
-                    dictionary.unwrap_or_default()
-                ),
-            ))
-        }
-        Some(other) => return Err(ToolError::new(ErrorKind::Other, other.to_string())),
-        None => {}
-    }
-    let clashes = strings(&answer["clashes"]);
-    if !clashes.is_empty() {
-        return Err(refused(format!(
-            "refused: {} already implement{} {new_selector}, so renaming {selector} there would \
-replace a method; nothing was changed. Choose another selector, or narrow the scope",
-            clashes.join(", "),
-            if clashes.len() == 1 { "s" } else { "" }
-        )));
-    }
-    let sites = answer["sites"].as_array().cloned().unwrap_or_default();
-    if !sites.iter().any(|s| s["role"] == "implementor") {
-        return Err(ToolError::new(
-            ErrorKind::NotFound,
-            format!(
-                "no method named {selector} in the scope {scope}; find_implementors names the \
-classes that implement it"
-            ),
-        ));
-    }
-    let mut changes: Vec<Change> = Vec::new();
-    let mut mentions = Vec::new();
-    for site in &sites {
-        let class = site["className"].as_str().unwrap_or_default().to_string();
-        let meta = site["meta"] == true;
-        let method = site["selector"].as_str().unwrap_or_default().to_string();
-        if changes
-            .iter()
-            .any(|c| c.class == class && c.meta == meta && c.selector == method)
-        {
-            continue; // an implementor that also sends it: one change
-        }
-        let old = site["source"].as_str().unwrap_or_default().to_string();
-        let implementor = site["role"] == "implementor";
-        let renamed = rename_selector(&old, selector, new_selector, implementor).map_err(|e| {
-            let side = if meta { " class" } else { "" };
-            match e {
-                RewriteError::Shape { .. } => invalid(e.to_string()),
-                _ => refused(format!(
-                    "refused: {class}{side}>>{method} cannot be rewritten safely ({e}); nothing \
-was changed"
-                )),
-            }
-        })?;
-        if renamed.sends == 0 && !renamed.pattern {
-            mentions.push(json!({"className": class, "meta": meta, "selector": method}));
-            continue;
-        }
-        changes.push(Change {
-            new_selector: if renamed.pattern {
-                new_selector.to_string()
-            } else {
-                method.clone()
-            },
-            class,
-            meta,
-            selector: method,
-            category: site["category"].as_str().map(str::to_string),
-            kernel: site["kernel"] == true,
-            old,
-            new: renamed.source,
-            sends: renamed.sends,
-        });
-    }
-    Ok((changes, mentions))
-}
-
 /// The token of a change set: the call's arguments, the session's view and
 /// every change's old and new source.
 fn token_of(cx: &Context<'_>, tool: &str, changes: &[Change]) -> String {
@@ -865,143 +816,6 @@ transaction (abort discards them): {}",
     );
     err.details.insert("written".into(), json!(written));
     err
-}
-
-fn rename_method(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
-    let selector = cx.str_arg("selector").unwrap_or_default();
-    let new_selector = cx.str_arg("newSelector").unwrap_or_default();
-    let (Some(old_shape), Some(new_shape)) =
-        (selector_shape(selector), selector_shape(new_selector))
-    else {
-        let bad = if selector_shape(selector).is_none() {
-            ("selector", selector)
-        } else {
-            ("newSelector", new_selector)
-        };
-        return Err(invalid(format!(
-            "argument '{}': {:?} is not a selector",
-            bad.0, bad.1
-        )));
-    };
-    if selector == new_selector {
-        return Err(invalid("newSelector is the selector itself"));
-    }
-    if old_shape != new_shape {
-        return Err(refused(format!(
-            "refused: {selector} is a {} selector of {} argument(s) and {new_selector} a {} one \
-of {}; a rename keeps the arguments, so both must be of the same kind and arity",
-            old_shape.0, old_shape.1, new_shape.0, new_shape.1
-        )));
-    }
-    let given_token = mode(cx)?;
-    let (changes, mentions) = rename_changes(cx, selector, new_selector)?;
-    if kernel_guarded(cx) {
-        let kernel: Vec<String> = changes
-            .iter()
-            .filter(|c| c.kernel)
-            .map(Change::name)
-            .collect();
-        if !kernel.is_empty() {
-            let shown = kernel
-                .iter()
-                .take(10)
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(", ");
-            let more = kernel.len().saturating_sub(10);
-            let more = if more > 0 {
-                format!(" and {more} more")
-            } else {
-                String::new()
-            };
-            let mut err = refused(format!(
-                "refused: renaming {selector} would change existing methods of kernel classes \
-(bound in Globals under their own names): {shown}{more}; nothing was changed. Kernel code is \
-shared by everything in the repository (the Mutation.kernelGuard option): narrow the scope (class, \
-hierarchy or dictionary) to your own classes, or repeat the call with allowKernelEdits: true"
-            ));
-            err.details.insert("kernelMethods".into(), json!(kernel));
-            return Err(err);
-        }
-    }
-    let token = token_of(cx, "rename_method", &changes);
-    for c in &changes {
-        // the preview shows every method it changes: they count as read
-        cx.ledger.saw_method(&c.class, c.meta, &c.selector);
-    }
-    conclude(
-        given_token,
-        token,
-        |token| preview(selector, new_selector, &changes, &mentions, token),
-        |cx| apply(cx, selector, new_selector, &changes),
-        cx,
-    )
-}
-
-fn preview(
-    selector: &str,
-    new_selector: &str,
-    changes: &[Change],
-    mentions: &[Value],
-    token: String,
-) -> ToolOutput {
-    let implementors = changes
-        .iter()
-        .filter(|c| c.selector != c.new_selector)
-        .count();
-    let mut text = format!(
-        "Preview: renaming {selector} to {new_selector} changes {} method(s): {implementors} \
-implementor(s) renamed, {} method(s) with sends rewritten. Nothing was written; to apply, repeat \
-the call with dryRun false and token {token}.",
-        changes.len(),
-        changes.iter().filter(|c| c.sends > 0).count()
-    );
-    if !mentions.is_empty() {
-        text.push_str(&format!(
-            "\n{} method(s) name {selector} without sending it (e.g. #{selector} given to \
-perform:) and are not rewritten.",
-            mentions.len()
-        ));
-    }
-    preview_output(
-        text,
-        token,
-        changes,
-        json!({"selector": selector, "newSelector": new_selector, "notRewritten": mentions}),
-    )
-}
-
-/// Writes the change set: implementors under the new selector and rewritten
-/// senders through the compile path, then the old implementors removed.
-fn apply(
-    cx: &mut Context<'_>,
-    selector: &str,
-    new_selector: &str,
-    changes: &[Change],
-) -> Result<ToolOutput, ToolError> {
-    write(cx, "the rename", changes)?;
-    let renamed = changes
-        .iter()
-        .filter(|c| c.selector != c.new_selector)
-        .count();
-    Ok(ToolOutput {
-        text: format!(
-            "renamed {selector} to {new_selector}: {renamed} implementor(s) renamed, {} \
-method(s) changed in all. Nothing was committed: commit keeps it, abort discards it.",
-            changes.len()
-        ),
-        structured: json!({
-            "dryRun": false,
-            "applied": true,
-            "selector": selector,
-            "newSelector": new_selector,
-            "changes": changes.iter().map(|c| json!({
-                "className": c.class, "meta": c.meta, "selector": c.selector,
-                "newSelector": c.new_selector,
-            })).collect::<Vec<_>>(),
-            "committed": false,
-        }),
-    })
 }
 
 #[cfg(test)]
