@@ -41,4 +41,4 @@ pub use api::{ErrorKind, EvalPolicy, Interrupter, Session, StError};
 pub use compiler::MAX_PRIMITIVE;
 pub use interp::primitive::is_known_primitive;
 pub use persist::{collect_garbage, tickets, GarbageReport, KernelRepair, TransactionMark};
-pub use syntax::{census, extract, format, parser, rewrite};
+pub use syntax::{census, extract, format, inline, parser, rewrite};

@@ -108,6 +108,7 @@ fn mask_tokens(text: &str) -> String {
         "extract_method.",
         "move_method.",
         "change_method_signature.",
+        "inline_method.",
     ]
     .into_iter()
     .fold(text.to_string(), |t, prefix| mask_token(&t, prefix))

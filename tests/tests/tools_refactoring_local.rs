@@ -1,6 +1,6 @@
 //! End-to-end: the refactorings inside one method. `extract_temporary`,
-//! `inline_temporary` and `extract_method` take a character range of the
-//! source `get_method_source` answers, preview a diff, apply by token, and
+//! `inline_temporary`, `extract_method` and `inline_method` take a character
+//! range of the source `get_method_source` answers, preview a diff, apply by token, and
 //! leave the class's tests green; a range that is not an expression, a
 //! selector the class already understands, the wrong number of arguments and
 //! a kernel method are refused and write nothing.
@@ -251,4 +251,78 @@ async fn what_is_not_an_expression_or_would_clash_is_refused() {
         );
     }
     assert_eq!(source(&mut a, "LcInvoice", "total").await, total);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_method_is_inlined_where_it_is_sent() {
+    let server = Server::start();
+    let http = Http::new(&server.url);
+    let mut a = http.open().await;
+    setup(&mut a).await;
+    ok(
+        &mut a,
+        "compile_method",
+        json!({"className": "LcInvoice", "source": "tax\n\t^ self total * rate / 100", "category": "lc"}),
+    )
+    .await;
+    ok(
+        &mut a,
+        "compile_method",
+        json!({"className": "LcInvoice", "source": "summary\n\t| t |\n\tt := self tax.\n\t^ t", "category": "lc"}),
+    )
+    .await;
+    let summary = source(&mut a, "LcInvoice", "summary").await;
+    let (start, stop) = range(&summary, "self tax");
+    let preview = preview_and_apply(
+        &mut a,
+        "inline_method",
+        json!({"className": "LcInvoice", "selector": "summary", "start": start, "stop": stop}),
+    )
+    .await;
+    assert_eq!(
+        preview["structuredContent"]["inlined"],
+        json!({"className": "LcInvoice", "selector": "tax"}),
+        "{preview}"
+    );
+    assert_eq!(
+        source(&mut a, "LcInvoice", "summary").await,
+        "summary\n\t| t |\n\tt := self total * rate / 100.\n\t^ t"
+    );
+    // (selection, words): what is not a send to self, or not one whole send
+    let report = source(&mut a, "LcInvoice", "report:").await;
+    for (needle, kind, words) in [
+        (
+            "aStream print: t",
+            "invalidParams",
+            "not a message sent to self",
+        ),
+        ("self tot", "invalidParams", "not one whole expression"),
+    ] {
+        let (start, stop) = range(&report, needle);
+        let e = fails(
+            &mut a,
+            "inline_method",
+            json!({"className": "LcInvoice", "selector": "report:", "start": start, "stop": stop}),
+        )
+        .await;
+        assert_eq!(e["kind"], kind, "{needle}: {e}");
+        assert!(
+            e["message"].as_str().unwrap().contains(words),
+            "{needle}: {e}"
+        );
+    }
+    // a method of several statements inlined into an assignment: its
+    // temporaries join the caller's, its answer is what is assigned
+    let (start, stop) = range(&report, "self total");
+    preview_and_apply(
+        &mut a,
+        "inline_method",
+        json!({"className": "LcInvoice", "selector": "report:", "start": start, "stop": stop}),
+    )
+    .await;
+    assert_eq!(
+        source(&mut a, "LcInvoice", "report:").await,
+        "report: aStream\n\t| t sum |\n\tsum := lines inject: 0 into: [:a :each | a + each].\n\tt := sum + (sum * rate / 100).\n\taStream nextPutAll: 'total: '.\n\taStream print: t.\n\t^ aStream"
+    );
+    tests_pass(&mut a).await;
 }

@@ -112,6 +112,11 @@ const TOOLSETS: &[(&str, &[Contract])] = &[
                 &["className", "selector", "start", "stop", "newSelector"],
                 false,
             ),
+            (
+                "inline_method",
+                &["className", "selector", "start", "stop"],
+                false,
+            ),
         ],
     ),
     (

@@ -224,6 +224,7 @@ fn handshake_answers_ready_with_the_tool_list() {
             "extract_temporary",
             "inline_temporary",
             "extract_method",
+            "inline_method",
             "list_test_classes",
             "run_test_class",
             "run_test_method",

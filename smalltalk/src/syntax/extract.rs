@@ -2,7 +2,8 @@
 //! (an expression into a new temporary assigned just before its statement),
 //! `inline_temporary` (a temporary assigned once replaced by its value) and
 //! `extract_method` (an expression or a run of statements into a new method of
-//! the same class, called in its place).
+//! the same class, called in its place); `inline` builds `inline_method` on
+//! the same parts.
 //!
 //! Each maps the selected character range onto the syntax with the parser's
 //! [`Layout`] (where every expression and statement lies), finds every
@@ -31,41 +32,41 @@ pub enum ExtractError {
     Unsafe,
 }
 
-type Result<T> = std::result::Result<T, ExtractError>;
+pub(super) type Result<T> = std::result::Result<T, ExtractError>;
 
 /// A variable's declaration: an argument or temporary of the method or of a
 /// block, and the range of text where it is visible.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Decl {
-    name: String,
+pub(super) struct Decl {
+    pub(super) name: String,
     offset: usize,
-    argument: bool,
+    pub(super) argument: bool,
     /// The block's `[`..`]`, or the whole method.
-    scope: (usize, usize),
+    pub(super) scope: (usize, usize),
     /// Whether a block (not the method) declares it.
-    in_block: bool,
+    pub(super) in_block: bool,
 }
 
 /// One read or assignment of a name.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Occurrence {
-    name: String,
-    offset: usize,
+pub(super) struct Occurrence {
+    pub(super) name: String,
+    pub(super) offset: usize,
     assigns: bool,
     /// The declaration it binds to (an index into `Scopes::decls`), or none:
     /// an instance variable, class variable, global or pseudo-variable.
-    decl: Option<usize>,
+    pub(super) decl: Option<usize>,
 }
 
 /// Every declaration and variable occurrence of a method, and where its
 /// blocks lie.
-struct Scopes {
-    decls: Vec<Decl>,
-    occurrences: Vec<Occurrence>,
+pub(super) struct Scopes {
+    pub(super) decls: Vec<Decl>,
+    pub(super) occurrences: Vec<Occurrence>,
     /// Each block's `[`..`]` range.
     blocks: Vec<(usize, usize)>,
     /// Where each `^` is.
-    returns: Vec<usize>,
+    pub(super) returns: Vec<usize>,
 }
 
 impl Scopes {
@@ -119,7 +120,7 @@ impl Scopes {
     }
 
     /// The innermost block around `range`, or none (the method's body).
-    fn block_around(&self, range: (usize, usize)) -> Option<(usize, usize)> {
+    pub(super) fn block_around(&self, range: (usize, usize)) -> Option<(usize, usize)> {
         self.blocks
             .iter()
             .filter(|b| b.0 < range.0 && range.1 <= b.1)
@@ -233,15 +234,15 @@ impl Walk<'_> {
 }
 
 /// A parsed method with what the refactorings ask of it.
-struct Method {
-    chars: Vec<char>,
-    ast: MethodAst,
-    layout: Layout,
-    scopes: Scopes,
+pub(super) struct Method {
+    pub(super) chars: Vec<char>,
+    pub(super) ast: MethodAst,
+    pub(super) layout: Layout,
+    pub(super) scopes: Scopes,
 }
 
 impl Method {
-    fn parse(source: &str) -> Result<Method> {
+    pub(super) fn parse(source: &str) -> Result<Method> {
         let chars: Vec<char> = source.chars().collect();
         let (ast, layout) = parse_method_layout(source).map_err(ExtractError::Syntax)?;
         let scopes = Scopes::of(&ast, &layout, chars.len(), &chars);
@@ -253,13 +254,13 @@ impl Method {
         })
     }
 
-    fn text(&self, range: (usize, usize)) -> String {
+    pub(super) fn text(&self, range: (usize, usize)) -> String {
         self.chars[range.0..range.1].iter().collect()
     }
 
     /// The 1-based inclusive `start`..`stop` as a 0-based range, without the
     /// white space and a final period around it.
-    fn range(&self, start: usize, stop: usize) -> Result<(usize, usize)> {
+    pub(super) fn range(&self, start: usize, stop: usize) -> Result<(usize, usize)> {
         let len = self.chars.len();
         if start < 1 || stop < start || stop > len {
             return Err(ExtractError::Range(format!(
@@ -280,12 +281,12 @@ impl Method {
         Ok((s, e))
     }
 
-    fn is_expr(&self, range: (usize, usize)) -> bool {
+    pub(super) fn is_expr(&self, range: (usize, usize)) -> bool {
         self.layout.exprs.contains(&range)
     }
 
     /// The innermost statement around `range`: its sequence and index.
-    fn statement_around(&self, range: (usize, usize)) -> Option<(usize, usize)> {
+    pub(super) fn statement_around(&self, range: (usize, usize)) -> Option<(usize, usize)> {
         let mut best: Option<(usize, usize, usize)> = None;
         for (q, seq) in self.layout.sequences.iter().enumerate() {
             for (i, st) in seq.iter().enumerate() {
@@ -303,7 +304,7 @@ impl Method {
     /// The white space to put a new statement before the statement at
     /// `at`: a line break and its indentation when it begins its line, else
     /// a space.
-    fn statement_break(&self, at: usize) -> String {
+    pub(super) fn statement_break(&self, at: usize) -> String {
         let line_start = self.chars[..at]
             .iter()
             .rposition(|&c| c == '\n')
@@ -319,7 +320,11 @@ impl Method {
     /// The edit that declares `name` a temporary of the block `block` (or of
     /// the method): after its last temporary, or a new `| name |` before its
     /// first statement.
-    fn declare(&self, name: &str, block: Option<(usize, usize)>) -> Result<(usize, usize, String)> {
+    pub(super) fn declare(
+        &self,
+        name: &str,
+        block: Option<(usize, usize)>,
+    ) -> Result<(usize, usize, String)> {
         let toks = tokenize(&self.chars).map_err(|_| ExtractError::Unsafe)?;
         match block {
             None => {
@@ -382,7 +387,7 @@ impl Method {
 
     /// Applies `edits` (start, end, text), which must not overlap, and
     /// parses the result.
-    fn edit(&self, mut edits: Vec<(usize, usize, String)>) -> Result<String> {
+    pub(super) fn edit(&self, mut edits: Vec<(usize, usize, String)>) -> Result<String> {
         edits.sort_by_key(|e| (e.0, e.1));
         let mut out = String::with_capacity(self.chars.len() + 32);
         let mut at = 0;
@@ -403,7 +408,7 @@ impl Method {
     }
 
     /// Whether `name` is declared or used anywhere in the method.
-    fn names(&self, name: &str) -> bool {
+    pub(super) fn names(&self, name: &str) -> bool {
         self.scopes.decls.iter().any(|d| d.name == name)
             || self.scopes.occurrences.iter().any(|o| o.name == name)
     }
@@ -423,7 +428,7 @@ impl Method {
 
     /// Whether the expression at `range` is a primary or unary sends to
     /// one, which stand anywhere a variable does without parentheses.
-    fn binds_tightly(&self, range: (usize, usize)) -> bool {
+    pub(super) fn binds_tightly(&self, range: (usize, usize)) -> bool {
         let Ok(toks) = tokenize(&self.chars[range.0..range.1]) else {
             return false;
         };
@@ -445,7 +450,7 @@ impl Method {
 
     /// Whether the text of `range` is one primary (needs no parentheses
     /// wherever it goes).
-    fn primary(&self, range: (usize, usize)) -> bool {
+    pub(super) fn primary(&self, range: (usize, usize)) -> bool {
         let text = self.text(range);
         let first = text.chars().next().unwrap_or(' ');
         let simple = text
@@ -483,7 +488,7 @@ fn matching(chars: &[char]) -> bool {
 }
 
 /// Whether `name` may name a variable.
-fn variable_name(name: &str) -> bool {
+pub(super) fn variable_name(name: &str) -> bool {
     let mut c = name.chars();
     matches!(c.next(), Some(f) if f.is_ascii_lowercase() || f == '_')
         && c.all(|c| c.is_ascii_alphanumeric() || c == '_')
@@ -561,7 +566,7 @@ would change its value",
     m.edit(edits)
 }
 
-fn not_an_expression(m: &Method, range: (usize, usize)) -> ExtractError {
+pub(super) fn not_an_expression(m: &Method, range: (usize, usize)) -> ExtractError {
     let text = m.text(range);
     let shown: String = text.chars().take(40).collect();
     ExtractError::Range(format!(
@@ -952,11 +957,11 @@ fn reindent(text: &str, column: usize) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// The 1-based inclusive range of the first `needle` in `source`.
-    fn at(source: &str, needle: &str) -> (usize, usize) {
+    pub(crate) fn at(source: &str, needle: &str) -> (usize, usize) {
         let byte = source.find(needle).unwrap();
         let start = source[..byte].chars().count() + 1;
         (start, start + needle.chars().count() - 1)

@@ -350,7 +350,7 @@ fn uses_argument(method: &crate::syntax::ast::MethodAst, name: &str) -> bool {
 /// Where a keyword message whose parts are `kws` ends: the end of the last
 /// token before the first period, cascade, closing bracket or end at its
 /// depth after its last part.
-fn message_end(toks: &[Token], first: usize, kws: &[&Token]) -> usize {
+pub(crate) fn message_end(toks: &[Token], first: usize, kws: &[&Token]) -> usize {
     let last_kw = kws.last().map_or(first, |k| {
         toks.iter()
             .position(|t| t.start == k.start)
@@ -688,7 +688,7 @@ pub fn rename_selector(
 /// The tokens spelling the selector of the send whose first token is
 /// `toks[first]`: that token, and for a keyword message the next keyword
 /// tokens at its depth, `count` in all.
-fn site_parts(toks: &[Token], first: usize, count: usize) -> Vec<&Token> {
+pub(crate) fn site_parts(toks: &[Token], first: usize, count: usize) -> Vec<&Token> {
     let mut found = vec![&toks[first]];
     if !matches!(toks[first].tk, Tk::Keyword(_)) {
         return found;

@@ -1,9 +1,10 @@
 //! The refactorings inside one method: `extract_temporary`,
-//! `inline_temporary` and `extract_method`. The method is read with the
-//! `method_site` expression (its source as `get_method_source` answers it, the
-//! instance variables its side sees, who implements the new selector), edited
-//! by the embedded stone's `gsmcp_smalltalk::extract`, and previewed and
-//! applied by token like every refactoring.
+//! `inline_temporary`, `extract_method` and `inline_method`. The method is
+//! read with the `method_site` expression (its source as `get_method_source`
+//! answers it, the instance variables its side sees, who implements the new
+//! selector), edited by the embedded stone's `gsmcp_smalltalk::extract` and
+//! `gsmcp_smalltalk::inline`, and previewed and applied by token like every
+//! refactoring.
 
 use super::{
     conclude, invalid, mode, preview_output, refused, selector_shape, st, token_of, write, Change,
@@ -11,10 +12,12 @@ use super::{
 };
 use crate::tools::mutation::kernel_guarded;
 use crate::tools::{evaluate_json, strings, Context, ErrorKind, ToolError, ToolOutput};
+use gsmcp_smalltalk::census::names_in_method;
 use gsmcp_smalltalk::extract::{
     extract_method as extract, extract_temporary as extract_temp, inline_temporary as inline_temp,
     ExtractError,
 };
+use gsmcp_smalltalk::inline::{inline_method as inline, send_at};
 use serde_json::{json, Value};
 
 /// The method a call names, as `method_site` reads it.
@@ -304,6 +307,79 @@ nothing was changed",
             "selector": site.selector,
             "newSelector": new_selector,
             "arguments": made.arguments,
+        }),
+    )
+}
+
+pub(super) fn inline_method(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    let (start, stop) = range(cx)?;
+    mode(cx)?;
+    let site = Site::read(cx, None)?;
+    site.guard(cx)?;
+    let side = if site.meta { " class" } else { "" };
+    let send = send_at(site.source(), start, stop).map_err(|e| extract_error(&site, e))?;
+    let answer = evaluate_json(
+        cx.login,
+        &st::InlineSite {
+            class_name: Literal::symbol(&site.class),
+            meta: Literal::boolean(site.meta),
+            selector: Literal::symbol(&send.selector),
+            to_super: Literal::boolean(send.to_super),
+        },
+    )?;
+    if answer.get("error").is_some() {
+        return Err(ToolError::new(
+            ErrorKind::NotFound,
+            format!(
+                "no method {} is reached from {}{side}{}; nothing to inline",
+                send.selector,
+                site.class,
+                if send.to_super { " through super" } else { "" }
+            ),
+        ));
+    }
+    let overriders = strings(&answer["overriders"]);
+    if !send.to_super && !overriders.is_empty() {
+        return Err(refused(format!(
+            "refused: the subclass(es) {} implement {} too, and a send to self from their \
+instances reaches theirs; inlining would change what they do; nothing was changed",
+            overriders.join(", "),
+            send.selector
+        )));
+    }
+    let implementor = answer["implementor"].as_str().unwrap_or_default();
+    let callee = answer["source"].as_str().unwrap_or_default();
+    let names = names_in_method(callee).map_err(|e| {
+        refused(format!(
+            "refused: {implementor}>>{} does not parse ({}); nothing was changed",
+            send.selector, e.message
+        ))
+    })?;
+    if names.super_sends && implementor != site.class {
+        return Err(refused(format!(
+            "refused: {implementor}{side}>>{} sends to super, which from {}{side} would reach \
+another class; nothing was changed",
+            send.selector, site.class
+        )));
+    }
+    let new = inline(site.source(), start, stop, callee, &site.ivars())
+        .map_err(|e| extract_error(&site, e))?;
+    let summary = format!(
+        "inlining {implementor}{side}>>{} at characters {start}..{stop} of {}",
+        send.selector,
+        site.name()
+    );
+    let changes = vec![site.rewrite(new)];
+    finish(
+        cx,
+        "inline_method",
+        &site,
+        changes,
+        summary,
+        json!({
+            "className": site.class,
+            "selector": site.selector,
+            "inlined": {"className": implementor, "selector": send.selector},
         }),
     )
 }

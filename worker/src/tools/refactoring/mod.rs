@@ -4,8 +4,8 @@
 //! `generate_accessors` (`accessors.rs`), `push_up_methods`,
 //! `push_down_methods` and `move_method` (`moves.rs`), `add_instance_variable`,
 //! `remove_instance_variable`, `rename_instance_variable` and `rename_class`
-//! (`shape.rs`), `extract_temporary`, `inline_temporary` and
-//! `extract_method` (`local.rs`).
+//! (`shape.rs`), `extract_temporary`, `inline_temporary`, `extract_method`
+//! and `inline_method` (`local.rs`).
 //!
 //! Every refactoring runs in two calls. The first (`dryRun` true, the default)
 //! reads the methods the change touches through this toolset's expressions
@@ -50,7 +50,7 @@ mod expressions {
 const SHOWN_DIFFS: usize = 50;
 
 /// The Refactoring tools.
-pub static TOOLS: [Tool; 13] = [
+pub static TOOLS: [Tool; 14] = [
     Tool {
         name: "rename_method",
         title: "Rename a method",
@@ -432,6 +432,33 @@ dryRun false and the token to write. Does not commit.",
         ],
         annotations: LOCAL,
         handler: local::extract_method,
+    },
+    Tool {
+        name: "inline_method",
+        title: "Inline a method",
+        description: "Replaces a send to self or super in a method (the 1-based, inclusive \
+character range of the whole send, receiver included, in the source get_method_source answers) \
+by the body of the method it reaches: arguments that are variables or literals are substituted, \
+others are assigned once to a new temporary; the inlined method's temporaries are declared in \
+the caller (renamed where the caller uses the name); its answer takes the send's place. The \
+inlined method stays. Refused if it is a primitive, returns (^) before its end, uses \
+thisContext or (from another class) super, if a subclass implements the selector too (for a \
+send to self), or if the send sits inside a larger expression and the method has more than \
+one statement. Previewed first (dryRun true, the default: the diff and a token); repeat with \
+dryRun false and the token to write. Does not commit.",
+        toolset: Toolset::Refactoring,
+        params: &[
+            METHOD_CLASS,
+            METHOD_SELECTOR,
+            METHOD_META,
+            START,
+            STOP,
+            DRY_RUN,
+            TOKEN,
+            KERNEL_METHOD,
+        ],
+        annotations: LOCAL,
+        handler: local::inline_method,
     },
 ];
 
