@@ -5,7 +5,9 @@
 //! (run with `--nocapture` to see the tables): p50 and p99 in the session that
 //! built the classes, then, for the Search tools, the first call of a fresh
 //! login (whose methods are stored, not yet compiled) and the calls after it.
-//! Then `rename_method` of a selector with 200 senders, previewed and applied.
+//! Then `rename_method` of a selector with 200 senders, previewed and applied,
+//! `change_method_signature` of it, and `rename_class` of a class 200 methods
+//! name.
 //! No assertion depends on time.
 
 #[path = "tools_util.rs"]
@@ -275,26 +277,7 @@ async fn rename_at_scale(s: &mut util::mcp::Session) {
     )
     .await;
     let args = json!({"selector": "benchRename:", "newSelector": "benchRenamed:"});
-    let preview = timed(
-        s,
-        "rename_method",
-        &args,
-        |r| r["structuredContent"]["changes"].as_array().map(Vec::len) == Some(SENDERS + 1),
-        RUNS,
-    )
-    .await;
-    let r = ok(s, "rename_method", args.clone()).await;
-    let mut apply = args.clone();
-    apply["dryRun"] = json!(false);
-    apply["token"] = r["structuredContent"]["token"].clone();
-    let applied = timed(
-        s,
-        "rename_method",
-        &apply,
-        |r| r["structuredContent"]["applied"] == true,
-        1,
-    )
-    .await;
+    let (preview, applied) = preview_and_apply(s, "rename_method", &args, SENDERS + 1).await;
     assert_eq!(
         eval(
             s,
@@ -304,11 +287,87 @@ async fn rename_at_scale(s: &mut util::mcp::Session) {
         .await,
         "true"
     );
+    report(
+        &format!("rename_method of a selector with {SENDERS} senders, system-wide"),
+        &preview,
+        &applied,
+    );
+    // the same senders given an argument
+    let args = json!({"selector": "benchRenamed:", "newSelector": "benchRenamed:by:",
+                      "defaults": ["1"], "argumentNames": ["factor"]});
+    let (preview, applied) =
+        preview_and_apply(s, "change_method_signature", &args, SENDERS + 1).await;
+    report(
+        &format!("change_method_signature of it (an argument added at {SENDERS} sends)"),
+        &preview,
+        &applied,
+    );
+    // a class 200 methods name, renamed: a new version, its references rewritten
+    eval(
+        s,
+        &format!(
+            "| list | list := System myUserProfile symbolList. \
+             Object subclass: 'BenchNamed' instVarNames: #() classVars: #() classInstVars: #() \
+               poolDictionaries: #() inDictionary: (list objectNamed: #Bench). \
+             1 to: {SENDERS} do: [:i | \
+               (list objectNamed: ('Bench' , ((100000 + i) printString copyFrom: 2 to: 6)) asSymbol) \
+                 compileMethod: 'n ^ BenchNamed new' \
+                 dictionaries: list category: 'bench']. true"
+        ),
+    )
+    .await;
+    let args = json!({"className": "BenchNamed", "newName": "BenchRenamed"});
+    let (preview, applied) = preview_and_apply(s, "rename_class", &args, SENDERS).await;
+    report(
+        &format!("rename_class of a class {SENDERS} methods refer to"),
+        &preview,
+        &applied,
+    );
+}
+
+/// Times `RUNS` previews of `tool`, then one apply of the token; the
+/// preview must change `changes` methods.
+async fn preview_and_apply(
+    s: &mut util::mcp::Session,
+    tool: &str,
+    args: &Value,
+    changes: usize,
+) -> (Vec<Duration>, Vec<Duration>) {
+    let preview = timed(
+        s,
+        tool,
+        args,
+        |r| r["structuredContent"]["dryRun"] == true,
+        RUNS,
+    )
+    .await;
+    let r = ok(s, tool, args.clone()).await;
+    assert_eq!(
+        r["structuredContent"]["changes"].as_array().map(Vec::len),
+        Some(changes),
+        "{tool} {args} at scale answered {}",
+        util::text(&r)
+    );
+    let mut apply = args.clone();
+    apply["dryRun"] = json!(false);
+    apply["token"] = r["structuredContent"]["token"].clone();
+    let applied = timed(
+        s,
+        tool,
+        &apply,
+        |r| r["structuredContent"]["applied"] == true,
+        1,
+    )
+    .await;
+    (preview, applied)
+}
+
+fn report(what: &str, preview: &[Duration], applied: &[Duration]) {
     println!(
-        "rename_method of a selector with {SENDERS} senders, system-wide, on the same repository:\n  \
+        "{what}, on the same repository:\n  \
          preview {:>7.1} ms p50 {:>7.1} ms p99 ({RUNS} calls)\n  apply   {:>7.1} ms",
-        quantile(&preview, 0.5),
-        quantile(&preview, 0.99),
-        quantile(&applied, 0.5),
+        quantile(preview, 0.5),
+        quantile(preview, 0.99),
+        quantile(applied, 0.5),
     );
 }
