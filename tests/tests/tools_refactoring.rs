@@ -16,7 +16,7 @@ mod util;
 use gsmcp_tests::Server;
 use serde_json::{json, Value};
 use util::mcp::{Http, Session};
-use util::{eval, fails, ok};
+use util::{eval, fails, ok, preview_and_apply, source};
 
 const CLASSES: &str = "Object subclass: 'RfAccount' instVarNames: #(balance) classVars: #() \
     classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals. \
@@ -56,19 +56,6 @@ async fn setup(s: &mut Session) {
         )
         .await;
     }
-}
-
-async fn source(s: &mut Session, class: &str, selector: &str) -> String {
-    let r = ok(
-        s,
-        "get_method_source",
-        json!({"className": class, "selector": selector}),
-    )
-    .await;
-    r["structuredContent"]["source"]
-        .as_str()
-        .unwrap()
-        .to_string()
 }
 
 fn change<'a>(preview: &'a Value, class: &str, selector: &str) -> &'a Value {
@@ -667,17 +654,6 @@ async fn a_signature_change_adds_reorders_and_drops_arguments() {
             "{args}: {e}"
         );
     }
-}
-
-/// Previews `tool` with `args`, then applies the token; answers both.
-async fn preview_and_apply(s: &mut Session, tool: &str, args: Value) -> (Value, Value) {
-    let preview = ok(s, tool, args.clone()).await;
-    let mut apply = args;
-    apply["dryRun"] = json!(false);
-    apply["token"] = preview["structuredContent"]["token"].clone();
-    let applied = ok(s, tool, apply).await;
-    assert_eq!(applied["structuredContent"]["applied"], true, "{applied}");
-    (preview, applied)
 }
 
 async fn test_deposit_passes(s: &mut Session) {

@@ -9,9 +9,9 @@
 mod util;
 
 use gsmcp_tests::Server;
-use serde_json::{json, Value};
+use serde_json::json;
 use util::mcp::{Http, Session};
-use util::{eval, fails, ok};
+use util::{eval, fails, ok, preview_and_apply, source};
 
 const CLASSES: &str = "Object subclass: 'LcInvoice' instVarNames: #(lines rate) \
     classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals. \
@@ -50,19 +50,6 @@ async fn setup(s: &mut Session) {
     }
 }
 
-async fn source(s: &mut Session, class: &str, selector: &str) -> String {
-    let r = ok(
-        s,
-        "get_method_source",
-        json!({"className": class, "selector": selector}),
-    )
-    .await;
-    r["structuredContent"]["source"]
-        .as_str()
-        .unwrap()
-        .to_string()
-}
-
 /// The 1-based inclusive character range of `needle` in `source`.
 fn range(source: &str, needle: &str) -> (usize, usize) {
     let byte = source
@@ -70,18 +57,6 @@ fn range(source: &str, needle: &str) -> (usize, usize) {
         .unwrap_or_else(|| panic!("{needle:?} not in {source:?}"));
     let start = source[..byte].chars().count() + 1;
     (start, start + needle.chars().count() - 1)
-}
-
-async fn preview_and_apply(s: &mut Session, tool: &str, args: Value) -> Value {
-    let preview = ok(s, tool, args.clone()).await;
-    assert_eq!(preview["structuredContent"]["dryRun"], true, "{preview}");
-    let token = preview["structuredContent"]["token"].as_str().unwrap();
-    let mut apply = args;
-    apply["dryRun"] = json!(false);
-    apply["token"] = json!(token);
-    let applied = ok(s, tool, apply).await;
-    assert_eq!(applied["structuredContent"]["applied"], true, "{applied}");
-    preview
 }
 
 async fn tests_pass(s: &mut Session) {
@@ -97,7 +72,7 @@ async fn temporaries_are_extracted_and_inlined() {
     setup(&mut a).await;
     let total = source(&mut a, "LcInvoice", "total").await;
     let (start, stop) = range(&total, "sum * rate / 100");
-    let preview = preview_and_apply(
+    let (preview, _) = preview_and_apply(
         &mut a,
         "extract_temporary",
         json!({"className": "LcInvoice", "selector": "total", "start": start, "stop": stop,
@@ -164,7 +139,7 @@ async fn statements_are_extracted_into_a_method() {
     assert_eq!(e["kind"], "refused", "{e}");
     assert!(e["message"].as_str().unwrap().contains("aStream, t"), "{e}");
 
-    let preview = preview_and_apply(&mut a, "extract_method", args).await;
+    let (preview, _) = preview_and_apply(&mut a, "extract_method", args).await;
     assert_eq!(
         preview["structuredContent"]["arguments"],
         json!(["aStream", "t"]),
@@ -273,7 +248,7 @@ async fn a_method_is_inlined_where_it_is_sent() {
     .await;
     let summary = source(&mut a, "LcInvoice", "summary").await;
     let (start, stop) = range(&summary, "self tax");
-    let preview = preview_and_apply(
+    let (preview, _) = preview_and_apply(
         &mut a,
         "inline_method",
         json!({"className": "LcInvoice", "selector": "summary", "start": start, "stop": stop}),

@@ -12,9 +12,9 @@
 mod util;
 
 use gsmcp_tests::Server;
-use serde_json::{json, Value};
+use serde_json::json;
 use util::mcp::{Http, Session};
-use util::{eval, fails, ok};
+use util::{eval, fails, ok, preview_and_apply, source};
 
 const CLASSES: &str = "Object subclass: 'ShAccount' instVarNames: #(balance owner) \
     classVars: #(Rate) classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals. \
@@ -61,31 +61,6 @@ async fn setup(s: &mut Session) {
         .await;
     }
     assert_eq!(eval(s, "ShAccount rate: 7. ShAccount rate").await, "7");
-}
-
-async fn source(s: &mut Session, class: &str, selector: &str) -> String {
-    let r = ok(
-        s,
-        "get_method_source",
-        json!({"className": class, "selector": selector}),
-    )
-    .await;
-    r["structuredContent"]["source"]
-        .as_str()
-        .unwrap()
-        .to_string()
-}
-
-/// Previews `tool` with `args`, then applies the token; answers both.
-async fn preview_and_apply(s: &mut Session, tool: &str, args: Value) -> (Value, Value) {
-    let preview = ok(s, tool, args.clone()).await;
-    let token = preview["structuredContent"]["token"].as_str().unwrap();
-    let mut apply = args;
-    apply["dryRun"] = json!(false);
-    apply["token"] = json!(token);
-    let applied = ok(s, tool, apply).await;
-    assert_eq!(applied["structuredContent"]["applied"], true, "{applied}");
-    (preview, applied)
 }
 
 async fn test_passes(s: &mut Session) {

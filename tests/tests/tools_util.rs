@@ -27,6 +27,33 @@ pub async fn fails(s: &mut mcp::Session, tool: &str, args: Value) -> Value {
     r["structuredContent"]["error"].clone()
 }
 
+/// A method's source as `get_method_source` answers it.
+pub async fn source(s: &mut mcp::Session, class: &str, selector: &str) -> String {
+    let r = ok(
+        s,
+        "get_method_source",
+        serde_json::json!({"className": class, "selector": selector}),
+    )
+    .await;
+    r["structuredContent"]["source"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{class}>>{selector}: {r}"))
+        .to_string()
+}
+
+/// A refactoring previewed with `args`, then applied with the preview's
+/// token: answers both results.
+pub async fn preview_and_apply(s: &mut mcp::Session, tool: &str, args: Value) -> (Value, Value) {
+    let preview = ok(s, tool, args.clone()).await;
+    assert_eq!(preview["structuredContent"]["dryRun"], true, "{preview}");
+    let mut apply = args;
+    apply["dryRun"] = Value::Bool(false);
+    apply["token"] = preview["structuredContent"]["token"].clone();
+    let applied = ok(s, tool, apply).await;
+    assert_eq!(applied["structuredContent"]["applied"], true, "{applied}");
+    (preview, applied)
+}
+
 /// The text of a result's first content item.
 pub fn text(r: &Value) -> &str {
     r["content"][0]["text"].as_str().unwrap_or("")

@@ -88,11 +88,7 @@ true. Does not commit.",
             TOKEN,
             KERNEL_SENDERS,
         ],
-        annotations: Annotations {
-            read_only: false,
-            destructive: true,
-            idempotent: false,
-        },
+        annotations: REWRITES,
         handler: selectors::rename_method,
     },
     Tool {
@@ -151,11 +147,7 @@ argument it takes, or 0 for a new argument (e.g. [2, 1] swaps two).",
             TOKEN,
             KERNEL_SENDERS,
         ],
-        annotations: Annotations {
-            read_only: false,
-            destructive: true,
-            idempotent: false,
-        },
+        annotations: REWRITES,
         handler: selectors::change_method_signature,
     },
     Tool {
@@ -191,11 +183,7 @@ one the class defines itself).",
             DRY_RUN,
             TOKEN,
         ],
-        annotations: Annotations {
-            read_only: false,
-            destructive: false,
-            idempotent: false,
-        },
+        annotations: EDITS,
         handler: accessors::generate_accessors,
     },
     Tool {
@@ -210,7 +198,7 @@ methods. Previewed first (dryRun true, the default: the diffs and a token); repe
 false and the token to write. Does not commit.",
         toolset: Toolset::Refactoring,
         params: MOVE_PARAMS,
-        annotations: MOVES,
+        annotations: REWRITES,
         handler: moves::push_up_methods,
     },
     Tool {
@@ -224,7 +212,7 @@ a kernel class needs allowKernelEdits. Previewed first (dryRun true, the default
 a token); repeat with dryRun false and the token to write. Does not commit.",
         toolset: Toolset::Refactoring,
         params: MOVE_PARAMS,
-        annotations: MOVES,
+        annotations: REWRITES,
         handler: moves::push_down_methods,
     },
     Tool {
@@ -252,7 +240,7 @@ dryRun false and the token to write. Does not commit.",
             TOKEN,
             KERNEL_METHOD,
         ],
-        annotations: MOVES,
+        annotations: REWRITES,
         handler: moves::move_method,
     },
     Tool {
@@ -267,11 +255,7 @@ it as a global. Previewed first (dryRun true, the default: the definition diff a
 repeat with dryRun false and the token to write. Does not commit.",
         toolset: Toolset::Refactoring,
         params: &[CLASS_OF_SHAPE, IVAR, DRY_RUN, TOKEN, KERNEL_SHAPE],
-        annotations: Annotations {
-            read_only: false,
-            destructive: false,
-            idempotent: false,
-        },
+        annotations: EDITS,
         handler: shape::add_instance_variable,
     },
     Tool {
@@ -283,7 +267,7 @@ class or its subclasses still uses it (they are named). Previewed first (dryRun 
 default); repeat with dryRun false and the token to write. Does not commit.",
         toolset: Toolset::Refactoring,
         params: &[CLASS_OF_SHAPE, IVAR, DRY_RUN, TOKEN, KERNEL_SHAPE],
-        annotations: MOVES,
+        annotations: REWRITES,
         handler: shape::remove_instance_variable,
     },
     Tool {
@@ -310,7 +294,7 @@ commit.",
             TOKEN,
             KERNEL_SHAPE,
         ],
-        annotations: MOVES,
+        annotations: REWRITES,
         handler: shape::rename_instance_variable,
     },
     Tool {
@@ -342,7 +326,7 @@ write. Does not commit.",
             TOKEN,
             KERNEL_SHAPE,
         ],
-        annotations: MOVES,
+        annotations: REWRITES,
         handler: shape::rename_class,
     },
     Tool {
@@ -371,7 +355,7 @@ the diff and a token); repeat with dryRun false and the token to write. Does not
             TOKEN,
             KERNEL_METHOD,
         ],
-        annotations: LOCAL,
+        annotations: EDITS,
         handler: local::extract_temporary,
     },
     Tool {
@@ -398,7 +382,7 @@ true, the default); repeat with dryRun false and the token to write. Does not co
             TOKEN,
             KERNEL_METHOD,
         ],
-        annotations: LOCAL,
+        annotations: EDITS,
         handler: local::inline_temporary,
     },
     Tool {
@@ -430,7 +414,7 @@ dryRun false and the token to write. Does not commit.",
             TOKEN,
             KERNEL_METHOD,
         ],
-        annotations: LOCAL,
+        annotations: EDITS,
         handler: local::extract_method,
     },
     Tool {
@@ -457,7 +441,7 @@ dryRun false and the token to write. Does not commit.",
             TOKEN,
             KERNEL_METHOD,
         ],
-        annotations: LOCAL,
+        annotations: EDITS,
         handler: local::inline_method,
     },
 ];
@@ -508,7 +492,8 @@ const KERNEL_METHOD: Param = Param {
     required: false,
 };
 
-const LOCAL: Annotations = Annotations {
+/// A refactoring that adds or edits methods without removing any.
+const EDITS: Annotations = Annotations {
     read_only: false,
     destructive: false,
     idempotent: false,
@@ -601,7 +586,8 @@ const MOVE_PARAMS: &[Param] = &[
     },
 ];
 
-const MOVES: Annotations = Annotations {
+/// A refactoring that may remove or replace methods or class versions.
+const REWRITES: Annotations = Annotations {
     read_only: false,
     destructive: true,
     idempotent: false,

@@ -153,22 +153,26 @@ struct Sites {
     instance_variables: Vec<String>,
 }
 
-pub(super) fn rename_method(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+/// A selector's shape: unary, binary or keyword, and its argument count.
+type Shape = (&'static str, usize);
+
+/// The call's `selector` and `newSelector`, each with its shape.
+fn selector_pair<'a>(cx: &Context<'a>) -> Result<(&'a str, &'a str, Shape, Shape), ToolError> {
     let selector = cx.str_arg("selector").unwrap_or_default();
     let new_selector = cx.str_arg("newSelector").unwrap_or_default();
-    let (Some(old_shape), Some(new_shape)) =
-        (selector_shape(selector), selector_shape(new_selector))
-    else {
-        let bad = if selector_shape(selector).is_none() {
-            ("selector", selector)
-        } else {
-            ("newSelector", new_selector)
-        };
-        return Err(invalid(format!(
-            "argument '{}': {:?} is not a selector",
-            bad.0, bad.1
-        )));
-    };
+    match (selector_shape(selector), selector_shape(new_selector)) {
+        (Some(old), Some(new)) => Ok((selector, new_selector, old, new)),
+        (None, _) => Err(invalid(format!(
+            "argument 'selector': {selector:?} is not a selector"
+        ))),
+        (_, None) => Err(invalid(format!(
+            "argument 'newSelector': {new_selector:?} is not a selector"
+        ))),
+    }
+}
+
+pub(super) fn rename_method(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    let (selector, new_selector, old_shape, new_shape) = selector_pair(cx)?;
     if selector == new_selector {
         return Err(invalid("newSelector is the selector itself"));
     }
@@ -375,21 +379,7 @@ position 1..{old}"
 }
 
 pub(super) fn change_method_signature(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
-    let selector = cx.str_arg("selector").unwrap_or_default();
-    let new_selector = cx.str_arg("newSelector").unwrap_or_default();
-    let (Some(old_shape), Some(new_shape)) =
-        (selector_shape(selector), selector_shape(new_selector))
-    else {
-        let bad = if selector_shape(selector).is_none() {
-            ("selector", selector)
-        } else {
-            ("newSelector", new_selector)
-        };
-        return Err(invalid(format!(
-            "argument '{}': {:?} is not a selector",
-            bad.0, bad.1
-        )));
-    };
+    let (selector, new_selector, old_shape, new_shape) = selector_pair(cx)?;
     if selector == new_selector {
         return Err(invalid(
             "newSelector is the selector itself; a new signature needs a new selector",
