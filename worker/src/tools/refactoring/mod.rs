@@ -10,16 +10,18 @@
 //! Every refactoring runs in two calls. The first (`dryRun` true, the default)
 //! reads the methods the change touches through this toolset's expressions
 //! (`refactoring.st`), rewrites their source in the worker with the embedded
-//! stone's parser (`gsmcp_smalltalk::rewrite`), and answers the change set —
-//! per method a unified diff (`diff.rs`) — and a `token` naming exactly that
-//! change set and the session's view. The second call repeats the arguments
+//! stone's parser (`gsmcp_smalltalk::rewrite`, `extract`, `inline`), and
+//! answers the change set — per method a unified diff (`diff.rs`), per class
+//! definition the old and the new — and a `token` naming exactly that change
+//! set and the session's view. The second call repeats the arguments
 //! with `dryRun: false` and the token: the change set is computed again, and
 //! written only if its token is the same (no affected method changed, the view
 //! did not move); the writes go through the Mutation toolset's compile path.
 //! Nothing commits.
 //!
 //! The guard runs on the whole change set before anything is written: a change
-//! to an existing method of a kernel class refuses the refactoring whole
+//! to an existing method or the definition of a kernel class refuses the
+//! refactoring whole
 //! unless the call passes `allowKernelEdits` (or the deployment turned
 //! `Mutation.kernelGuard` off).
 
