@@ -469,6 +469,9 @@ impl Parser {
 
     /// Records an expression from `start` to the last token taken.
     fn spans_expr(&mut self, start: usize) {
+        if self.layout.is_none() {
+            return;
+        }
         let end = self.last_end();
         if let Some(l) = &mut self.layout {
             l.exprs.push((start, end));
@@ -581,7 +584,9 @@ impl Parser {
             } else {
                 out.push(Stmt::Expr(self.expr()?));
             }
-            spans.push((start, self.last_end()));
+            if self.layout.is_some() {
+                spans.push((start, self.last_end()));
+            }
             match self.peek() {
                 Tk::Period => {
                     self.advance();
