@@ -392,3 +392,52 @@ fn script_name(script: &std::path::Path) -> String {
         .to_string_lossy()
         .into_owned()
 }
+
+/// `input` and `output push` take a relative name from the current
+/// directory, as GemStone's topaz does (a project's loader `src/load.gs`
+/// says `input src/a.gs`, run from the project's root), and replace
+/// `$NAME` / `${NAME}` by the environment; an unset variable is an error.
+#[test]
+fn input_paths_are_taken_from_the_current_directory_with_variables() {
+    let work = WorkDir::new("input-paths");
+    let project = work.0.join("project");
+    fs::create_dir_all(project.join("src")).expect("make project/src");
+    fs::write(
+        project.join("src/load.gs"),
+        "input src/a.gs\ninput ${INPUT_TEST_DIR}/src/b.gs\n",
+    )
+    .expect("write load.gs");
+    fs::write(project.join("src/a.gs"), "printit\n'from a'\n%\n").expect("write a.gs");
+    fs::write(project.join("src/b.gs"), "printit\n'from b'\n%\n").expect("write b.gs");
+    let dir = project.display().to_string();
+    let run = |script: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gsmcp-topaz"))
+            .arg("-q")
+            .env("INPUT_TEST_DIR", &dir)
+            .env_remove("INPUT_TEST_UNSET")
+            .current_dir(&project)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start gsmcp-topaz");
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        stdin.write_all(script.as_bytes()).expect("write stdin");
+        drop(stdin);
+        let out = child.wait_with_output().expect("wait for gsmcp-topaz");
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            out.status.code(),
+        )
+    };
+    let (stdout, status) = run("input src/load.gs\n");
+    assert_eq!(status, Some(0), "{stdout}");
+    assert!(
+        stdout.contains("'from a'") && stdout.contains("'from b'"),
+        "{stdout}"
+    );
+    let (stdout, status) = run("input $INPUT_TEST_UNSET/a.gs\n");
+    assert_eq!(status, Some(1), "{stdout}");
+    assert!(stdout.contains("INPUT_TEST_UNSET is not set"), "{stdout}");
+}

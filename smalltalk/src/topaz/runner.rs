@@ -82,10 +82,9 @@ impl Output {
     }
 }
 
-/// Where the lines being executed come from, for messages and `input` paths.
-struct Source<'a> {
+/// Where the lines being executed come from, for messages.
+struct Source {
     name: String,
-    dir: &'a Path,
 }
 
 /// The state of one `gsmcp-topaz` run.
@@ -179,8 +178,7 @@ impl Runner {
             || path.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
-        let dir = path.parent().unwrap_or(Path::new("."));
-        let source = Source { name, dir };
+        let source = Source { name };
         self.run_lines(BufReader::new(file), &source, false)
     }
 
@@ -190,7 +188,6 @@ impl Runner {
         let prompt = !self.quiet && stdin.is_terminal();
         let source = Source {
             name: "stdin".into(),
-            dir: Path::new("."),
         };
         self.run_lines(stdin.lock(), &source, prompt)
     }
@@ -221,7 +218,7 @@ impl Runner {
                     error.line, source.name, error.message
                 )),
                 Some(Ok(command)) => {
-                    if let Flow::Exit(code) = self.execute(command, source) {
+                    if let Flow::Exit(code) = self.execute(command) {
                         return Flow::Exit(code);
                     }
                 }
@@ -236,7 +233,7 @@ impl Runner {
         Flow::Continue
     }
 
-    fn execute(&mut self, command: Command, source: &Source) -> Flow {
+    fn execute(&mut self, command: Command) -> Flow {
         let touches_session = matches!(
             command.kind,
             CommandKind::Evaluate { .. }
@@ -245,7 +242,7 @@ impl Runner {
                 | CommandKind::Commit
                 | CommandKind::Abort
         );
-        let flow = self.execute_command(command, source);
+        let flow = self.execute_command(command);
         if touches_session {
             self.show_transcript();
         }
@@ -288,7 +285,7 @@ impl Runner {
         }
     }
 
-    fn execute_command(&mut self, command: Command, source: &Source) -> Flow {
+    fn execute_command(&mut self, command: Command) -> Flow {
         match command.kind {
             CommandKind::Evaluate { source: code, show } => self.evaluate(&code, show),
             CommandKind::Method {
@@ -316,16 +313,14 @@ impl Runner {
                     self.run_quietly(&smalltalk::remove_all_methods(&class, meta));
                 }
             }
-            CommandKind::Input(path) => return self.input(&path, source),
+            CommandKind::Input(path) => return self.input(&path),
             CommandKind::Commit => self.commit(),
             CommandKind::Abort => self.abort(),
             CommandKind::Login => self.login(),
             CommandKind::Logout => self.logout(),
             CommandKind::Exit(code) => return Flow::Exit(code),
             CommandKind::ExpectValue(value) => self.expect = Some(value),
-            CommandKind::OutputPush { path, append, only } => {
-                self.push_output(&path, append, only, source)
-            }
+            CommandKind::OutputPush { path, append, only } => self.push_output(&path, append, only),
             CommandKind::OutputPop => {
                 if self.output.stack.pop().is_none() {
                     self.error("output pop: no output file was pushed");
@@ -563,22 +558,36 @@ impl Runner {
         }
     }
 
-    /// `input FILE`; an `exit` inside the file ends the whole run, as in topaz.
-    fn input(&mut self, path: &str, source: &Source) -> Flow {
+    /// `input FILE` (a name as [`file_path`] reads it); an `exit` inside the
+    /// file ends the whole run, as in topaz.
+    fn input(&mut self, path: &str) -> Flow {
         if self.depth >= MAX_INPUT_DEPTH {
             self.error(&format!(
                 "input {path}: files nest deeper than {MAX_INPUT_DEPTH}"
             ));
             return Flow::Continue;
         }
+        let full = match file_path(path) {
+            Ok(p) => p,
+            Err(e) => {
+                self.error(&format!("input {path}: {e}"));
+                return Flow::Continue;
+            }
+        };
         self.depth += 1;
-        let flow = self.run_file(&source.dir.join(path));
+        let flow = self.run_file(&full);
         self.depth -= 1;
         flow
     }
 
-    fn push_output(&mut self, path: &str, append: bool, only: bool, source: &Source) {
-        let full = source.dir.join(path);
+    fn push_output(&mut self, path: &str, append: bool, only: bool) {
+        let full = match file_path(path) {
+            Ok(p) => p,
+            Err(e) => {
+                self.error(&format!("output push {path}: {e}"));
+                return;
+            }
+        };
         let opened = if append {
             OpenOptions::new().create(true).append(true).open(&full)
         } else {
@@ -611,6 +620,41 @@ impl Runner {
     fn smalltalk_error(&mut self, error: &StError) {
         self.error(&error_text(error));
     }
+}
+
+/// A file name as topaz reads it: `$NAME` and `${NAME}` replaced by the
+/// environment variable's value (an unset one is an error, not an empty
+/// string), and a relative name taken from the current directory — not from
+/// the including file's, so a project's loader (`input src/core/X.gs`, run
+/// from the project's root) works as it does in GemStone's topaz.
+pub fn file_path(name: &str) -> Result<PathBuf, String> {
+    let mut out = String::with_capacity(name.len());
+    let mut rest = name;
+    while let Some(at) = rest.find('$') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let (var, tail) = if let Some(braced) = after.strip_prefix('{') {
+            let Some(close) = braced.find('}') else {
+                return Err(format!("an unclosed ${{ in {name:?}"));
+            };
+            (&braced[..close], &braced[close + 1..])
+        } else {
+            let end = after
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(after.len());
+            (&after[..end], &after[end..])
+        };
+        if var.is_empty() {
+            return Err(format!("a $ names no variable in {name:?}"));
+        }
+        match std::env::var(var) {
+            Ok(value) => out.push_str(&value),
+            Err(_) => return Err(format!("the environment variable {var} is not set")),
+        }
+        rest = tail;
+    }
+    out.push_str(rest);
+    Ok(PathBuf::from(out))
 }
 
 /// `<number>, <description>` plus where a compile error is, on one line. A
