@@ -29,3 +29,15 @@ printOn: aStream
 	self do: [:each | each printOn: aStream] separatedBy: [aStream nextPutAll: ', '].
 	aStream nextPut: $)
 %
+
+category: 'Formatting'
+method: ByteArray
+asHexString
+	"Two hex digits per byte, in order, upper case: #[1 255 16] asHexString = '01FF10'."
+	| out digits |
+	digits := '0123456789ABCDEF'.
+	out := WriteStream on: (String new: self size * 2).
+	self do: [:each |
+		out nextPut: (digits at: each // 16 + 1); nextPut: (digits at: each \\ 16 + 1)].
+	^ out contents
+%

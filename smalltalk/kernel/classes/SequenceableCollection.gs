@@ -191,6 +191,14 @@ indexOf: anObject startingAt: start
 
 category: 'Accessing'
 method: SequenceableCollection
+indexOf: anObject startingAt: start ifAbsent: aBlock
+	| index |
+	index := self indexOf: anObject startingAt: start.
+	^ index = 0 ifTrue: [aBlock value] ifFalse: [index]
+%
+
+category: 'Accessing'
+method: SequenceableCollection
 indexOfSubCollection: aCollection startingAt: start ifAbsent: aBlock
 	| n |
 	n := aCollection size.
