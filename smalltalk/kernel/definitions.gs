@@ -265,6 +265,17 @@ true
 %
 
 doit
+Error subclass: 'UserDefinedError'
+	instVarNames: #()
+	classVars: #()
+	classInstVars: #()
+	poolDictionaries: #()
+	inDictionary: Globals
+	options: #().
+true
+%
+
+doit
 Object subclass: 'JsonParser'
 	instVarNames: #( stream)
 	classVars: #()

@@ -670,7 +670,7 @@ fn exceptions_ansi_semantics() {
             ("[3] ensure: [4]", "3"),
             ("| x | x := 0. [[Warning signal] ensure: [x := x + 1]] on: Warning do: [:e | e resume: 5]. x", "1"),
             ("[Error signal: 'boom'] on: Error do: [:e | e messageText]", "'boom'"),
-            ("[Error new signal: 'boom'] on: Error do: [:e | e description]", "'an Error occurred (error 2318), boom'"),
+            ("[Error new signal: 'boom'] on: Error do: [:e | e description]", "'a Error occurred (error 2318), boom'"),
             ("[1/0] on: ZeroDivide do: [:e | e messageText]", "nil"),
             ("[1/0] on: ZeroDivide do: [:e | e description]", "'a ZeroDivide occurred (error 2026), attempt to divide 1 by zero'"),
             ("[1/0] on: ZeroDivide do: [:e | e number]", "2026"),

@@ -177,7 +177,7 @@ fn a_class_filed_in_and_committed_is_there_for_the_next_process() {
             "1",
             "bob: 11",
             "2",
-            "ERROR 2318, an Error occurred (error 2318), insufficient funds",
+            "ERROR 2318, a UserDefinedError occurred (error 2318), reason:halt, insufficient funds",
             "false",
             "#transactions",
             "'DataCurator'",

@@ -172,7 +172,7 @@ tag: anObject
 category: 'Accessing'
 method: AbstractException
 description
-	"GemStone's form: an Error occurred (error 2318), then the messageText, or the detail of an error the VM raised."
+	"GemStone's form: a Error occurred (error 2318), then the messageText, or the detail of an error the VM raised."
 	| detail text |
 	text := self _articleName , ' occurred (error ' , self number printString , ')'.
 	detail := messageText == nil ifTrue: [self _detailText] ifFalse: [messageText asString].
@@ -183,10 +183,9 @@ description
 category: 'Private'
 method: AbstractException
 _articleName
-	"a ZeroDivide, an Error: the article and class name separated by a space, as GemStone's descriptions read."
-	| className |
-	className := self class name.
-	^ ((className at: 1) isVowel ifTrue: ['an '] ifFalse: ['a ']) , className
+	"a ZeroDivide, a Error: GemStone's descriptions put a before every class name (a Error occurred,
+	 a ImproperOperation occurred, a UserDefinedError occurred)."
+	^ 'a ' , self class name
 %
 
 category: 'Private'

@@ -16,12 +16,10 @@ _receiver: anObject message: aMessage
 category: 'Private'
 method: MessageNotUnderstood
 _detailText
-	"a SmallInteger does not understand  #'foo' (two spaces and a quoted selector, as GemStone writes it)."
-	| className |
+	"a SmallInteger does not understand  #'foo' (a before every class name, two spaces and a quoted
+	 selector, as GemStone writes it: a UndefinedObject does not understand  #'project')."
 	message == nil ifTrue: [^ super _detailText].
-	className := receiver class name.
-	^ ((className at: 1) isVowel ifTrue: ['an '] ifFalse: ['a ']) , className ,
-		' does not understand  #''' , message selector , ''''
+	^ 'a ' , receiver class name , ' does not understand  #''' , message selector , ''''
 %
 
 category: 'Accessing'

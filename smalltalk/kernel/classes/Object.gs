@@ -525,8 +525,8 @@ method: Object
 category: 'Errors'
 method: Object
 error: aString
-	"Signals an Error whose messageText is aString."
-	^ Error new signal: aString
+	"Signals a UserDefinedError whose messageText is aString, as GemStone does."
+	^ UserDefinedError new signal: aString
 %
 
 category: 'Errors'

@@ -50,7 +50,7 @@ impl Vm {
                 number: 3140,
                 class_name: "AlmostOutOfMemory".into(),
                 message_text: None,
-                description: "an AlmostOutOfMemory occurred (error 3140), the object memory limit was exceeded by more than a quarter".into(),
+                description: "a AlmostOutOfMemory occurred (error 3140), the object memory limit was exceeded by more than a quarter".into(),
             })));
         }
         if self.heap.over_limit() && !self.interrupts.memory_signalled {

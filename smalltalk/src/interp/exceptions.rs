@@ -445,15 +445,13 @@ impl Vm {
         }))
     }
 
-    /// `a ZeroDivide occurred (error 2026), <details>` — the VM's own description.
+    /// `a ZeroDivide occurred (error 2026), <details>` — the VM's own
+    /// description. GemStone writes `a` before every class name here (`a Error
+    /// occurred`, `a ImproperOperation occurred`), unlike printString's
+    /// `anArray`.
     pub fn basic_description(&self, ex: Value) -> String {
         let class = self.class_of(ex);
         let cname = self.class_name(class);
-        let article = if cname.starts_with(['A', 'E', 'I', 'O', 'U']) {
-            "an"
-        } else {
-            "a"
-        };
         let (number, mt, details) = match ex {
             Value::Obj(o) => (
                 match self.heap.slot(o, exc::NUMBER) {
@@ -465,7 +463,7 @@ impl Vm {
             ),
             _ => (0, None, None),
         };
-        let mut s = format!("{article} {cname} occurred (error {number})");
+        let mut s = format!("a {cname} occurred (error {number})");
         if let Some(d) = mt.or(details) {
             s.push_str(", ");
             s.push_str(&d);

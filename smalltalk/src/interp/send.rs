@@ -440,14 +440,11 @@ impl Vm {
             .map(|m| self.heap.slot(m, 0))
             .unwrap_or(Value::Nil);
         let sel_name = self.string_of(sel).unwrap_or_default();
+        // `a UndefinedObject does not understand  #'foo'`: GemStone writes
+        // `a` before every class name here
         let cname = self.class_name(self.class_of(recv));
-        let article = if cname.starts_with(['A', 'E', 'I', 'O', 'U']) {
-            "an"
-        } else {
-            "a"
-        };
         let details = format!(
-            "{article} {cname} does not understand  #'{}'",
+            "a {cname} does not understand  #'{}'",
             sel_name.replace('\'', "''")
         );
         let ex = self.new_exception(self.k.message_not_understood, None, Some(&details));

@@ -42,7 +42,7 @@ impl Unwind {
             number: 3139,
             class_name: "AlmostOutOfStack".into(),
             message_text: None,
-            description: format!("an AlmostOutOfStack occurred (error 3139), {why}"),
+            description: format!("a AlmostOutOfStack occurred (error 3139), {why}"),
         }))
     }
 
