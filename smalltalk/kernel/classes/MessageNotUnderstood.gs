@@ -17,9 +17,13 @@ category: 'Private'
 method: MessageNotUnderstood
 _detailText
 	"a SmallInteger does not understand  #'foo' (a before every class name, two spaces and a quoted
-	 selector, as GemStone writes it: a UndefinedObject does not understand  #'project')."
+	 selector, as GemStone writes it: a UndefinedObject does not understand  #'project'); for a
+	 class, a SmallInteger class does not understand  #'foo'."
+	| behavior |
 	message == nil ifTrue: [^ super _detailText].
-	^ 'a ' , receiver class name , ' does not understand  #''' , message selector , ''''
+	behavior := receiver class.
+	^ 'a ' , (behavior isMeta ifTrue: [behavior thisClass name , ' class'] ifFalse: [behavior name])
+		, ' does not understand  #''' , message selector , ''''
 %
 
 category: 'Accessing'
