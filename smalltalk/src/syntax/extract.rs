@@ -487,8 +487,10 @@ fn matching(chars: &[char]) -> bool {
     depth == 0
 }
 
-/// Whether `name` may name a variable.
-pub(super) fn variable_name(name: &str) -> bool {
+/// Whether `name` may name a variable (an argument, a temporary or an
+/// instance variable): a lowercase letter or `_`, then letters, digits and
+/// `_`, and not a pseudo-variable. A capitalized name reads as a global.
+pub fn variable_name(name: &str) -> bool {
     let mut c = name.chars();
     matches!(c.next(), Some(f) if f.is_ascii_lowercase() || f == '_')
         && c.all(|c| c.is_ascii_alphanumeric() || c == '_')

@@ -15,7 +15,7 @@
 //! arguments cannot hold an unparenthesized keyword message, so the first
 //! parts found are its own). The result is parsed again before it is answered.
 
-use crate::syntax::ast::{BlockAst, Expr, Msg, Stmt};
+use crate::syntax::ast::{BlockAst, Expr, MethodAst, Msg, Stmt};
 use crate::syntax::parser::{parse_method, parse_method_layout, tokenize, SyntaxError, Tk, Token};
 
 /// What renaming a selector in one method's source did.
@@ -134,7 +134,7 @@ pub fn change_signature(
                 .iter()
                 .chain(&method.temps)
                 .any(|(n, _)| n == name);
-            if declared || !free_uses(source, name, "")?.offsets.is_empty() {
+            if declared || !uses_in(&method, name, "").offsets.is_empty() {
                 return Err(RewriteError::NameTaken(name.clone()));
             }
         }
@@ -336,7 +336,7 @@ fn new_index(permutation: &[Option<usize>], j: usize) -> usize {
 }
 
 /// Whether the method's body uses its argument `name`.
-fn uses_argument(method: &crate::syntax::ast::MethodAst, name: &str) -> bool {
+fn uses_argument(method: &MethodAst, name: &str) -> bool {
     let mut uses = FreeUses::default();
     let mut walker = Uses {
         name,
@@ -454,6 +454,11 @@ pub struct FreeUses {
 /// `also` is declared by the method or a block around one of them.
 pub fn free_uses(source: &str, name: &str, also: &str) -> Result<FreeUses, RewriteError> {
     let method = parse_method(source).map_err(RewriteError::Syntax)?;
+    Ok(uses_in(&method, name, also))
+}
+
+/// [`free_uses`] over a method already parsed.
+fn uses_in(method: &MethodAst, name: &str, also: &str) -> FreeUses {
     let mut uses = FreeUses::default();
     let declared = |list: &[(String, usize)], n: &str| list.iter().any(|(d, _)| d == n);
     uses.declared_by_method = declared(&method.args, name) || declared(&method.temps, name);
@@ -469,7 +474,7 @@ pub fn free_uses(source: &str, name: &str, also: &str) -> Result<FreeUses, Rewri
         uses: &mut uses,
     };
     walker.stmts(&method.body, &mut scopes);
-    Ok(uses)
+    uses
 }
 
 /// The walk behind [`free_uses`]: `scopes` holds the names declared by the
@@ -553,7 +558,8 @@ impl<'a> Uses<'a> {
 /// Renames the free uses of the variable `old` in `source` (a method) to
 /// `new`; refused when `new` is declared around one of them.
 pub fn rename_variable(source: &str, old: &str, new: &str) -> Result<Renamed, RewriteError> {
-    let uses = free_uses(source, old, new)?;
+    let before = parse_method(source).map_err(RewriteError::Syntax)?;
+    let uses = uses_in(&before, old, new);
     if uses.captured {
         return Err(RewriteError::Captured {
             old: old.into(),
@@ -576,7 +582,6 @@ pub fn rename_variable(source: &str, old: &str, new: &str) -> Result<Renamed, Re
         at = o + width;
     }
     out.extend(&chars[at..]);
-    let before = parse_method(source).map_err(RewriteError::Syntax)?;
     let after = parse_method(&out).map_err(|_| RewriteError::Unsafe)?;
     if after.selector != before.selector {
         return Err(RewriteError::Unsafe);

@@ -11,6 +11,7 @@ use super::{
 };
 use crate::tools::mutation::kernel_guarded;
 use crate::tools::{evaluate_json, strings, Context, ErrorKind, ToolError, ToolOutput};
+use gsmcp_smalltalk::extract::variable_name;
 use gsmcp_smalltalk::rewrite::{
     change_signature, rename_selector, Renamed, RewriteError, Signature,
 };
@@ -334,17 +335,6 @@ method(s) changed in all. Nothing was committed: commit keeps it, abort discards
     })
 }
 
-/// Whether `name` may name an argument.
-fn argument_name(name: &str) -> bool {
-    let mut c = name.chars();
-    matches!(c.next(), Some(f) if f.is_ascii_lowercase() || f == '_')
-        && c.all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !matches!(
-            name,
-            "self" | "super" | "nil" | "true" | "false" | "thisContext"
-        )
-}
-
 /// The permutation the call gives (1-based old positions, 0 for a new
 /// argument), or the default one: the old arguments in order, then new ones.
 fn permutation(cx: &Context<'_>, old: usize, new: usize) -> Result<Vec<Option<usize>>, ToolError> {
@@ -434,7 +424,7 @@ pub(super) fn change_method_signature(cx: &mut Context<'_>) -> Result<ToolOutput
             names.len()
         )));
     }
-    if let Some(bad) = names.iter().find(|n| !argument_name(n)) {
+    if let Some(bad) = names.iter().find(|n| !variable_name(n)) {
         return Err(invalid(format!(
             "argument 'argumentNames': {bad:?} cannot name an argument"
         )));

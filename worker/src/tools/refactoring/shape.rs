@@ -26,6 +26,7 @@ use super::{
 };
 use crate::tools::mutation::kernel_guarded;
 use crate::tools::{evaluate_json, strings, Context, ErrorKind, ToolError, ToolOutput};
+use gsmcp_smalltalk::extract::variable_name;
 use gsmcp_smalltalk::rewrite::{free_uses, rename_variable, RewriteError};
 use serde_json::{json, Value};
 
@@ -57,19 +58,6 @@ pub(super) fn remove_instance_variable(cx: &mut Context<'_>) -> Result<ToolOutpu
 
 pub(super) fn rename_instance_variable(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     reshape_ivars(cx, Edit::Rename)
-}
-
-/// Whether `name` may name an instance variable: a lowercase letter or an
-/// underscore, then letters, digits and underscores (a capitalized name reads
-/// as a global), and not a pseudo-variable.
-fn ivar_name(name: &str) -> bool {
-    let mut c = name.chars();
-    matches!(c.next(), Some(f) if f.is_ascii_lowercase() || f == '_')
-        && c.all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !matches!(
-            name,
-            "self" | "super" | "nil" | "true" | "false" | "thisContext"
-        )
 }
 
 /// One class the shape change makes a new version of, as `shape_sites`
@@ -122,6 +110,17 @@ pub(super) fn shapes(cx: &mut Context<'_>, class: &str) -> Result<Vec<Shape>, To
             value: c.clone(),
         })
         .collect())
+}
+
+/// The token of a reshape: its changes, and every method and definition of
+/// the classes it makes new versions of (the apply copies them all).
+fn reshape_token(cx: &Context<'_>, tool: &str, changes: &[Change], shapes: &[Shape]) -> String {
+    let sources: Vec<&str> = shapes
+        .iter()
+        .flat_map(|s| s.methods().filter_map(|m| m["source"].as_str()))
+        .chain(shapes.iter().map(Shape::definition))
+        .collect();
+    token_with(cx, tool, changes, &sources)
 }
 
 /// `definition` with its `instVarNames:` list replaced by `ivars` (for the
@@ -187,7 +186,7 @@ fn reshape_ivars(cx: &mut Context<'_>, edit: Edit) -> Result<ToolOutput, ToolErr
     };
     let given_token = mode(cx)?;
     for (arg, n) in [("name", &name), ("newName", &new_name)] {
-        if edit != Edit::Remove && !ivar_name(n) {
+        if edit != Edit::Remove && !variable_name(n) {
             return Err(invalid(format!(
                 "argument '{arg}': {n:?} cannot name an instance variable (a lowercase letter \
 or _, then letters, digits or _)"
@@ -341,12 +340,7 @@ global), which the instance variable would hide"
             })
         })
         .collect();
-    let sources: Vec<&str> = shapes
-        .iter()
-        .flat_map(|s| s.methods().filter_map(|m| m["source"].as_str()))
-        .chain(shapes.iter().map(Shape::definition))
-        .collect();
-    let token = token_with(cx, tool, &changes, &sources);
+    let token = reshape_token(cx, tool, &changes, &shapes);
     for c in &changes {
         cx.ledger.saw_method(&c.class, c.meta, &c.selector);
     }
@@ -635,12 +629,7 @@ name; nothing was changed"
             })
         })
         .collect();
-    let sources: Vec<&str> = shapes
-        .iter()
-        .flat_map(|s| s.methods().filter_map(|m| m["source"].as_str()))
-        .chain(shapes.iter().map(Shape::definition))
-        .collect();
-    let token = token_with(cx, "rename_class", &changes, &sources);
+    let token = reshape_token(cx, "rename_class", &changes, &shapes);
     for c in &changes {
         let class_now = if c.class == new_name {
             &class
@@ -719,7 +708,7 @@ mod tests {
             ("self", false),
             ("1a", false),
         ] {
-            assert_eq!(ivar_name(name), ok, "{name:?}");
+            assert_eq!(variable_name(name), ok, "{name:?}");
         }
     }
 
