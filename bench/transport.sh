@@ -12,5 +12,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${CARGO_TARGET_DIR:-target}"
 cargo build --release --locked -p gsmcp-router -p gsmcp-worker --bins
+# --auth also serves over the GCI backend: gsmcp's GCI library and gsmcp-topaz
+cargo build --release --locked -p gsmcp-gci --lib
+cargo build --release --locked -p gsmcp-smalltalk --bin gsmcp-topaz
 cargo build --release --locked -p gsmcp-tests --example rmcp_peer --example transport_bench
 exec "$target/release/examples/transport_bench" "$target/release/gsmcp" "$target/release/examples/rmcp_peer" "$@"

@@ -400,6 +400,10 @@ pub const GCI_LOGIN_PW_ENCRYPTED: u32 = 0x1;
 pub const GCI_LOGIN_IS_SUBORDINATE: u32 = 0x2;
 /// Login flag: no login messages.
 pub const GCI_LOGIN_QUIET: u32 = 0x10;
+/// Login flag (GemStone 3.7.4.1 and later): the password is a JSON Web Token,
+/// which the stone verifies against the login user's JWT settings and its
+/// trusted keys.
+pub const GCI_JWT_PASSWORD: u32 = 0x800;
 
 /// Execute/perform flag: debugging enabled (breakpoints take effect).
 pub const GCI_PERFORM_FLAG_ENABLE_DEBUG: c_int = 1;

@@ -17,6 +17,17 @@ pub fn supported(version: &str) -> bool {
     version.starts_with("3.6.") || version.starts_with("3.7.")
 }
 
+/// The first release whose logins take a JSON Web Token as the password
+/// ([`crate::GCI_JWT_PASSWORD`]).
+pub const JWT_LOGINS_SINCE: &str = "3.7.4.1";
+
+/// Whether the library of `version` logs in with a JSON Web Token: 3.7.4.1
+/// and later, compared part by part (`3.7.10` is after `3.7.4.1`).
+pub fn has_jwt_logins(version: &str) -> bool {
+    let parts = |v: &str| -> Vec<u64> { v.split('.').map(|p| p.parse().unwrap_or(0)).collect() };
+    parts(version) >= parts(JWT_LOGINS_SINCE)
+}
+
 /// The version in a library file name `libgcits-<version>-64.<suffix>`.
 pub fn version_of(path: &Path) -> Option<String> {
     let name = path.file_name()?.to_str()?;
@@ -123,5 +134,21 @@ mod tests {
         }
         assert!(supported("3.7.5") && supported("3.6.2"));
         assert!(!supported("3.5.8") && !supported("4.0.0"));
+    }
+
+    #[test]
+    fn jwt_logins_start_with_3_7_4_1() {
+        let table = [
+            ("3.6.2", false),
+            ("3.7.0", false),
+            ("3.7.4", false),
+            ("3.7.4.1", true),
+            ("3.7.4.2", true),
+            ("3.7.5", true),
+            ("3.7.10", true),
+        ];
+        for (version, want) in table {
+            assert_eq!(has_jwt_logins(version), want, "{version}");
+        }
     }
 }

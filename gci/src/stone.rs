@@ -116,10 +116,24 @@ fn text_of(e: &gsmcp_smalltalk::StError) -> String {
         .unwrap_or_else(|| e.description.clone())
 }
 
+/// What a login proves its user with, as the login flags say.
+pub enum Proof {
+    /// The user's password.
+    Password(String),
+    /// A JSON Web Token (`GCI_JWT_PASSWORD`).
+    Jwt(String),
+}
+
 /// Logs in as `user`, creating the repository file first if there is none.
-pub fn login(stone: &Stone, user: &str, password: &str) -> Result<Session, GciErrSType> {
+pub fn login(stone: &Stone, user: &str, proof: &Proof) -> Result<Session, GciErrSType> {
     let path = match stone {
         Stone::Memory => {
+            if matches!(proof, Proof::Jwt(_)) {
+                return Err(GciErrSType::gemstone(
+                    abi::GS_ERR_LOGIN_DENIAL,
+                    "login denied: an in-memory stone has no users enabled for JWT logins",
+                ));
+            }
             if user != "DataCurator" {
                 return Err(GciErrSType::gemstone(
                     abi::GS_ERR_LOGIN_DENIAL,
@@ -157,15 +171,23 @@ pub fn login(stone: &Stone, user: &str, password: &str) -> Result<Session, GciEr
     }
     let mut attempt = 1;
     loop {
-        match Session::login(path, user, password) {
+        let attempt_login = match proof {
+            Proof::Password(password) => Session::login(path, user, password),
+            Proof::Jwt(token) => Session::login_with_jwt(path, user, token),
+        };
+        match attempt_login {
             Ok(s) => return Ok(s),
             Err(e) if e.number == abi::GS_ERR_LOGIN_DENIAL as u32 => {
+                // a token's refusal says which check failed; a password's
+                // says no more than GemStone's
+                let why = match proof {
+                    Proof::Jwt(_) => text_of(&e),
+                    Proof::Password(_) => "the user id or password is not valid".into(),
+                };
                 return Err(GciErrSType::gemstone(
                     abi::GS_ERR_LOGIN_DENIAL,
-                    &format!(
-                        "login denied for user {user:?}: the user id or password is not valid"
-                    ),
-                ))
+                    &format!("login denied for user {user:?}: {why}"),
+                ));
             }
             Err(_) if attempt < LOGIN_RETRIES => {
                 attempt += 1;

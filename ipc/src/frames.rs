@@ -238,27 +238,32 @@ pub enum Backend {
         host_password: Option<String>,
         /// The GemStone user to log in as.
         user: String,
-        /// Its password.
-        password: String,
+        /// Its password, or the session's access token for a stone that
+        /// verifies JWT logins (per-user workers); never a ticket.
+        credential: Credential,
     },
 }
 
-/// What an embedded-stone login proves its user with.
+/// What a login proves its user with.
 #[derive(Clone, PartialEq, Encode, Decode)]
 pub enum Credential {
     /// The user's password (`MCP_WORKER_PASSWORD_FILE`…).
     Password(String),
     /// A one-time login ticket the router made for this session's principal
     /// with the repository's login key: it logs in once, as that user, and
-    /// expires within minutes (`gsmcp_smalltalk::tickets`).
+    /// expires within minutes (`gsmcp_smalltalk::tickets`). Embedded only.
     Ticket(String),
+    /// The session's OAuth access token, a JSON Web Token the stone verifies
+    /// itself against the user's JWT settings and the keys it trusts
+    /// (GemStone 3.7.4.1's `GCI_JWT_PASSWORD`).
+    Jwt(String),
 }
 
 impl Credential {
     /// The secret itself, for the redaction layer.
     pub fn secret(&self) -> &str {
         match self {
-            Credential::Password(s) | Credential::Ticket(s) => s,
+            Credential::Password(s) | Credential::Ticket(s) | Credential::Jwt(s) => s,
         }
     }
 }
@@ -268,6 +273,7 @@ impl fmt::Debug for Credential {
         f.write_str(match self {
             Credential::Password(_) => "Password(<redacted>)",
             Credential::Ticket(_) => "Ticket(<redacted>)",
+            Credential::Jwt(_) => "Jwt(<redacted>)",
         })
     }
 }
@@ -278,10 +284,10 @@ impl Backend {
         match self {
             Backend::Embedded { credential, .. } => vec![credential.secret()],
             Backend::Gci {
-                password,
+                credential,
                 host_password,
                 ..
-            } => std::iter::once(password.as_str())
+            } => std::iter::once(credential.secret())
                 .chain(host_password.as_deref())
                 .collect(),
         }
@@ -345,6 +351,7 @@ impl fmt::Debug for Backend {
                 netldi,
                 host_user,
                 user,
+                credential,
                 ..
             } => f
                 .debug_struct("Gci")
@@ -356,7 +363,7 @@ impl fmt::Debug for Backend {
                 .field("host_user", host_user)
                 .field("host_password", &"<redacted>")
                 .field("user", user)
-                .field("password", &"<redacted>")
+                .field("credential", credential)
                 .finish(),
         }
     }

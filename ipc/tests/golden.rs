@@ -44,7 +44,7 @@ fn gci_hello() -> Hello {
             host_user: Some("gemstone".into()),
             host_password: Some("host-secret".into()),
             user: "DataCurator".into(),
-            password: "swordfish".into(),
+            credential: Credential::Password("swordfish".into()),
         },
         title: None,
         instructions: None,
@@ -70,6 +70,23 @@ fn to_worker_frames() -> Vec<(&'static str, ToWorker)> {
                     credential: Credential::Ticket(
                         "gsmcp-ticket.1.07070707070707070707070707070707.1800000000.5fcb".into(),
                     ),
+                },
+                ..embedded_hello()
+            }),
+        ),
+        (
+            "to_worker_hello_jwt",
+            ToWorker::Hello(Hello {
+                backend: Backend::Gci {
+                    gemstone: None,
+                    library: Some("/opt/gemstone/lib/libgcits-3.7.5-64.so".into()),
+                    stone: "gs64stone".into(),
+                    gem_nrs: "gemnetobject".into(),
+                    netldi: None,
+                    host_user: None,
+                    host_password: None,
+                    user: "alice".into(),
+                    credential: Credential::Jwt("eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJhIn0.c2ln".into()),
                 },
                 ..embedded_hello()
             }),

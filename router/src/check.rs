@@ -3,7 +3,9 @@
 //! exactly as for a session (same supervisor, same `Hello`), logs in, and
 //! answers two evaluations: `3 + 4`, timed, and a probe of whether the user
 //! may change the repository (a store into its UserGlobals, aborted at once:
-//! nothing is committed). The router still runs no Smalltalk itself.
+//! nothing is committed). The router still runs no Smalltalk itself. Per-user
+//! workers on GemStone log in only with a client's access token, so there
+//! `--check` stops after the settings and says so.
 
 use crate::config::Config;
 use crate::session::hello_for;
@@ -28,6 +30,15 @@ pub async fn run(config: &Config) -> Result<String, Vec<String>> {
     report.push(format!("logins     {}", config.logins.describe()));
     if config.read_only {
         report.push("read-only  only the tools that read are served (MCP_READ_ONLY)".into());
+    }
+    if !config.logins.checkable() {
+        // the library's version was checked with the settings
+        report.push(
+            "login      not tried: each per-user worker logs in with its client's access \
+             token as a JWT login, which the stone verifies; --check has no token"
+                .into(),
+        );
+        return Ok(report.join("\n"));
     }
     let login = config
         .logins

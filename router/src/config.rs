@@ -610,7 +610,12 @@ impl Config {
                 },
                 // the backend asked for, even when its settings have problems
                 match (&repository, cli.backend.trim() == "gci") {
-                    (_, true) => LoginTarget::Gemstone,
+                    (_, true) => LoginTarget::Gemstone {
+                        // a library that was not found is reported already
+                        jwt_logins: gci.as_ref().is_none_or(|g| {
+                            gsmcp_gci_abi::product::has_jwt_logins(&g.library_found.1)
+                        }),
+                    },
                     (Some(_), false) => LoginTarget::Repository,
                     (None, false) => LoginTarget::Memory,
                 },

@@ -50,6 +50,9 @@ pub enum Principal {
         name: String,
         /// The scopes the token carries.
         scopes: Vec<String>,
+        /// The access token itself, which a GemStone per-user worker logs in
+        /// with (never printed: `Secret`).
+        token: crate::secret::Secret,
     },
 }
 

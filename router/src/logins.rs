@@ -7,13 +7,15 @@
 //! * **per-user**, the default with `MCP_AUTH=oauth`: each session's worker
 //!   logs in as the repository user its access token names (the user claim,
 //!   through `MCP_OAUTH_USER_MAP` when set). The router holds no password of
-//!   those users: for each session it mints a one-time login ticket with the
-//!   repository's login key (`<repository>.login-key`, made here when missing,
-//!   private to this user), which the embedded stone checks, spends and never
-//!   accepts again (`gsmcp_smalltalk::tickets`). A GemStone stone would need
-//!   its own mechanism (JWT logins, GemStone 3.7.4.1 and later), which gsmcp
-//!   does not drive yet, so per-user workers over GCI are refused at start-up
-//!   and by `--check`, as is an in-memory image, which has no users of its own.
+//!   those users. On the embedded stone it mints, for each session, a
+//!   one-time login ticket with the repository's login key
+//!   (`<repository>.login-key`, made here when missing, private to this
+//!   user), which the stone checks, spends and never accepts again
+//!   (`gsmcp_smalltalk::tickets`). On a GemStone stone (3.7.4.1 and later)
+//!   the worker logs in with the session's access token itself as a JWT
+//!   login, and the stone verifies it once more against the user's JWT
+//!   settings and the keys it trusts; an older library is refused at
+//!   start-up. An in-memory image, which has no users of its own, is refused.
 
 use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
@@ -67,7 +69,10 @@ pub enum LoginTarget {
     /// an embedded repository file: Developer by default
     Repository,
     /// a GemStone stone: DataCurator by default
-    Gemstone,
+    Gemstone {
+        /// Its library takes a JWT as a login's password (3.7.4.1 and later).
+        jwt_logins: bool,
+    },
 }
 
 /// How the workers of this router log in.
@@ -80,13 +85,22 @@ pub enum Logins {
         /// Its password.
         password: Secret,
     },
-    /// Each worker as its principal's repository user, by ticket.
-    PerUser {
+    /// Each worker as its principal's repository user.
+    PerUser(PerUser),
+}
+
+/// What a per-user worker proves its user with.
+#[derive(Debug)]
+pub enum PerUser {
+    /// A one-time ticket made with the embedded repository's login key.
+    Ticket {
         /// The repository's login key.
         key: LoginKey,
         /// Who `--check` logs in as (`MCP_WORKER_USER`, default Developer).
         check_user: String,
     },
+    /// The session's own access token, as a GemStone JWT login.
+    Token,
 }
 
 /// One worker's login: the user and what proves it.
@@ -110,43 +124,69 @@ impl Logins {
     pub fn describe(&self) -> String {
         match self {
             Logins::Shared { user, .. } => format!("shared, as {user}"),
-            Logins::PerUser { .. } => "per-user, by one-time ticket".into(),
+            Logins::PerUser(PerUser::Ticket { .. }) => "per-user, by one-time ticket".into(),
+            Logins::PerUser(PerUser::Token) => {
+                "per-user, by the client's access token (a JWT login the stone verifies)".into()
+            }
         }
     }
 
     /// The secrets among the settings, for the redaction layer: the shared
-    /// password, or the login key as its file spells it.
+    /// password, or the login key as its file spells it. (Access tokens are
+    /// the client's, and redacted wherever they appear.)
     pub fn secrets(&self) -> Vec<Secret> {
         match self {
             Logins::Shared { password, .. } => vec![password.clone()],
-            Logins::PerUser { key, .. } => vec![Secret::new(hex(&key.0))],
+            Logins::PerUser(PerUser::Ticket { key, .. }) => vec![Secret::new(hex(&key.0))],
+            Logins::PerUser(PerUser::Token) => vec![],
         }
+    }
+
+    /// Whether `--check` can log in: not when each login needs a client's
+    /// access token.
+    pub fn checkable(&self) -> bool {
+        !matches!(self, Logins::PerUser(PerUser::Token))
     }
 
     /// The login of a session `principal` opens, or why it may not log in.
     /// `None`: `--check`'s login.
     pub fn for_principal(&self, principal: Option<&Principal>) -> Result<WorkerLogin, String> {
-        match self {
-            Logins::Shared { user, password } => Ok(WorkerLogin {
-                user: user.clone(),
-                credential: Credential::Password(password.expose().to_string()),
-            }),
-            Logins::PerUser { key, check_user } => {
-                let user = match principal {
-                    None => check_user.as_str(),
-                    Some(Principal::User { name, .. }) => name.as_str(),
-                    Some(other) => {
-                        return Err(format!(
-                            "per-user workers need an OAuth principal, not {}",
-                            other.name()
-                        ))
-                    }
-                };
+        let per_user = match self {
+            Logins::Shared { user, password } => {
+                return Ok(WorkerLogin {
+                    user: user.clone(),
+                    credential: Credential::Password(password.expose().to_string()),
+                })
+            }
+            Logins::PerUser(p) => p,
+        };
+        let (name, token) = match principal {
+            Some(Principal::User { name, token, .. }) => (Some(name.as_str()), Some(token)),
+            None => (None, None),
+            Some(other) => {
+                return Err(format!(
+                    "per-user workers need an OAuth principal, not {}",
+                    other.name()
+                ))
+            }
+        };
+        match (per_user, name, token) {
+            (PerUser::Ticket { key, check_user }, name, _) => {
+                let user = name.unwrap_or(check_user);
                 Ok(WorkerLogin {
                     user: user.to_string(),
                     credential: Credential::Ticket(key.mint(user, unix_now())?),
                 })
             }
+            (PerUser::Token, Some(name), Some(token)) => Ok(WorkerLogin {
+                user: name.to_string(),
+                credential: Credential::Jwt(token.expose().to_string()),
+            }),
+            (PerUser::Token, _, _) => Err(
+                "per-user workers log in to GemStone with a client's access token, and there \
+                 is none here"
+                    .into(),
+            ),
         }
     }
 }
@@ -182,14 +222,24 @@ pub fn configure(
                 .into(),
         );
     }
+    if cli.password_file.is_some() || cli.password.is_some() {
+        return Err(format!(
+            "MCP_WORKER_PASSWORD_FILE and {WORKER_PASSWORD_ENV} are not used by per-user \
+             workers, which log in as their principal's user: unset them"
+        ));
+    }
     let repository = match (target, repository) {
-        (LoginTarget::Gemstone, _) => {
-            return Err(
-                "per-user workers over GCI are not supported: gsmcp would need \
-                GemStone's JWT logins (3.7.4.1 and later), which it does not drive yet; \
-                set MCP_WORKER_LOGIN=shared to log every worker in as MCP_WORKER_USER"
-                    .into(),
-            )
+        (LoginTarget::Gemstone { jwt_logins: true }, _) => {
+            return Ok(Logins::PerUser(PerUser::Token));
+        }
+        (LoginTarget::Gemstone { jwt_logins: false }, _) => {
+            return Err(format!(
+                "per-user workers over GCI log in with the client's access token as a JWT \
+                 login, which GemStone's library takes from {} on; this library is older: \
+                 use a newer client library, or set MCP_WORKER_LOGIN=shared to log every \
+                 worker in as MCP_WORKER_USER",
+                gsmcp_gci_abi::product::JWT_LOGINS_SINCE
+            ))
         }
         (LoginTarget::Memory, _) | (_, None) => {
             return Err(
@@ -201,12 +251,6 @@ pub fn configure(
         }
         (LoginTarget::Repository, Some(r)) => r,
     };
-    if cli.password_file.is_some() || cli.password.is_some() {
-        return Err(format!(
-            "MCP_WORKER_PASSWORD_FILE and {WORKER_PASSWORD_ENV} are not used by per-user \
-             workers, which log in by one-time ticket: unset them"
-        ));
-    }
     let check_user = match cli.user.map(str::trim) {
         None => DEVELOPER_WORKER_USER.to_string(),
         Some(u) if u.is_empty() || u.chars().any(char::is_control) => {
@@ -214,10 +258,10 @@ pub fn configure(
         }
         Some(u) => u.to_string(),
     };
-    Ok(Logins::PerUser {
+    Ok(Logins::PerUser(PerUser::Ticket {
         key: LoginKey::load_or_make(Path::new(repository))?,
         check_user,
-    })
+    }))
 }
 
 /// The repository's login key: 32 bytes whose holder may mint tickets for
@@ -305,7 +349,7 @@ fn unix_now() -> u64 {
 fn shared_login(cli: &Settings<'_>, target: LoginTarget) -> Result<(String, Secret), String> {
     let default_user = match target {
         LoginTarget::Repository => DEVELOPER_WORKER_USER,
-        LoginTarget::Memory | LoginTarget::Gemstone => DEFAULT_WORKER_USER,
+        LoginTarget::Memory | LoginTarget::Gemstone { .. } => DEFAULT_WORKER_USER,
     };
     let user = match cli.user.map(str::trim) {
         None => None,
@@ -424,7 +468,11 @@ mod tests {
     /// mode, or part of the refusal.
     #[test]
     fn login_modes() {
-        use LoginTarget::{Gemstone, Memory, Repository};
+        use LoginTarget::{Memory, Repository};
+        let (gemstone, old_gemstone) = (
+            LoginTarget::Gemstone { jwt_logins: true },
+            LoginTarget::Gemstone { jwt_logins: false },
+        );
         let dir = std::env::temp_dir().join(format!("gsmcp-loginmode-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
@@ -467,10 +515,34 @@ mod tests {
             (
                 "",
                 true,
-                Gemstone,
+                gemstone,
                 false,
                 false,
-                Err("over GCI are not supported"),
+                Ok("per-user, by the client's access token"),
+            ),
+            (
+                "",
+                false,
+                gemstone,
+                false,
+                false,
+                Ok("shared, as DataCurator"),
+            ),
+            (
+                "",
+                true,
+                old_gemstone,
+                false,
+                false,
+                Err("takes from 3.7.4.1 on; this library is older"),
+            ),
+            (
+                "per-user",
+                true,
+                gemstone,
+                false,
+                true,
+                Err("not used by per-user"),
             ),
             (
                 "",
@@ -531,11 +603,12 @@ mod tests {
             LoginTarget,
             Result<(&'a str, &'a str), &'a str>,
         );
-        use LoginTarget::{Gemstone, Memory, Repository};
+        use LoginTarget::{Memory, Repository};
+        let gemstone = LoginTarget::Gemstone { jwt_logins: true };
         let table: Vec<Case> = vec![
             (None, None, None, Repository, Ok(("Developer", "swordfish"))),
             (None, None, None, Memory, Ok(("DataCurator", "swordfish"))),
-            (None, None, None, Gemstone, Ok(("DataCurator", "swordfish"))),
+            (None, None, None, gemstone, Ok(("DataCurator", "swordfish"))),
             (
                 Some("DataCurator"),
                 None,
@@ -547,14 +620,14 @@ mod tests {
                 Some("Developer"),
                 None,
                 None,
-                Gemstone,
+                gemstone,
                 Ok(("Developer", "swordfish")),
             ),
             (
                 None,
                 None,
                 p("other"),
-                Gemstone,
+                gemstone,
                 Ok(("DataCurator", "other")),
             ),
             (

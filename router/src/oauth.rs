@@ -413,7 +413,7 @@ impl OAuth {
             .and_then(|m| m.get(&digest).cloned())
         {
             if v.exp + self.leeway > now {
-                return self.admit(v);
+                return self.admit(v, token);
             }
         }
         let header = jsonwebtoken::decode_header(token)
@@ -490,16 +490,17 @@ impl OAuth {
             }
             m.insert(digest, verified.clone());
         }
-        self.admit(verified)
+        self.admit(verified, token)
     }
 
-    fn admit(&self, v: Verified) -> Result<Principal, Denied> {
+    fn admit(&self, v: Verified, token: &str) -> Result<Principal, Denied> {
         if let Some(missing) = self.required_scopes.iter().find(|s| !v.scopes.contains(s)) {
             return Err(Denied::InsufficientScope(missing.clone()));
         }
         Ok(Principal::User {
             name: v.user,
             scopes: v.scopes,
+            token: crate::secret::Secret::new(token),
         })
     }
 

@@ -1433,7 +1433,7 @@ pub fn hello_for(
                 user,
                 credential,
             },
-            // per-user (ticket) logins over GCI are refused by the configuration
+            // a ticket is never made for GCI: per-user logins there are by token
             Some(g) => Backend::Gci {
                 gemstone: g.gemstone.clone(),
                 library: g.library.clone(),
@@ -1443,7 +1443,7 @@ pub fn hello_for(
                 host_user: g.host_user.clone(),
                 host_password: g.host_password.as_ref().map(|s| s.expose().to_string()),
                 user,
-                password: credential.secret().to_string(),
+                credential,
             },
         },
         toolsets: config.toolsets.clone(),

@@ -58,6 +58,7 @@
 mod changes;
 mod collect;
 mod error;
+mod keys;
 mod liveness;
 mod prune;
 mod registry;

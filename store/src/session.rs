@@ -201,8 +201,13 @@ impl StoreSession {
         }
     }
 
-    fn busy_ms(&self) -> u64 {
+    pub(crate) fn busy_ms(&self) -> u64 {
         self.shared.busy_ms
+    }
+
+    /// The repository's shared connection, for what lies outside transactions.
+    pub(crate) fn shared(&self) -> &Shared {
+        &self.shared
     }
 
     /// The registry id of this login.

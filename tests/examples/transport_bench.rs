@@ -16,7 +16,12 @@
 //! logging in by one-time ticket as the token's user), so what
 //! authentication and TLS cost is read against gsmcp without them, measured
 //! alike. The TLS server's `initialize` on a new connection includes the
-//! handshake.
+//! handshake. Two more serve the same repository over the GCI backend
+//! (through gsmcp's own GCI library, found beside the gsmcp binary), both
+//! behind the same JWT: one logging every worker in as DataCurator with its
+//! password, one logging each in as the token's user with the token itself as
+//! a JWT login the stone verifies (the user enabled and the key trusted
+//! beforehand with `gsmcp-topaz`, also found beside the binary).
 //!
 //! Run it with `bench/transport.sh` (release build of everything, then this
 //! program with the paths of the binaries).
@@ -423,7 +428,12 @@ async fn main() {
             .env("MCP_MAX_SESSIONS", "64")
             .env("MCP_LOG", "warn");
         for (k, v) in env {
-            cmd.env(k, v);
+            // an empty value unsets (a GCI server names no repository file)
+            if v.is_empty() {
+                cmd.env_remove(k);
+            } else {
+                cmd.env(k, v);
+            }
         }
         start(
             name,
@@ -496,6 +506,70 @@ async fn main() {
         );
         per_user.token = Some(token_for("Developer"));
         servers.push(per_user);
+
+        // over GCI, through gsmcp's own library as a GemStone product directory
+        let bin_dir = std::fs::canonicalize(&args[1])
+            .expect("the gsmcp binary")
+            .parent()
+            .expect("the gsmcp binary's directory")
+            .to_path_buf();
+        let product = repo_dir.join("gemstone");
+        std::fs::create_dir_all(product.join("lib")).expect("create the product directory");
+        std::os::unix::fs::symlink(
+            bin_dir.join("libgsmcp_gci.so"),
+            product.join("lib/libgcits-3.7.5-64.so"),
+        )
+        .expect("link the GCI library (bench/transport.sh builds it)");
+        let repository = repo_dir.join("bench.repository");
+        let provision = format!(
+            "run\n| sec |\n\
+             AllUsers addNewUserWithId: 'jwtbench' password: 'unused'.\n\
+             System commitTransaction.\n\
+             sec := JwtSecurityData new.\n\
+             sec addUserId: 'jwtbench'; addIssuer: '{issuer}'; addAudience: '{audience}'.\n\
+             (AllUsers userWithId: 'jwtbench') enableJwtAuthenticationWith: sec.\n\
+             System addJwtKey: (GsTlsPublicKey newFromPemString: '{}') withId: 'bench'.\n\
+             System commitTransaction\n%\nlogout\n",
+            key.public_pem
+        );
+        let mut topaz = Command::new(bin_dir.join("gsmcp-topaz"))
+            .args(["-q", "--create", "--repo"])
+            .arg(&repository)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("run gsmcp-topaz (bench/transport.sh builds it)");
+        std::io::Write::write_all(
+            &mut topaz.stdin.take().expect("stdin"),
+            provision.as_bytes(),
+        )
+        .expect("write the provisioning script");
+        let out = topaz.wait_with_output().expect("gsmcp-topaz ran");
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && said.contains("true"),
+            "provisioning failed: {said}"
+        );
+        let over_gci = |login: &str| -> Vec<(&str, std::ffi::OsString)> {
+            vec![
+                ("MCP_REPOSITORY", "".into()),
+                ("MCP_BACKEND", "gci".into()),
+                ("GEMSTONE", product.clone().into()),
+                ("MCP_STONE", repository.clone().into()),
+                ("MCP_AUTH", "oauth".into()),
+                ("MCP_WORKER_LOGIN", login.into()),
+                ("MCP_OAUTH_ISSUER", issuer.into()),
+                ("MCP_OAUTH_AUDIENCE", audience.into()),
+                ("MCP_OAUTH_JWKS_FILE", jwks.clone().into()),
+                ("MCP_OAUTH_SCOPES", "gemstone:read".into()),
+            ]
+        };
+        let mut gci_shared = gsmcp("gsmcp GCI shared", &over_gci("shared"));
+        gci_shared.token = Some(token_for("jwtbench"));
+        servers.push(gci_shared);
+        let mut gci_jwt = gsmcp("gsmcp GCI per-user", &over_gci("per-user"));
+        gci_jwt.token = Some(token_for("jwtbench"));
+        servers.push(gci_jwt);
     }
     let mut peer = Command::new(&args[2]);
     peer.arg("0");
@@ -606,6 +680,18 @@ async fn main() {
             ms(per_user.init_p99),
             ms(jwt.init_p50),
             ms(jwt.init_p99),
+        );
+        let (gci_shared, gci_jwt) = (&figures[5], &figures[6]);
+        println!(
+            "per-user workers over GCI: initialize p50 {} (p99 {}) logging in with the access token as a JWT \
+             login the stone verifies, against {} (p99 {}) with DataCurator's password, both behind the same JWT; \
+             tools/call p50 {} against {}",
+            ms(gci_jwt.init_p50),
+            ms(gci_jwt.init_p99),
+            ms(gci_shared.init_p50),
+            ms(gci_shared.init_p99),
+            ms(gci_jwt.call_p50),
+            ms(gci_shared.call_p50),
         );
     }
     drop(servers);

@@ -32,6 +32,8 @@ pub struct Key {
     pkcs8: Vec<u8>,
     /// The public key as an uncompressed point.
     pub public: Vec<u8>,
+    /// The public key in PEM form (what a stone is told to trust).
+    pub public_pem: String,
 }
 
 impl Key {
@@ -42,6 +44,7 @@ impl Key {
             kid: kid.into(),
             pkcs8: pair.serialize_der(),
             public: pair.public_key_raw().to_vec(),
+            public_pem: pair.public_key_pem(),
         }
     }
 

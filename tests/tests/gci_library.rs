@@ -788,6 +788,88 @@ fn logins_nonblocking_encrypted_and_refused() {
 }
 
 #[test]
+fn jwt_logins_carry_the_token_as_the_password() {
+    // a user enabled for JWT logins and a trusted key, set up over GCI as an
+    // administrator would on a GemStone 3.7.4.1 stone
+    let key = gsmcp_tests::jwt::Key::new("gci-k1");
+    let repo = gsmcp_tests::harness::scratch_path("gci-jwt.repository");
+    let repo = repo.to_str().unwrap();
+    let admin = try_login(repo, "DataCurator", "swordfish", 0).expect("log in as DataCurator");
+    let setup = format!(
+        "| sec | AllUsers addNewUserWithId: 'alice' password: 'alices-password'. \
+         sec := JwtSecurityData new. sec addUserId: 'alice-sub'; addIssuer: #*; addAudience: #*. \
+         (AllUsers userWithId: 'alice') enableJwtAuthenticationWith: sec. \
+         System addJwtKey: (GsTlsPublicKey newFromPemString: '{}') withId: 'gci-k1'. \
+         System commitTransaction",
+        key.public_pem
+    );
+    assert_eq!(admin.ok(&setup), abi::OOP_TRUE);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let token = |sub: &str| {
+        key.sign(
+            "gci-k1",
+            &serde_json::json!({"sub": sub, "iss": "https://id.test", "aud": "gs", "exp": now + 300}),
+        )
+    };
+    let alice =
+        try_login(repo, "alice", &token("alice-sub"), abi::GCI_JWT_PASSWORD).expect("a JWT login");
+    let who = alice.ok("System myUserProfile userId");
+    assert_eq!(alice.print(who), "'alice'");
+    // (login, password, flags) -> part of the refusal; each is 4051
+    let refusals: &[(&str, String, c_uint, &str)] = &[
+        // the token without the flag is a (wrong) password
+        (
+            repo,
+            token("alice-sub"),
+            0,
+            "user id or password is not valid",
+        ),
+        // the password no longer logs alice in
+        (
+            repo,
+            "alices-password".into(),
+            0,
+            "user id or password is not valid",
+        ),
+        (
+            repo,
+            token("bob-sub"),
+            abi::GCI_JWT_PASSWORD,
+            "names someone other than alice",
+        ),
+        (
+            ":memory:",
+            token("alice-sub"),
+            abi::GCI_JWT_PASSWORD,
+            "no users enabled for JWT",
+        ),
+    ];
+    for (stone, password, flags, part) in refusals {
+        let user = if *stone == ":memory:" {
+            "DataCurator"
+        } else {
+            "alice"
+        };
+        let e = try_login(stone, user, password, *flags)
+            .err()
+            .unwrap_or_else(|| panic!("{stone} {flags}: logged in"));
+        assert_eq!(e.number, abi::GS_ERR_LOGIN_DENIAL, "{e:?}");
+        assert!(
+            e.message_text().contains(part),
+            "{part}: {}",
+            e.message_text()
+        );
+        assert!(
+            !e.message_text().contains(password.as_str()),
+            "the token never shows"
+        );
+    }
+}
+
+#[test]
 fn the_default_stone_lives_in_the_product_directory() {
     // NULL stone means gs64stone: $GEMSTONE/data/gs64stone.repository, made on first login
     let g = gci();

@@ -2,10 +2,14 @@
 //! `MCP_WORKER_LOGIN=per-user`): a repository prepared with `gsmcp-topaz`
 //! holds a developer and a read-only user; tokens made here name them through
 //! `MCP_OAUTH_USER_MAP`. Each session's worker logs in as its principal's
-//! user by a one-time ticket — the process listing and `status` say so — a
-//! read-only user gets the read-only behaviour, a principal cannot use
-//! another's session, an unmapped principal or a missing repository user is
-//! refused clearly, and no ticket or key appears in the log or any argv.
+//! user — by a one-time ticket on the embedded stone, and over GCI with the
+//! session's access token as a JWT login, which the stone verifies against
+//! the users' JwtSecurityData and the key it was told to trust — the process
+//! listing and `status` say so; a read-only user gets the read-only
+//! behaviour, a principal cannot use another's session, an unmapped
+//! principal, a missing repository user or one not enabled for JWT logins is
+//! refused clearly, and no ticket, key or token appears in the log or any
+//! argv.
 
 #[path = "tools_util.rs"]
 mod util;
@@ -25,12 +29,38 @@ const PREPARE: &str = "\
 run
 AllUsers addNewUserWithId: 'alice' password: 'not-known-to-gsmcp'.
 AllUsers addNewUserWithId: 'reader' password: 'not-known-either' commitDisabled: true.
+AllUsers addNewUserWithId: 'bob' password: 'bobs-own'.
 Globals at: #Greeting put: 'hello'.
 true
 %
 commit
 logout
 ";
+
+/// What a GemStone administrator runs so that the stone accepts the
+/// issuer's tokens as logins: alice and reader enabled for JWT logins by
+/// their `sub`, and the issuer's key trusted under its kid. (bob is not.)
+fn enable_jwt_logins(repo: &std::path::Path, key: &Key) {
+    let script = format!(
+        "run
+| enable |
+enable := [:user :sub | | sec |
+    sec := JwtSecurityData new.
+    sec userIdKey: #sub; addUserId: sub; addIssuer: '{ISSUER}'; addAudience: '{AUDIENCE}'.
+    (AllUsers userWithId: user) enableJwtAuthenticationWith: sec].
+enable value: 'alice' value: '5d1c0f6e-alice'.
+enable value: 'reader' value: 'reader@example.test'.
+System addJwtKey: (GsTlsPublicKey newFromPemString: '{}') withId: '{}'.
+System jwtPublicKeys size
+%
+commit
+logout
+",
+        key.public_pem, key.kid
+    );
+    let out = topaz(repo, &script);
+    assert!(out.contains('2') && !out.contains("ERROR"), "{out}");
+}
 
 fn now() -> u64 {
     SystemTime::now()
@@ -100,25 +130,18 @@ fn each_session_logs_in_as_its_principals_repository_user() {
             "5d1c0f6e-alice": "alice",
             "reader@example.test": "reader",
             "ghost@example.test": "ghost",
+            "bob@example.test": "bob",
         })
         .to_string(),
     )
     .unwrap();
     let key = Key::new("k1");
     let issuer = Issuer::start(&[&key]);
-    if gsmcp_tests::test_backend_is_gci() {
-        // the harness serves the repository as a GemStone stone: per-user
-        // logins there are refused before the port is bound
-        let Err(exited) = builder(&issuer, &repo, &map).try_start() else {
-            panic!("per-user workers over GCI must be refused");
-        };
-        assert_eq!(exited.status.code(), Some(2), "{}", exited.stderr);
-        assert!(
-            exited.stderr.contains("over GCI are not supported"),
-            "{}",
-            exited.stderr
-        );
-        return;
+    // over GCI the harness serves the repository as a GemStone stone, which
+    // verifies each session's token itself
+    let gci = gsmcp_tests::test_backend_is_gci();
+    if gci {
+        enable_jwt_logins(&repo, &key);
     }
     let server = builder(&issuer, &repo, &map).start();
     let token = |sub: &str| {
@@ -135,13 +158,18 @@ fn each_session_logs_in_as_its_principals_repository_user() {
         auth: token("reader@example.test"),
     };
 
-    // the router made the repository's login key, private
+    // on the embedded stone the router made the repository's login key,
+    // private; a GemStone stone needs none
     let key_file = format!("{}.login-key", repo.display());
-    let mode = std::fs::metadata(&key_file)
-        .expect("the login key")
-        .permissions()
-        .mode();
-    assert_eq!(mode & 0o777, 0o600);
+    if gci {
+        assert!(!std::path::Path::new(&key_file).exists());
+    } else {
+        let mode = std::fs::metadata(&key_file)
+            .expect("the login key")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
     assert!(
         wait_until(Duration::from_secs(10), || server
             .log()
@@ -222,38 +250,80 @@ fn each_session_logs_in_as_its_principals_repository_user() {
     );
     let m = ghost.final_message();
     let message = m["error"]["message"].as_str().unwrap_or_default();
-    assert!(message.contains("has no user ghost"), "{}", ghost.text());
+    let expected = if gci {
+        "refused the access token as a login for user \"ghost\""
+    } else {
+        "has no user ghost"
+    };
+    assert!(message.contains(expected), "{}", ghost.text());
     assert_eq!(workers_of(server.port()).len(), before);
-
-    // a ticket is never written anywhere: not in the log, not in an argv
-    let log = server.log();
-    assert!(!log.contains("gsmcp-ticket"), "{log}");
-    let secret = std::fs::read_to_string(&key_file).unwrap();
-    assert!(
-        !log.contains(secret.trim()),
-        "the login key is never logged"
-    );
-    for w in workers_of(server.port()) {
-        let argv = w.argv.join(" ");
-        assert!(
-            !argv.contains("gsmcp-ticket") && !argv.contains(secret.trim()),
-            "{argv}"
+    if gci {
+        // a user the stone has not enabled for JWT logins: the stone says so
+        let bob = server.post(
+            &initialize_body(1, "2025-11-25"),
+            &[("Authorization", &token("bob@example.test"))],
         );
+        let m = bob.final_message();
+        let message = m["error"]["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains("bob is not enabled for JSON Web Token logins"),
+            "{}",
+            bob.text()
+        );
+        assert_eq!(workers_of(server.port()).len(), before);
+    }
+
+    // no ticket, key or token is written anywhere: not in the log, not in
+    // an argv
+    let log = server.log();
+    let mut secrets = vec!["gsmcp-ticket".to_string()];
+    secrets.extend([&alice.auth, &reader.auth].map(|a| a["Bearer ".len()..].to_string()));
+    if !gci {
+        secrets.push(
+            std::fs::read_to_string(&key_file)
+                .unwrap()
+                .trim()
+                .to_string(),
+        );
+    }
+    for secret in &secrets {
+        assert!(!log.contains(secret.as_str()), "{secret:.20} is in the log");
+        for w in workers_of(server.port()) {
+            let argv = w.argv.join(" ");
+            assert!(!argv.contains(secret.as_str()), "{argv}");
+        }
     }
 }
 
 #[test]
 fn per_user_logins_are_checked_at_start_up() {
-    if gsmcp_tests::test_backend_is_gci() {
-        // the other test proves the GCI refusal
-        return;
-    }
     let key = Key::new("k1");
     let issuer = Issuer::start(&[&key]);
     let repo = scratch_path("per-user-check.db");
     topaz(&repo, PREPARE);
     let map = scratch_path("check-users.json");
     std::fs::write(&map, r#"{"a": "alice"}"#).unwrap();
+
+    // over GCI each login needs a client's token: --check checks the
+    // settings and the library's version, and says it logged in no one
+    let checked = Server::builder()
+        .env("MCP_AUTH", "oauth")
+        .env("MCP_OAUTH_ISSUER", ISSUER)
+        .env("MCP_OAUTH_AUDIENCE", AUDIENCE)
+        .env("MCP_OAUTH_JWKS_URL", &issuer.url)
+        .env("MCP_OAUTH_USER_MAP", &map)
+        .env("MCP_BACKEND", "gci")
+        .env("GEMSTONE", gsmcp_tests::gci_product_dir())
+        .env("MCP_STONE", &repo)
+        .arg("--check")
+        .run_to_exit();
+    assert_eq!(checked.status.code(), Some(0), "{}", checked.stderr);
+    for part in [
+        "per-user, by the client's access token",
+        "login      not tried",
+    ] {
+        assert!(checked.stdout.contains(part), "{}", checked.stdout);
+    }
 
     // --check logs in by ticket as MCP_WORKER_USER (default Developer)
     let checked = builder(&issuer, &repo, &map).arg("--check").run_to_exit();
@@ -286,6 +356,10 @@ fn per_user_logins_are_checked_at_start_up() {
     std::fs::write(&bad_map, r#"["alice"]"#).unwrap();
     let password = scratch_path("pw");
     std::fs::write(&password, "swordfish\n").unwrap();
+    // a GemStone product whose client library predates JWT logins
+    let old_product = scratch_path("gemstone-3.7.2");
+    std::fs::create_dir_all(old_product.join("lib")).unwrap();
+    std::fs::write(old_product.join("lib/libgcits-3.7.2-64.so"), b"").unwrap();
     let table: Vec<(Vec<(&str, String)>, &str)> = vec![
         (
             vec![("MCP_REPOSITORY", ":memory:".into())],
@@ -303,8 +377,9 @@ fn per_user_logins_are_checked_at_start_up() {
             vec![
                 ("MCP_BACKEND", "gci".into()),
                 ("MCP_STONE", "gs64stone".into()),
+                ("GEMSTONE", old_product.display().to_string()),
             ],
-            "over GCI are not supported",
+            "this library is older",
         ),
         (
             vec![("MCP_WORKER_LOGIN", "everyone".into())],

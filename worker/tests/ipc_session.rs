@@ -249,7 +249,22 @@ fn handshake_failures_are_reported_and_the_worker_exits_nonzero() {
         host_user: None,
         host_password: None,
         user: "DataCurator".into(),
-        password: "swordfish".into(),
+        credential: Credential::Password("swordfish".into()),
+    };
+    // a product directory whose library predates JWT logins (3.7.4.1)
+    let old = std::env::temp_dir().join(format!("gsmcp-old-gci-{}", std::process::id()));
+    std::fs::create_dir_all(old.join("lib")).unwrap();
+    std::fs::write(old.join("lib/libgcits-3.7.2-64.so"), b"").unwrap();
+    let old_gci = Backend::Gci {
+        gemstone: Some(old.display().to_string()),
+        library: None,
+        stone: "gs64stone".into(),
+        gem_nrs: "gemnetobject".into(),
+        netldi: None,
+        host_user: None,
+        host_password: None,
+        user: "alice".into(),
+        credential: Credential::Jwt("eyJhbGciOiJFUzI1NiJ9.e30.c2ln".into()),
     };
     let table: Vec<(&str, Hello, &str, &str)> = vec![
         (
@@ -292,6 +307,28 @@ fn handshake_failures_are_reported_and_the_worker_exits_nonzero() {
             "login",
             "Nobody",
         ),
+        (
+            "token on an in-memory image",
+            Hello {
+                backend: Backend::Embedded {
+                    repository: None,
+                    user: "DataCurator".into(),
+                    credential: Credential::Jwt("eyJhbGciOiJFUzI1NiJ9.e30.c2ln".into()),
+                },
+                ..hello()
+            },
+            "login",
+            "no users of its own",
+        ),
+        (
+            "token on a library before 3.7.4.1",
+            Hello {
+                backend: old_gci,
+                ..hello()
+            },
+            "library",
+            "3.7.4.1 or later",
+        ),
     ];
     for (case, h, kind, mentions) in table {
         let mut w = Worker::start();
@@ -311,6 +348,7 @@ fn handshake_failures_are_reported_and_the_worker_exits_nonzero() {
             "{case}: the worker must exit non-zero, got {status}"
         );
     }
+    let _ = std::fs::remove_dir_all(&old);
 }
 
 #[test]

@@ -64,9 +64,17 @@ unsafe fn login_common(
             "login denied: no GemStone user name",
         ));
     };
-    let password = password_arg(password, flags & abi::GCI_LOGIN_PW_ENCRYPTED != 0)?;
+    let proof = if flags & abi::GCI_JWT_PASSWORD != 0 {
+        // the token is the password as it stands: never encrypted
+        stone::Proof::Jwt(password.unwrap_or_default())
+    } else {
+        stone::Proof::Password(password_arg(
+            password,
+            flags & abi::GCI_LOGIN_PW_ENCRYPTED != 0,
+        )?)
+    };
     let stone = stone::resolve(stone_nrs.as_deref())?;
-    let (handle, s) = session::Sess::start(move || stone::login(&stone, &user, &password))?;
+    let (handle, s) = session::Sess::start(move || stone::login(&stone, &user, &proof))?;
     if wait {
         if let Err(e) = s.wait_login() {
             session::remove(handle);

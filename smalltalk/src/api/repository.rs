@@ -117,6 +117,15 @@ impl Session {
         Self::open(path, user, Proof::Ticket(ticket)).map_err(Missing::into_error)
     }
 
+    /// Logs in to the repository at `path` as `user` with a JSON Web Token
+    /// instead of a password (`persist::jwt`): the user must be enabled for
+    /// JWT logins, and the token signed by a key the repository trusts and
+    /// say what the user's JWT settings require. A user the repository lacks
+    /// is refused as for a wrong password.
+    pub fn login_with_jwt(path: &Path, user: &str, token: &str) -> Result<Session, StError> {
+        Self::open(path, user, Proof::Jwt(token)).map_err(Missing::into_error)
+    }
+
     /// Logs in as `user`, checking `proof` (none for the repository's own
     /// upgrade, above).
     fn open(path: &Path, user: &str, proof: Proof<'_>) -> Result<Session, Missing> {

@@ -548,6 +548,18 @@ pub const USERS_ADD_USER_COMMIT_DISABLED: u16 = 384;
 pub const USERS_USER_IDS: u16 = 385;
 /// `UserProfileSet>>userWithId:`
 pub const USERS_USER_WITH_ID: u16 = 386;
+/// `UserProfile>>_enableJwtFor:key:userIds:issuers:audiences:`
+pub const USER_ENABLE_JWT: u16 = 387;
+/// `System class>>_addJwtKeyPem:withId:`
+pub const SYSTEM_ADD_JWT_KEY: u16 = 388;
+/// `System class>>removeJwtKeyWithId:`
+pub const SYSTEM_REMOVE_JWT_KEY: u16 = 389;
+/// `System class>>_jwtPublicKeyPems`
+pub const SYSTEM_JWT_KEYS: u16 = 390;
+/// `GsTlsPublicKey class>>_kindOfPem:`
+pub const TLS_PUBLIC_KEY_KIND: u16 = 391;
+/// `GsTlsPublicKey class>>_pemOfFile:`
+pub const TLS_PUBLIC_KEY_FILE: u16 = 392;
 
 // ----- Collection fast paths: 400..=429 -----
 /// `OrderedCollection>>add:`, `OrderedCollection>>addLast:`
@@ -662,7 +674,7 @@ mod tests {
             .filter_map(|l| l.split_once(": u16 = "))
             .filter_map(|(_, n)| n.trim_end_matches(';').parse::<u16>().ok())
             .collect::<Vec<_>>();
-        assert_eq!(named.len(), 284);
+        assert_eq!(named.len(), 290);
         for n in 0..600u16 {
             assert_eq!(
                 crate::interp::primitive::is_known_primitive(n),

@@ -10,6 +10,7 @@ use gsmcp_store::{LoginOptions, Repository, StoreError, StoreSession};
 
 use super::codec;
 use super::image::{clear_dirty, collect_writes, Loader, OopMap, Prefetched};
+use super::jwt;
 use super::security::{may_change_kernel, DEVELOPER_USER};
 use super::tickets;
 use super::users::{UserRecord, Users, SECURITY_OOP};
@@ -139,6 +140,8 @@ pub(crate) enum Proof<'a> {
     Password(&'a str),
     /// A one-time login ticket (`tickets`).
     Ticket(&'a str),
+    /// A JSON Web Token, for a user enabled for them (`jwt`).
+    Jwt(&'a str),
     /// Nothing: the repository's own upgrade and repair, run as SystemUser.
     Internal,
 }
@@ -149,9 +152,9 @@ pub(crate) fn open_store(path: &Path, user: &str, proof: Proof<'_>) -> Result<Op
     let half_made = || PersistError::HalfMade(path.display().to_string());
     let mut options = LoginOptions::new().label(user);
     if let Proof::Ticket(ticket) = proof {
-        let key = tickets::read_key(path).map_err(PersistError::TicketRefused)?;
+        let key = tickets::read_key(path).map_err(PersistError::LoginRefused)?;
         let checked =
-            tickets::check(&key, user, ticket, unix_now()).map_err(PersistError::TicketRefused)?;
+            tickets::check(&key, user, ticket, unix_now()).map_err(PersistError::LoginRefused)?;
         options = options.spend_ticket(checked.nonce, checked.expires);
     }
     let repo = Repository::open(path).map_err(|e| match e {
@@ -159,7 +162,7 @@ pub(crate) fn open_store(path: &Path, user: &str, proof: Proof<'_>) -> Result<Op
         e => store_err(e),
     })?;
     let mut store = repo.login(options).map_err(|e| match e {
-        StoreError::TicketSpent => PersistError::TicketRefused(e.to_string()).into(),
+        StoreError::TicketSpent => PersistError::LoginRefused(e.to_string()).into(),
         e => store_err(e),
     })?;
     if store.view() == 0 {
@@ -176,9 +179,32 @@ pub(crate) fn open_store(path: &Path, user: &str, proof: Proof<'_>) -> Result<Op
             _ => Missing::User,
         });
     };
-    if matches!(proof, Proof::Password(p) if !record.check_password(p)) {
+    let refused = match proof {
+        // a user who logs in by token has no password that works: the same
+        // refusal as a wrong one, telling a guesser nothing
+        Proof::Password(p) if record.jwt.is_some() || !record.check_password(p) => {
+            Some(PersistError::LoginDenied)
+        }
+        Proof::Jwt(token) => match &record.jwt {
+            None => Some(PersistError::LoginRefused(format!(
+                "{user} is not enabled for JSON Web Token logins \
+                 (UserProfile>>enableJwtAuthenticationWith:)"
+            ))),
+            Some(policy) => jwt::check(
+                policy,
+                user,
+                token,
+                |kid| store.trusted_key(kid).map_err(|e| e.to_string()),
+                unix_now(),
+            )
+            .err()
+            .map(|why| PersistError::LoginRefused(format!("JWT login as {user}: {why}"))),
+        },
+        _ => None,
+    };
+    if let Some(e) = refused {
         let _ = store.logout();
-        return Err(PersistError::LoginDenied.into());
+        return Err(e.into());
     }
     let users = if record.read_only {
         store.logout().map_err(store_err)?;

@@ -16,12 +16,13 @@
 mod codec;
 mod collect;
 mod image;
+pub mod jwt;
 mod login;
 mod prims;
 mod repair;
 pub(crate) mod security;
 pub mod tickets;
-mod users;
+pub(crate) mod users;
 
 use std::path::{Path, PathBuf};
 
@@ -34,7 +35,7 @@ use crate::object::heap::Body;
 use crate::object::value::{FxHashMap, FxHashSet, Oop, Value};
 use codec::{CodecError, Reader, Writer};
 use image::{clear_dirty, collect_writes, Loader, OopMap, PendingMethod, Prefetched};
-use users::{UserRecord, Users, SECURITY_OOP};
+use users::{JwtPolicy, UserRecord, Users, SECURITY_OOP};
 
 pub use collect::{collect_garbage, GarbageReport};
 pub(crate) use login::{creation_writes, load_login, open_store, Proof};
@@ -66,7 +67,7 @@ pub enum PersistError {
     #[error("login failed: the user id or password is not valid")]
     LoginDenied,
     #[error("login failed: {0}")]
-    TicketRefused(String),
+    LoginRefused(String),
     #[error(
         "login failed: the repository has no user {0}; an administrator adds it \
          (AllUsers addNewUserWithId:password:) and commits"
@@ -111,7 +112,7 @@ impl From<PersistError> for StError {
             }
             PersistError::NotCommittable(_) => (2407, "TransactionError"),
             PersistError::LoginDenied
-            | PersistError::TicketRefused(_)
+            | PersistError::LoginRefused(_)
             | PersistError::NoSuchUser(_) => (4051, "SecurityError"),
             PersistError::NotPermitted(_) => (2717, "ImproperOperation"),
             _ => (4100, "RepositoryError"),
@@ -935,12 +936,7 @@ impl Vm {
         password: &str,
         commit_disabled: bool,
     ) -> Result<Oop, PersistError> {
-        let me = self.repo_state().user_id.clone();
-        if me != DEFAULT_USER && me != SYSTEM_USER {
-            return Err(PersistError::NotPermitted(format!(
-                "{me} may not create users"
-            )));
-        }
+        self.require_administrator("create users")?;
         if user.is_empty() || user.chars().any(|c| c.is_control()) {
             return Err(PersistError::NotPermitted(format!(
                 "invalid user id {user:?}"
@@ -971,6 +967,85 @@ impl Vm {
         })();
         self.put_repo(repo);
         r.map(|_| profile)
+    }
+
+    /// Refuses, saying it may not `what`, a login other than SystemUser's and
+    /// DataCurator's.
+    fn require_administrator(&mut self, what: &str) -> Result<(), PersistError> {
+        let me = &self.repo_state().user_id;
+        if me != DEFAULT_USER && me != SYSTEM_USER {
+            return Err(PersistError::NotPermitted(format!("{me} may not {what}")));
+        }
+        Ok(())
+    }
+
+    /// Makes `user` log in with JSON Web Tokens that satisfy `policy`, and no
+    /// longer with its password, once this session commits. The
+    /// administrators keep their password logins: a stone whose
+    /// administrators could be locked out by an identity provider's outage
+    /// is not one to run.
+    pub(crate) fn repo_enable_jwt(
+        &mut self,
+        user: &str,
+        policy: JwtPolicy,
+    ) -> Result<(), PersistError> {
+        self.require_administrator("enable JSON Web Token logins")?;
+        if user == DEFAULT_USER || user == SYSTEM_USER {
+            return Err(PersistError::NotPermitted(format!(
+                "{user} is an administrator and keeps its password login"
+            )));
+        }
+        if self.repo_state().store.is_read_only() {
+            return Err(PersistError::Store(StoreError::ReadOnly));
+        }
+        let repo = self.repo_state();
+        let Some(record) = repo.users.0.iter_mut().find(|r| r.user_id == user) else {
+            return Err(PersistError::NotPermitted(format!(
+                "there is no user {user}"
+            )));
+        };
+        record.jwt = Some(policy);
+        repo.users_dirty = true;
+        Ok(())
+    }
+
+    /// Trusts `pem` under `kid` for JSON Web Token logins (`pem` given), or
+    /// stops trusting `kid` (`None`), at once and outside the transaction, as
+    /// a stone does. The inner error is a refused argument.
+    pub(crate) fn repo_change_key(
+        &mut self,
+        kid: &str,
+        pem: Option<&str>,
+    ) -> Result<Result<(), String>, PersistError> {
+        self.require_administrator("change the trusted JWT keys")?;
+        if kid.is_empty() || kid.len() > 256 || kid.chars().any(char::is_control) {
+            return Ok(Err(
+                "a key id is 1 to 256 characters with no control characters".into(),
+            ));
+        }
+        let store = &self.repo_state().store;
+        Ok(match pem {
+            Some(pem) => {
+                if let Err(e) = jwt::PublicKey::from_pem(pem) {
+                    return Ok(Err(e));
+                }
+                if store.add_trusted_key(kid, pem.trim())? {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "a key with id {kid:?} is trusted already: remove it first \
+                         (System removeJwtKeyWithId:)"
+                    ))
+                }
+            }
+            None => {
+                if store.remove_trusted_key(kid)? {
+                    Ok(())
+                } else {
+                    Err(format!("no key with id {kid:?} is trusted"))
+                }
+            }
+        })
     }
 
     /// The UserProfile of `user`, faulted in if need be.

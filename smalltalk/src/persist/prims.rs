@@ -1,9 +1,13 @@
 //! The Smalltalk face of a repository session: primitives 313..=316 (System
 //! commitTransaction, abortTransaction, inTransaction, needsCommit) replaced for
 //! repository-backed sessions, and 380..=399 (continueTransaction,
-//! transactionConflicts, transactionMode, AllUsers). Failures are signalled as
-//! Smalltalk exceptions (TransactionError 2409/2407), never panics.
+//! transactionConflicts, transactionMode, AllUsers, JSON Web Token logins and
+//! the keys they are verified with). Failures are signalled as Smalltalk
+//! exceptions (TransactionError 2409/2407, ImproperOperation 2717,
+//! ArgumentError), never panics.
 
+use super::jwt;
+use super::users::JwtPolicy;
 use super::PersistError;
 use crate::interp::primitive::P;
 use crate::interp::Vm;
@@ -15,10 +19,6 @@ use crate::object::value::Value;
 impl Vm {
     /// Dispatches a repository primitive; `Ok(None)` lets the method's fallback code run.
     pub(crate) fn persist_prim(&mut self, n: u16, rp: usize, argc: usize) -> P {
-        if !self.has_repository() {
-            // in-memory image: the Smalltalk fallback code answers
-            return Ok(None);
-        }
         let arg = |vm: &Vm, i: usize| {
             if i < argc {
                 vm.stack[rp + 1 + i]
@@ -26,6 +26,39 @@ impl Vm {
                 Value::Nil
             }
         };
+        // keys are read the same with a repository or without
+        match n {
+            TLS_PUBLIC_KEY_KIND => {
+                let Some(pem) = self.string_of(arg(self, 0)) else {
+                    return Ok(None);
+                };
+                return match jwt::PublicKey::from_pem(&pem) {
+                    Ok(key) => Ok(Some(self.sym(key.kind))),
+                    Err(e) => self.signal_argument(&e),
+                };
+            }
+            TLS_PUBLIC_KEY_FILE => {
+                let Some(path) = self.string_of(arg(self, 0)) else {
+                    return Ok(None);
+                };
+                if self.repo().is_some_and(|r| !r.privileged) {
+                    return self.signal_persist(PersistError::NotPermitted(
+                        "only an administrator (SystemUser, DataCurator) reads key files on the \
+                         stone's host; others use GsTlsPublicKey newFromPemString:"
+                            .into(),
+                    ));
+                }
+                return match read_key_file(&path) {
+                    Ok(text) => Ok(Some(self.new_string(&text))),
+                    Err(e) => self.signal_argument(&e),
+                };
+            }
+            _ => {}
+        }
+        if !self.has_repository() {
+            // in-memory image: the Smalltalk fallback code answers
+            return Ok(None);
+        }
         match n {
             SYSTEM_COMMIT_TRANSACTION if !self.may_commit() => {
                 self.signal_persist(PersistError::CommitDisabled)
@@ -78,6 +111,66 @@ impl Vm {
                 let items = ids.iter().map(|s| self.new_string(s)).collect();
                 Ok(Some(self.new_array(items)))
             }
+            USER_ENABLE_JWT => {
+                let Some(user) = self.string_of(arg(self, 0)) else {
+                    return Ok(None);
+                };
+                let Some(key) = self.string_of(arg(self, 1)) else {
+                    return Ok(None);
+                };
+                let mut lists = Vec::with_capacity(3);
+                for i in 2..5 {
+                    let Some(items) = self.strings_of(arg(self, i)) else {
+                        return Ok(None);
+                    };
+                    lists.push(items);
+                }
+                let audiences = lists.pop().unwrap_or_default();
+                let issuers = lists.pop().unwrap_or_default();
+                let user_ids = lists.pop().unwrap_or_default();
+                let policy = JwtPolicy {
+                    user_id_key: key,
+                    user_ids,
+                    issuers,
+                    audiences,
+                };
+                match self.repo_enable_jwt(&user, policy) {
+                    Ok(()) => Ok(Some(arg(self, 0))),
+                    Err(e) => self.signal_persist(e),
+                }
+            }
+            SYSTEM_ADD_JWT_KEY | SYSTEM_REMOVE_JWT_KEY => {
+                // addJwtKey: pem withId: kid, or removeJwtKeyWithId: kid
+                let (kid, pem) = if n == SYSTEM_ADD_JWT_KEY {
+                    (arg(self, 1), Some(arg(self, 0)))
+                } else {
+                    (arg(self, 0), None)
+                };
+                let Some(kid) = self.string_of(kid) else {
+                    return Ok(None);
+                };
+                let pem = match pem.map(|p| self.string_of(p)) {
+                    Some(None) => return Ok(None),
+                    p => p.flatten(),
+                };
+                match self.repo_change_key(&kid, pem.as_deref()) {
+                    Ok(Ok(())) => Ok(Some(Value::True)),
+                    Ok(Err(why)) => self.signal_argument(&why),
+                    Err(e) => self.signal_persist(e),
+                }
+            }
+            SYSTEM_JWT_KEYS => {
+                let keys = match self.repo_state().store.trusted_keys() {
+                    Ok(k) => k,
+                    Err(e) => return self.signal_persist(e.into()),
+                };
+                let items = keys
+                    .iter()
+                    .flat_map(|(kid, pem)| [kid, pem])
+                    .map(|s| self.new_string(s))
+                    .collect();
+                Ok(Some(self.new_array(items)))
+            }
             USERS_USER_WITH_ID => {
                 let Some(user) = self.string_of(arg(self, 0)) else {
                     return Ok(None);
@@ -124,6 +217,18 @@ impl Vm {
         Value::Obj(d)
     }
 
+    /// Signals an ArgumentError saying `why`.
+    fn signal_argument(&mut self, why: &str) -> P {
+        let ex = self.new_exception(self.k.argument_error, Some(why), None);
+        self.signal(ex).map(Some)
+    }
+
+    /// The Strings of an Array of Strings or Symbols, or None.
+    fn strings_of(&mut self, v: Value) -> Option<Vec<String>> {
+        let items = self.array_items(v)?;
+        items.into_iter().map(|i| self.string_of(i)).collect()
+    }
+
     /// Signals a repository failure: TransactionError 2409 (refused commit,
     /// store failure) or 2407 (uncommittable object); ImproperOperation 2717
     /// for refused user administration.
@@ -143,4 +248,18 @@ impl Vm {
         }
         self.signal(ex).map(Some)
     }
+}
+
+/// The text of the key file at `path`: at most [`jwt::MAX_KEY`] bytes, and a
+/// PEM public key (never echoed when it is not, so no other file's content
+/// reaches a client).
+fn read_key_file(path: &str) -> Result<String, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
+    let mut text = String::new();
+    file.take(jwt::MAX_KEY as u64 + 1)
+        .read_to_string(&mut text)
+        .map_err(|_| format!("{path} is not a PEM public key"))?;
+    jwt::PublicKey::from_pem(&text).map_err(|e| format!("{path}: {e}"))?;
+    Ok(text)
 }

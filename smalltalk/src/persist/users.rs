@@ -1,8 +1,9 @@
 //! Users and their credentials: the security record (reserved OOP
 //! [`SECURITY_OOP`]) listing every user with a salted, stretched password hash
 //! (PBKDF2-HMAC-SHA-256), the read-only flag and the OOPs of the user's
-//! UserProfile and UserGlobals. It never stores, logs or returns a plain
-//! password, and it compares hashes in constant time.
+//! UserProfile and UserGlobals, and, for a user enabled for JSON Web Token
+//! logins, what such a token must say ([`JwtPolicy`]). It never stores, logs
+//! or returns a plain password, and it compares hashes in constant time.
 
 use super::codec::{CodecError, Reader, Writer};
 
@@ -13,7 +14,22 @@ pub const SECURITY_OOP: u64 = 2;
 /// cheap enough (about 0.3 ms with SHA extensions, 1 ms without) for a login.
 const ROUNDS: u32 = 2048;
 
+/// The record's format: 1 has no JWT settings; 2 adds them to every user.
+/// A record is written in format 1 while no user has them, so a repository
+/// stays readable by builds that predate JWT logins until one is enabled.
 const SECURITY_FORMAT: u8 = 1;
+const SECURITY_FORMAT_JWT: u8 = 2;
+
+/// What a JSON Web Token must say to log a user in (GemStone's
+/// JwtSecurityData): the claim naming the user and the values it may have,
+/// the issuers and the audiences it may come from and be for (`*`: any).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct JwtPolicy {
+    pub user_id_key: String,
+    pub user_ids: Vec<String>,
+    pub issuers: Vec<String>,
+    pub audiences: Vec<String>,
+}
 
 /// One user of the repository.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,6 +43,8 @@ pub struct UserRecord {
     pub profile: u64,
     /// Repository OOP of the user's own UserGlobals.
     pub user_globals: u64,
+    /// Set when the user logs in with a JSON Web Token instead of a password.
+    pub jwt: Option<JwtPolicy>,
 }
 
 impl UserRecord {
@@ -46,6 +64,7 @@ impl UserRecord {
             read_only,
             profile,
             user_globals,
+            jwt: None,
         })
     }
 
@@ -69,7 +88,12 @@ impl Users {
 
     pub fn encode(&self) -> Vec<u8> {
         let mut w = Writer::default();
-        w.u8(SECURITY_FORMAT);
+        let jwt = self.0.iter().any(|u| u.jwt.is_some());
+        w.u8(if jwt {
+            SECURITY_FORMAT_JWT
+        } else {
+            SECURITY_FORMAT
+        });
         w.uv(self.0.len() as u64);
         for u in &self.0 {
             w.str(&u.user_id);
@@ -78,6 +102,19 @@ impl Users {
             w.u8(u.read_only as u8);
             w.uv(u.profile);
             w.uv(u.user_globals);
+            if jwt {
+                match &u.jwt {
+                    None => w.u8(0),
+                    Some(p) => {
+                        w.u8(1);
+                        w.str(&p.user_id_key);
+                        for list in [&p.user_ids, &p.issuers, &p.audiences] {
+                            w.uv(list.len() as u64);
+                            list.iter().for_each(|s| w.str(s));
+                        }
+                    }
+                }
+            }
         }
         w.buf
     }
@@ -85,7 +122,7 @@ impl Users {
     pub fn decode(data: &[u8]) -> Result<Users, CodecError> {
         let mut r = Reader::new(data);
         let f = r.u8()?;
-        if f != SECURITY_FORMAT {
+        if f != SECURITY_FORMAT && f != SECURITY_FORMAT_JWT {
             return Err(CodecError(format!("security record format {f}")));
         }
         let n = r.len(50)?;
@@ -101,13 +138,31 @@ impl Users {
                 *b = r.u8()?;
             }
             let read_only = r.u8()? != 0;
+            let profile = r.oop()?;
+            let user_globals = r.oop()?;
+            let jwt = if f == SECURITY_FORMAT_JWT && r.u8()? != 0 {
+                let user_id_key = r.str()?;
+                let mut list = || -> Result<Vec<String>, CodecError> {
+                    let n = r.len(1)?;
+                    (0..n).map(|_| r.str()).collect()
+                };
+                Some(JwtPolicy {
+                    user_id_key,
+                    user_ids: list()?,
+                    issuers: list()?,
+                    audiences: list()?,
+                })
+            } else {
+                None
+            };
             users.push(UserRecord {
                 user_id,
                 salt,
                 hash,
                 read_only,
-                profile: r.oop()?,
-                user_globals: r.oop()?,
+                profile,
+                user_globals,
+                jwt,
             });
         }
         if !r.at_end() {
@@ -301,6 +356,23 @@ mod tests {
         assert!(back.find("bob").unwrap().check_password(""));
         assert!(!users.encode().windows(6).any(|w| w == b"s3cret"));
         let bytes = users.encode();
+        assert_eq!(
+            bytes[0], SECURITY_FORMAT,
+            "no JWT settings: the first format"
+        );
+        for n in 0..bytes.len() {
+            assert!(Users::decode(&bytes[..n]).is_err());
+        }
+        let mut with_jwt = users;
+        with_jwt.0[1].jwt = Some(JwtPolicy {
+            user_id_key: "preferred_username".into(),
+            user_ids: vec!["bob".into(), "robert".into()],
+            issuers: vec!["https://id.example".into()],
+            audiences: vec!["*".into()],
+        });
+        let bytes = with_jwt.encode();
+        assert_eq!(bytes[0], SECURITY_FORMAT_JWT);
+        assert_eq!(Users::decode(&bytes).unwrap().0, with_jwt.0);
         for n in 0..bytes.len() {
             assert!(Users::decode(&bytes[..n]).is_err());
         }

@@ -237,6 +237,7 @@ fn login_repository(
     let login = match credential {
         Credential::Password(password) => Session::login(path, user, password),
         Credential::Ticket(ticket) => Session::login_with_ticket(path, user, ticket),
+        Credential::Jwt(token) => Session::login_with_jwt(path, user, token),
     };
     login.map_err(|e| {
         if e.number == LOGIN_DENIED && matches!(credential, Credential::Password(_)) {
@@ -283,11 +284,12 @@ pub fn login(backend: &Backend, memory: u64) -> Result<Box<dyn Login>, LoginErro
             credential,
         } => {
             // The in-memory image has one user and no password store; a login as
-            // anyone else, or by ticket (nothing here could check it), is
-            // refused rather than silently run as DataCurator.
-            if matches!(credential, Credential::Ticket(_)) {
+            // anyone else, or by ticket or token (nothing here could check
+            // either), is refused rather than silently run as DataCurator.
+            if !matches!(credential, Credential::Password(_)) {
                 return Err(LoginError::Refused(
-                    "an in-memory image has no login key: per-user logins need a repository file"
+                    "an in-memory image has no users of its own: per-user logins need a \
+                     repository file"
                         .into(),
                 ));
             }
@@ -309,7 +311,7 @@ pub fn login(backend: &Backend, memory: u64) -> Result<Box<dyn Login>, LoginErro
             host_user,
             host_password,
             user,
-            password,
+            credential,
         } => gci::login(&gci::Settings {
             gemstone: gemstone.as_deref(),
             library: library.as_deref(),
@@ -319,7 +321,7 @@ pub fn login(backend: &Backend, memory: u64) -> Result<Box<dyn Login>, LoginErro
             host_user: host_user.as_deref(),
             host_password: host_password.as_deref(),
             user,
-            password,
+            credential,
         }),
     }
 }

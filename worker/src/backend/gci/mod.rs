@@ -19,7 +19,9 @@
 pub mod library;
 
 use crate::backend::{Breaker, Login, LoginError};
+use gsmcp_gci_abi::product::{has_jwt_logins, JWT_LOGINS_SINCE};
 use gsmcp_gci_abi::{self as abi, GciErrSType, GciSession, OopType};
+use gsmcp_ipc::Credential;
 use gsmcp_smalltalk::{ErrorKind, StError, TransactionMark};
 use library::Library;
 use std::ffi::CString;
@@ -71,8 +73,8 @@ pub struct Settings<'a> {
     pub host_password: Option<&'a str>,
     /// The GemStone user to log in as.
     pub user: &'a str,
-    /// Its password.
-    pub password: &'a str,
+    /// Its password, or the session's access token (a JWT login).
+    pub credential: &'a Credential,
 }
 
 /// One GCI session: the library, the session handle and its breaker.
@@ -138,6 +140,13 @@ fn cstring(what: &str, s: &str) -> Result<CString, LoginError> {
 fn login_error(err: &GciErrSType, s: &Settings, lib: &Library) -> LoginError {
     let msg = err.message_text();
     let text = match err.number {
+        abi::GS_ERR_LOGIN_DENIAL if matches!(s.credential, Credential::Jwt(_)) => format!(
+            "the stone refused the access token as a login for user {:?}: the user must be \
+             enabled for JWT logins (UserProfile>>enableJwtAuthenticationWith:) with settings \
+             that accept the token, and the stone must trust the key that signed it (System \
+             addJwtKey:withId:) [{msg}]",
+            s.user
+        ),
         abi::GS_ERR_LOGIN_DENIAL => format!(
             "the stone refused user {:?}: the user id or password is not valid (check \
              MCP_WORKER_USER and MCP_WORKER_PASSWORD or MCP_WORKER_PASSWORD_FILE) [{msg}]",
@@ -190,6 +199,32 @@ fn wait_readable(fd: i32, bound: Option<Duration>) -> bool {
 pub fn login(settings: &Settings) -> Result<Box<dyn Login>, LoginError> {
     let (path, version) = library::locate(settings.gemstone, settings.library)
         .map_err(|e| LoginError::Library(e.to_string()))?;
+    // what the login proves itself with decides, before anything is loaded,
+    // whether this library can make it
+    let (password, flags) = match settings.credential {
+        Credential::Password(p) => (cstring("the worker password", p)?, abi::GCI_LOGIN_QUIET),
+        Credential::Jwt(token) => {
+            if !has_jwt_logins(&version) {
+                return Err(LoginError::Library(format!(
+                    "the GCI library {} is GemStone {version}, whose logins do not take a JSON \
+                     Web Token: per-user workers need {JWT_LOGINS_SINCE} or later (or set \
+                     MCP_WORKER_LOGIN=shared)",
+                    path.display()
+                )));
+            }
+            (
+                cstring("the access token", token)?,
+                abi::GCI_LOGIN_QUIET | abi::GCI_JWT_PASSWORD,
+            )
+        }
+        Credential::Ticket(_) => {
+            return Err(LoginError::Refused(
+                "a login ticket is for the embedded stone; a GemStone stone takes a password \
+                 or an access token"
+                    .into(),
+            ))
+        }
+    };
     if let Some(g) = settings.gemstone {
         // the library reads the product directory (and NetLDI lock files) from here
         std::env::set_var("GEMSTONE", g);
@@ -202,7 +237,6 @@ pub fn login(settings: &Settings) -> Result<Box<dyn Login>, LoginError> {
     let stone = cstring("MCP_STONE", settings.stone)?;
     let gem = cstring("MCP_GEM_NRS", settings.gem_nrs)?;
     let user = cstring("MCP_WORKER_USER", settings.user)?;
-    let password = cstring("the worker password", settings.password)?;
     let host_user = settings
         .host_user
         .map(|u| cstring("the host user", u))
@@ -212,7 +246,6 @@ pub fn login(settings: &Settings) -> Result<Box<dyn Login>, LoginError> {
         .map(|p| cstring("the host password", p))
         .transpose()?;
     let ptr = |c: &Option<CString>| c.as_ref().map_or(std::ptr::null(), |c| c.as_ptr());
-    let flags = abi::GCI_LOGIN_QUIET;
     let mut err = GciErrSType::default();
     let mut init = abi::FALSE;
     let sess = match (lib.nb_login, lib.nb_login_finished) {
