@@ -266,11 +266,44 @@ impl Session {
     /// who may write the file may do as much; this needs no password.
     pub fn repair_kernel(path: &std::path::Path, dry_run: bool) -> Result<KernelRepair, StError> {
         let mut fresh = Session::shipped()?;
-        let shipped = fresh.run_on_eval_thread(|vm| vm.shipped_kernel())?;
+        let shipped = std::sync::Arc::new(fresh.run_on_eval_thread(|vm| vm.shipped_kernel())?);
         drop(fresh);
         let mut admin =
             Session::open(path, SYSTEM_USER, Proof::Internal).map_err(|m| m.into_error())?;
+        // kernel classes a repository made by an earlier build lacks are
+        // defined first, so the repair below gives them their methods
+        let (missing, mut early) = {
+            let shipped = shipped.clone();
+            admin.run_on_eval_thread(move |vm| {
+                let mut early = KernelRepair::default();
+                let missing = vm.missing_kernel_classes(&shipped, &mut early);
+                (missing, early)
+            })?
+        };
+        for (name, definition) in missing {
+            match admin.evaluate_print_string(&definition) {
+                Ok(_) => {
+                    let adopted = {
+                        let name = name.clone();
+                        admin.run_on_eval_thread(move |vm| vm.adopt_kernel_class(&name))?
+                    };
+                    if adopted {
+                        early.classes.push(name);
+                    } else {
+                        early
+                            .not_restored
+                            .push(format!("the kernel class {name} could not be defined"));
+                    }
+                }
+                Err(e) => early.not_restored.push(format!(
+                    "the kernel class {name} could not be defined: {}",
+                    e.message_text.unwrap_or(e.description)
+                )),
+            }
+        }
         let mut report = admin.run_on_eval_thread(move |vm| vm.repair_kernel(&shipped))??;
+        report.classes = early.classes;
+        report.not_restored.splice(0..0, early.not_restored);
         if dry_run || report.is_clean() {
             admin.abort_transaction()?;
         } else if admin.commit_transaction()? {

@@ -360,6 +360,7 @@ pub(crate) fn load_login(vm: &mut Vm, opened: Opened) -> Result<(), PersistError
         privileged,
         kernel_methods,
         restored: vec![],
+        restored_classes: vec![],
         path: path.to_path_buf(),
         collector: None,
     }));

@@ -166,6 +166,10 @@ pub struct RepoState {
     /// Method objects this session's kernel repair compiled, recorded in the
     /// kernel record at commit (`repair`).
     restored: Vec<Oop>,
+    /// Classes (and their metaclasses) this session's kernel repair defined
+    /// because the repository predates them, recorded as the kernel's at
+    /// commit.
+    restored_classes: Vec<Oop>,
     /// The repository file, for the garbage collections this session starts.
     path: PathBuf,
     /// The garbage collection a commit of this session started (`collect`).
@@ -753,6 +757,7 @@ impl Vm {
         if discard {
             repo.users_dirty = false;
             repo.restored.clear();
+            repo.restored_classes.clear();
         }
         if todo.contains(&KERNEL_OOP) {
             // a kernel repair committed
@@ -873,23 +878,35 @@ impl Vm {
             writes.push((SECURITY_OOP, repo.users.encode()));
         }
         let mut restored = vec![];
-        if !repo.restored.is_empty() {
+        if !repo.restored.is_empty() || !repo.restored_classes.is_empty() {
             let Some(data) = repo.store.read(KERNEL_OOP)? else {
                 return Err(PersistError::Corrupt("the kernel record vanished".into()));
             };
             let mut kernel = KernelRecord::decode(&data)?;
-            for &m in &repo.restored {
-                let s = set
-                    .new
+            let store_of = |o: Oop| {
+                set.new
                     .iter()
-                    .find(|(o, _)| *o == m)
+                    .find(|(n, _)| *n == o)
                     .map(|&(_, s)| s)
-                    .or_else(|| repo.map.store_of(self, m));
-                restored.extend(s);
-            }
+                    .or_else(|| repo.map.store_of(self, o))
+            };
+            restored.extend(repo.restored.iter().filter_map(|&m| store_of(m)));
+            let classes: Vec<u64> = repo
+                .restored_classes
+                .iter()
+                .filter_map(|&c| store_of(c))
+                .collect();
             kernel
                 .entries
                 .extend(restored.iter().map(|&s| (KERNEL_METHOD.to_string(), s)));
+            // a record that names no class (a repository from before it
+            // did) takes every class as the kernel's: naming some would
+            // make only those the kernel's
+            if kernel.entries.iter().any(|(n, _)| n == KERNEL_CLASS) {
+                kernel
+                    .entries
+                    .extend(classes.into_iter().map(|s| (KERNEL_CLASS.to_string(), s)));
+            }
             writes.push((KERNEL_OOP, kernel.encode()));
         }
         match repo
@@ -904,6 +921,7 @@ impl Vm {
                 repo.users_dirty = false;
                 repo.kernel_methods.extend(restored);
                 repo.restored.clear();
+                repo.restored_classes.clear();
                 repo.conflicts = Some(vec![]);
                 if done.collect_due {
                     repo.start_collection();

@@ -12,11 +12,15 @@
 //! defines in a superclass (removed); each user's binding of its UserGlobals
 //! and a symbol list that holds Globals. Methods it compiles are recorded in
 //! the kernel record as the kernel's, so the kernel guard covers them as it
-//! covers the ones the creation made (`security`). What it cannot restore (a
-//! kernel class that is gone, a superclass that changed) it reports.
+//! covers the ones the creation made (`security`). A kernel class the
+//! repository never had — it was made by an earlier build — is defined, with
+//! every method, and recorded as the kernel's too, so a repair brings an older
+//! repository up to this build's kernel (`Session::repair_kernel`). What it
+//! cannot restore (a kernel class that is gone, a superclass that changed, a
+//! name a user's own object holds) it reports.
 
 use crate::interp::Vm;
-use crate::object::heap::Body;
+use crate::object::heap::{Body, Format};
 use crate::object::value::{FxHashMap, Oop, Value};
 
 use super::PersistError;
@@ -25,6 +29,8 @@ use super::PersistError;
 /// found damaged and could not restore.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct KernelRepair {
+    /// Kernel classes defined because the repository predates them.
+    pub classes: Vec<String>,
     /// Globals' and the users' bindings put back.
     pub bindings: Vec<String>,
     /// Kernel methods compiled again from the shipped source.
@@ -43,7 +49,8 @@ pub struct KernelRepair {
 impl KernelRepair {
     /// Whether the repair changed nothing.
     pub fn is_clean(&self) -> bool {
-        self.bindings.is_empty()
+        self.classes.is_empty()
+            && self.bindings.is_empty()
             && self.methods.is_empty()
             && self.removed.is_empty()
             && self.symbol_lists.is_empty()
@@ -61,6 +68,9 @@ pub(crate) struct Shipped {
     classes: Vec<(String, Option<String>)>,
     /// Globals' kernel bindings: name → what it names
     globals: Vec<(String, Named)>,
+    /// How to define each kernel class a class message can make, superclasses
+    /// first: (name, the definition's Smalltalk)
+    definitions: Vec<(String, String)>,
 }
 
 /// What a kernel name in Globals is bound to.
@@ -126,11 +136,126 @@ impl Vm {
             };
             globals.push((name, named));
         }
+        let definitions = self.kernel_definitions(&globals);
         Shipped {
             sides,
             classes,
             globals,
+            definitions,
         }
+    }
+
+    /// The class definitions of the kernel classes Globals binds under their
+    /// own names whose instances a class message can shape (pointers,
+    /// indexable pointers, bytes), superclasses first.
+    fn kernel_definitions(&self, globals: &[(String, Named)]) -> Vec<(String, String)> {
+        let names = |vm: &Vm, syms: &[Oop]| -> String {
+            syms.iter()
+                .filter_map(|&s| vm.string_of(Value::Obj(s)))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let mut out: Vec<(usize, String, String)> = vec![];
+        for c in self.roots.kernel.iter().copied() {
+            let Some(d) = self.heap.class_data(c) else {
+                continue;
+            };
+            let Some(name) = self.class_name_of(c).filter(|_| !d.is_meta) else {
+                continue;
+            };
+            let bound = globals
+                .iter()
+                .any(|(g, n)| g == &name && matches!(n, Named::Class(k) if k == &name));
+            let Some(sup) = d.superclass.and_then(|s| self.class_name_of(s)) else {
+                continue;
+            };
+            let ivars = names(self, &d.ivar_names);
+            let class_vars: Vec<Oop> = d.class_vars.iter().map(|&(k, _)| k).collect();
+            let cvars = names(self, &class_vars);
+            let civars = self
+                .heap
+                .class_data(self.heap.get(c).class)
+                .map(|m| names(self, &m.ivar_names))
+                .unwrap_or_default();
+            let shape = match d.format {
+                Format::Ptr => format!("subclass: '{name}' instVarNames: #({ivars})"),
+                Format::IdxPtr => format!("indexableSubclass: '{name}' instVarNames: #({ivars})"),
+                Format::Bytes if ivars.is_empty() => format!("byteSubclass: '{name}'"),
+                _ => continue,
+            };
+            if !bound {
+                continue;
+            }
+            let mut depth = 0;
+            let mut up = d.superclass;
+            while let Some(u) = up {
+                depth += 1;
+                up = self.heap.class_data(u).and_then(|x| x.superclass);
+            }
+            out.push((
+                depth,
+                name,
+                format!(
+                    "{sup} {shape} classVars: #({cvars}) classInstVars: #({civars}) \
+                     poolDictionaries: #() inDictionary: Globals"
+                ),
+            ));
+        }
+        out.sort();
+        out.into_iter().map(|(_, n, d)| (n, d)).collect()
+    }
+
+    /// The kernel classes of `shipped` this repository lacks altogether,
+    /// with their definitions, superclasses first; a name Globals binds to
+    /// an object of a user's is reported in `out` and left alone.
+    pub(crate) fn missing_kernel_classes(
+        &mut self,
+        shipped: &Shipped,
+        out: &mut KernelRepair,
+    ) -> Vec<(String, String)> {
+        let here: Vec<String> = self
+            .roots
+            .kernel
+            .iter()
+            .filter_map(|&c| self.class_name_of(c))
+            .collect();
+        let globals = self.roots.globals;
+        let mut missing = vec![];
+        for (name, definition) in &shipped.definitions {
+            if here.contains(name) {
+                continue;
+            }
+            let key = self.sym(name);
+            if self.dict_assoc(Value::Obj(globals), key).is_some() {
+                out.not_restored.push(format!(
+                    "the kernel class {name} is not defined: Globals binds {name} to an object \
+                     that is not the kernel's"
+                ));
+                continue;
+            }
+            missing.push((name.clone(), definition.clone()));
+        }
+        missing
+    }
+
+    /// Makes the class Globals binds to `name`, just defined by a repair,
+    /// the kernel's, and records it so at commit. Answers whether there was
+    /// such a class.
+    pub(crate) fn adopt_kernel_class(&mut self, name: &str) -> bool {
+        let key = self.sym(name);
+        let Some(c) = self
+            .dict_assoc(Value::Obj(self.roots.globals), key)
+            .and_then(|a| self.heap.slot(a, 1).oop())
+            .filter(|&c| self.heap.class_data(c).is_some())
+        else {
+            return false;
+        };
+        self.mark_kernel_class(c);
+        let meta = self.heap.get(c).class;
+        let repo = self.repo_state();
+        repo.restored_classes.push(c);
+        repo.restored_classes.push(meta);
+        true
     }
 
     fn category_of(&self, class: Oop, sel: Oop) -> String {
@@ -355,5 +480,121 @@ impl Vm {
             out.symbol_lists.push(rec.user_id.clone());
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{KernelRecord, KERNEL_CLASS, KERNEL_OOP};
+    use crate::Session;
+    use gsmcp_store::{LoginOptions, Repository};
+
+    /// Makes the repository at `path` look made by a build before `names`
+    /// existed: Globals binds none of them and the kernel record names
+    /// neither them nor their metaclasses (nor any class, with `every`: a
+    /// repository from before the record named its classes).
+    fn forget_kernel_classes(path: &std::path::Path, names: &[&str], every: bool) {
+        let mut su = Session::login(path, "SystemUser", "swordfish").unwrap();
+        let owned: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+        let oops: Vec<u64> = su
+            .run_on_eval_thread(move |vm| {
+                let mut out = vec![];
+                for name in &owned {
+                    let key = vm.sym(name);
+                    let c = vm
+                        .dict_assoc(crate::object::value::Value::Obj(vm.roots.globals), key)
+                        .and_then(|a| vm.heap.slot(a, 1).oop())
+                        .expect("a kernel class");
+                    let meta = vm.heap.get(c).class;
+                    let repo = vm.repo().unwrap();
+                    out.extend(repo.map.store_of(vm, c));
+                    out.extend(repo.map.store_of(vm, meta));
+                }
+                out
+            })
+            .unwrap();
+        assert_eq!(oops.len(), names.len() * 2);
+        let unbind: String = names
+            .iter()
+            .map(|n| format!("Globals removeKey: #{n}. "))
+            .collect();
+        su.evaluate_print_string(&format!("{unbind}System commitTransaction"))
+            .unwrap();
+        su.logout().unwrap();
+        let repo = Repository::open(path).unwrap();
+        let mut store = repo.login(LoginOptions::new()).unwrap();
+        let mut kernel = KernelRecord::decode(&store.read(KERNEL_OOP).unwrap().unwrap()).unwrap();
+        kernel
+            .entries
+            .retain(|(n, o)| !(n == KERNEL_CLASS && (every || oops.contains(o))));
+        store.commit([(KERNEL_OOP, Some(kernel.encode()))]).unwrap();
+        store.logout().unwrap();
+    }
+
+    #[test]
+    fn a_repair_defines_the_kernel_classes_an_older_repository_lacks() {
+        let dir = std::env::temp_dir().join(format!("gsmcp-repair-new-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("older.repository");
+        Session::create_repository(&path).unwrap();
+        forget_kernel_classes(&path, &["JwtSecurityData", "GsTlsPublicKey"], false);
+        let mut dev = Session::login(&path, "Developer", "swordfish").unwrap();
+        let e = dev
+            .evaluate_print_string("JwtSecurityData new")
+            .unwrap_err();
+        assert!(e.description.contains("JwtSecurityData"), "{e:?}");
+        dev.logout().unwrap();
+
+        let dry = Session::repair_kernel(&path, true).unwrap();
+        assert_eq!(dry.classes, ["GsTlsPublicKey", "JwtSecurityData"]);
+        assert!(!dry.committed);
+        let done = Session::repair_kernel(&path, false).unwrap();
+        assert_eq!(done.classes, ["GsTlsPublicKey", "JwtSecurityData"]);
+        assert!(done.not_restored.is_empty(), "{:?}", done.not_restored);
+        assert!(done
+            .methods
+            .iter()
+            .any(|m| m == "JwtSecurityData>>validate"));
+        assert!(done.committed);
+
+        // the classes work, and are the kernel's: a developer may not change them
+        let mut dev = Session::login(&path, "Developer", "swordfish").unwrap();
+        assert_eq!(
+            dev.evaluate_print_string(
+                "(JwtSecurityData new addUserId: 'a'; addIssuer: #*; addAudience: #*; yourself) validate"
+            )
+            .unwrap(),
+            "true"
+        );
+        let e = dev
+            .evaluate_print_string("JwtSecurityData compileMethod: 'validate ^ false'")
+            .unwrap_err();
+        assert_eq!(e.number, 2108, "{e:?}");
+        dev.logout().unwrap();
+        // and a second repair finds nothing to do
+        let again = Session::repair_kernel(&path, false).unwrap();
+        assert!(again.is_clean(), "{again:?}");
+
+        // a repository whose record names no class takes every class it
+        // holds as the kernel's (the unbound class object included, so the
+        // repair binds it again); the repair records no class there, and
+        // every class stays the kernel's
+        let oldest = dir.join("oldest.repository");
+        Session::create_repository(&oldest).unwrap();
+        forget_kernel_classes(&oldest, &["JwtSecurityData"], true);
+        let done = Session::repair_kernel(&oldest, false).unwrap();
+        assert!(done.not_restored.is_empty(), "{:?}", done.not_restored);
+        assert!(!done.is_clean());
+        let mut dev = Session::login(&oldest, "Developer", "swordfish").unwrap();
+        for code in [
+            "Object compileMethod: 'printString ^ 1'",
+            "JwtSecurityData compileMethod: 'validate ^ false'",
+        ] {
+            let e = dev.evaluate_print_string(code).unwrap_err();
+            assert_eq!(e.number, 2108, "{code}: {e:?}");
+        }
+        dev.logout().unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -294,6 +294,10 @@ fn repair_kernel(path: &std::path::Path, dry_run: bool) -> ExitCode {
         }
     };
     let verb = if dry_run { "would restore" } else { "restored" };
+    for name in &report.classes {
+        let verb = if dry_run { "would define" } else { "defined" };
+        println!("{verb} the kernel class {name} (new in this build)");
+    }
     for line in &report.bindings {
         println!("{verb} binding {line}");
     }
