@@ -429,6 +429,9 @@ pub(crate) mod test_login {
         fn evaluate_string(&mut self, _: &str) -> Result<String, gsmcp_smalltalk::StError> {
             unreachable!("plain resources never evaluate")
         }
+        fn last_error_stack(&self) -> Option<String> {
+            None
+        }
         fn user(&self) -> String {
             "nobody".into()
         }

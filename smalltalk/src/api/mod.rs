@@ -46,6 +46,9 @@ pub struct Session {
     vm: Box<Vm>,
     /// Evaluate on the caller's thread (it vouches for its stack).
     direct: bool,
+    /// The stack report of the exception that ended the last evaluation
+    /// (`last_error_stack`).
+    last_stack: Option<String>,
 }
 
 /// The interpreter runs on a thread of its own with this much stack, so deep
@@ -101,6 +104,7 @@ impl Session {
                     interrupter,
                     vm,
                     direct: false,
+                    last_stack: None,
                 })
             }
             Err(e) => Err(e.clone()),
@@ -118,6 +122,7 @@ impl Session {
             interrupter,
             vm,
             direct: false,
+            last_stack: None,
         };
         for (name, text) in KERNEL_FILES {
             let text: &'static str = text;
@@ -205,10 +210,20 @@ impl Session {
         self.interrupter.clone()
     }
 
+    /// The stack report (GemStone's lines, innermost first) of the unhandled
+    /// exception that ended the last `evaluate_print_string` or
+    /// `evaluate_string`, taken where it was signalled; `None` after a
+    /// success, a compile error or a failure with no exception.
+    pub fn last_error_stack(&self) -> Option<&str> {
+        self.last_stack.as_deref()
+    }
+
     fn evaluate_with(&mut self, source: &str, print: bool) -> Result<String, StError> {
+        self.last_stack = None;
         let src = source.to_string();
         let r = self.on_eval_thread(move |vm| {
             vm.reset_transient();
+            vm.set_last_exception(Value::Nil);
             let sites_mark = vm.sends.site_mark();
             // a compile error is reported with its position, not as a signal
             let dicts = vm.symbol_list_dicts();
@@ -217,7 +232,7 @@ impl Session {
                 Ok(c) => c.method,
                 Err(e) => {
                     let (line, _) = crate::image::filein::line_col(&src, e.offset);
-                    return Err(StError {
+                    let error = StError {
                         kind: ErrorKind::Compile,
                         number: 1001,
                         class_name: "CompileError".into(),
@@ -225,7 +240,8 @@ impl Session {
                         description: format!("a CompileError occurred (error 1001), {} (error {} at offset {})", e.message, e.number, e.offset + 1),
                         offset: Some(e.offset + 1),
                         line: Some(line),
-                    });
+                    };
+                    return (Err(error), None);
                 }
             };
             let rp = vm.stack.len();
@@ -239,6 +255,14 @@ impl Session {
                 other => other,
             };
             let out = vm.finish_evaluation(r).map_err(StError::from);
+            let stack = match &out {
+                Err(_) => {
+                    let ex = vm.last_exception();
+                    vm.set_last_exception(Value::Nil);
+                    vm.exception_stack_text(ex)
+                }
+                Ok(_) => None,
+            };
             let out = match out {
                 Ok(v) => match vm.string_of(v) {
                     Some(s) => Ok(s),
@@ -262,11 +286,13 @@ impl Session {
             if vm.heap.allocated_since_gc > GC_THRESHOLD || vm.heap.over_limit() {
                 vm.collect_garbage();
             }
-            out
+            (out, stack)
         });
         // a break that arrived after the evaluation ended must not hit the next one
         let _ = self.interrupter.take();
-        r?
+        let (out, stack) = r?;
+        self.last_stack = stack;
+        out
     }
 
     /// Compiles `source` as a doit and runs it, answering the result's `printString`.
@@ -355,6 +381,7 @@ impl Session {
             interrupter,
             vm,
             direct: false,
+            last_stack: None,
         }
     }
 

@@ -560,6 +560,13 @@ impl Vm {
         self.new_string(&text)
     }
 
+    /// The stack report `ex` captured where it was signalled, as text;
+    /// `None` for no exception or an empty report.
+    pub(crate) fn exception_stack_text(&mut self, ex: Value) -> Option<String> {
+        let report = self.captured_report(ex);
+        self.string_of(report).filter(|t| !t.is_empty())
+    }
+
     /// The report of the running activations, innermost first, at most `level` lines.
     fn live_report(&mut self, level: usize) -> Value {
         let n = self.frames.acts.len();

@@ -57,6 +57,9 @@ pub trait Login {
     fn evaluate_print_string(&mut self, source: &str) -> Result<String, StError>;
     /// Compiles `source` as a doit whose result is a String, and answers it.
     fn evaluate_string(&mut self, source: &str) -> Result<String, StError>;
+    /// The stack report of the exception that ended the last evaluation
+    /// (GemStone's lines, innermost first), when the stone gave one.
+    fn last_error_stack(&self) -> Option<String>;
     /// The user the login belongs to.
     fn user(&self) -> String;
     /// The stone's name.
@@ -127,6 +130,9 @@ impl Login for Embedded {
     }
     fn evaluate_string(&mut self, source: &str) -> Result<String, StError> {
         self.session.evaluate_string(source)
+    }
+    fn last_error_stack(&self) -> Option<String> {
+        self.session.last_error_stack().map(String::from)
     }
     fn user(&self) -> String {
         self.session.user_id()

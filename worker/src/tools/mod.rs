@@ -38,6 +38,7 @@ pub mod paging;
 pub mod refactoring;
 pub mod search;
 pub mod session;
+pub mod stack;
 pub mod template;
 pub mod testing;
 pub mod workflow;

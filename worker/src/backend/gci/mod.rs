@@ -86,6 +86,8 @@ pub struct GciLogin {
     stone: String,
     /// Objects finished with, waiting to be released in one call.
     pending: Mutex<Vec<OopType>>,
+    /// The stack report of the error that ended the last evaluation.
+    last_stack: Mutex<Option<String>>,
 }
 
 struct GciBreaker {
@@ -171,6 +173,9 @@ fn login_error(err: &GciErrSType, s: &Settings, lib: &Library) -> LoginError {
     };
     LoginError::Refused(text)
 }
+
+/// The most frames a failed evaluation's stack report is asked for.
+const STACK_LEVELS: i64 = 100;
 
 /// Waits for `fd` to become readable (a finished call), up to `bound`.
 fn wait_readable(fd: i32, bound: Option<Duration>) -> bool {
@@ -325,6 +330,7 @@ pub fn login(settings: &Settings) -> Result<Box<dyn Login>, LoginError> {
         user: String::new(),
         stone: String::new(),
         pending: Mutex::new(Vec::new()),
+        last_stack: Mutex::new(None),
     };
     login.user = login
         .evaluate_string("System myUserProfile userId")
@@ -462,6 +468,31 @@ impl GciLogin {
             .flatten()
     }
 
+    /// The stack report of a failed evaluation: GemStone leaves the halted
+    /// process in `err.context`, whose report is asked for as Jasper asks
+    /// (`stackReportToLevel:withArgsAndTemps:andMethods:`); a stone that
+    /// leaves none (the embedded one through gsmcp's library) is asked for
+    /// its exception's own `stackReport`. `None` when neither answers.
+    fn error_stack(&self, err: &GciErrSType) -> Option<String> {
+        let live = |o: OopType| o != abi::OOP_NIL && o != abi::OOP_ILLEGAL;
+        let report = if live(err.context) {
+            let level = abi::small_int_oop(STACK_LEVELS)?;
+            self.perform(
+                err.context,
+                "stackReportToLevel:withArgsAndTemps:andMethods:",
+                &[level, abi::OOP_FALSE, abi::OOP_FALSE],
+            )
+        } else if live(err.exception_obj) && err.number != 1001 {
+            self.perform(err.exception_obj, "stackReport", &[])
+        } else {
+            return None;
+        }
+        .ok()?;
+        let text = self.text_or_nil(report);
+        self.release(&[report], false);
+        text.filter(|t| !t.trim().is_empty())
+    }
+
     /// The [`StError`] a GemStone error report describes, as the embedded
     /// stone would give it.
     fn st_error(&self, source: &str, err: &GciErrSType) -> StError {
@@ -527,6 +558,10 @@ impl GciLogin {
                 e.description = d;
             }
         }
+        let stack = self.error_stack(err);
+        if let Ok(mut last) = self.last_stack.lock() {
+            *last = stack;
+        }
         if err.context != abi::OOP_NIL && err.context != abi::OOP_ILLEGAL {
             let mut e2 = GciErrSType::default();
             // SAFETY: the process the error left, on a live session.
@@ -583,6 +618,9 @@ impl GciLogin {
     }
 
     fn evaluate(&mut self, source: &str, print: bool) -> Result<String, StError> {
+        if let Ok(mut last) = self.last_stack.lock() {
+            *last = None;
+        }
         let result = self.execute(source);
         let result = result.map_err(|e| self.st_error(source, &e))?;
         let (text, printed) = if print {
@@ -622,6 +660,9 @@ impl Login for GciLogin {
     }
     fn evaluate_string(&mut self, source: &str) -> Result<String, StError> {
         self.evaluate(source, false)
+    }
+    fn last_error_stack(&self) -> Option<String> {
+        self.last_stack.lock().ok().and_then(|s| s.clone())
     }
     fn user(&self) -> String {
         self.user.clone()

@@ -26,7 +26,8 @@ and says how much was dropped). The code runs in the session's own transaction: 
 it makes are visible to later calls of this session but are committed only by the commit tool \
 (a commit from the code itself is refused) and discarded by abort. This tool, like the Testing \
 tools, runs code of the repository's classes; the browsing, search and editing tools never do. A compile error or an unhandled Smalltalk error is answered as a tool \
-error carrying GemStone's error number, class and message text.",
+error carrying GemStone's error number, class and message text, and an unhandled error also the stack where it was \
+signalled (class, selector and line per frame, innermost first).",
     toolset: Toolset::Execution,
     params: &[Param {
         name: "code",
@@ -44,7 +45,13 @@ fn execute_code(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let _ = cx.notify.progress(0.0, Some(1.0), Some("evaluating"));
     let printed = cx.login.evaluate_print_string(code);
     let _ = cx.notify.progress(1.0, Some(1.0), Some("evaluated"));
-    let printed = printed.map_err(|e| from_st_error(&e))?;
+    let printed = printed.map_err(|e| {
+        let mut err = from_st_error(&e);
+        if let Some(report) = cx.login.last_error_stack() {
+            super::stack::attach(&mut err, &report);
+        }
+        err
+    })?;
     let limit = cx.count_option("maxResultChars").unwrap_or(RESULT_CAP);
     let (text, dropped) = cap(printed, limit);
     let structured = json!({

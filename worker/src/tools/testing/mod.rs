@@ -9,6 +9,7 @@
 //! commits, moves the view or installs anything.
 
 use super::listing::{LIMIT, OFFSET};
+use super::stack::{self, parse_frame, Frame};
 use super::{
     check_error, page_header, strings, window, Annotations, Context, ErrorKind, Tool, ToolError,
     ToolOutput, Toolset, DEFAULT_LIMIT, READ_ONLY,
@@ -294,41 +295,6 @@ fn run_test_method(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     })
 }
 
-/// One frame of a `stackReport` line: `Receiver (Owner) >> selector @ip line N`
-/// (the owner shown only when it is not the receiver's class).
-#[derive(Debug, Clone, PartialEq)]
-struct Frame {
-    text: String,
-    receiver: String,
-    owner: String,
-    selector: String,
-    line: Option<u64>,
-}
-
-fn parse_frame(text: &str) -> Option<Frame> {
-    let (left, right) = text.split_once(">>")?;
-    let left = left.trim();
-    let (receiver, owner) = match left.split_once('(') {
-        Some((r, o)) => (r.trim(), o.trim_end_matches(')').trim()),
-        None => (left, left),
-    };
-    let mut words = right.split_whitespace();
-    let selector = words.next()?.to_string();
-    let rest: Vec<&str> = words.collect();
-    let line = rest
-        .iter()
-        .position(|w| *w == "line")
-        .and_then(|i| rest.get(i + 1))
-        .and_then(|n| n.parse().ok());
-    Some(Frame {
-        text: text.trim().to_string(),
-        receiver: receiver.to_string(),
-        owner: owner.to_string(),
-        selector,
-        line,
-    })
-}
-
 /// Whether a frame is the exception or SUnit machinery that signals on a
 /// method's behalf (`signal`, `assert:`, `fail`...), not the raising method.
 fn is_machinery(f: &Frame) -> bool {
@@ -376,15 +342,7 @@ fn describe_test_failure(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> 
         _ => Vec::new(),
     };
     if !frames.is_empty() {
-        r["frames"] = json!(frames
-            .iter()
-            .map(|f| json!({
-                "frame": f.text,
-                "class": f.owner,
-                "selector": f.selector,
-                "line": f.line,
-            }))
-            .collect::<Vec<_>>());
+        r["frames"] = stack::frames_json(&frames);
     }
     let text = if r["outcome"] == "passed" {
         format!("{class}>>#{selector} passed when re-run alone; there is no failure to describe")
