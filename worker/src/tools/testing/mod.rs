@@ -257,7 +257,7 @@ fn run_test_class(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
         let _ = cx
             .notify
             .progress(i as f64, Some(total), Some(&format!("{class}>>#{sel}")));
-        results.extend(run(cx, class, Some(sel))?);
+        results.extend(run_with(cx, class, Some(sel), true)?);
     }
     let _ = cx.notify.progress(total, Some(total), Some("done"));
     let s = summary(&results);
@@ -265,9 +265,13 @@ fn run_test_class(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
         "{class}: {} run, {} passed, {} failures, {} errors",
         s["run"], s["passed"], s["failures"], s["errors"]
     );
-    for r in results.iter().filter(|r| r["outcome"] != "passed") {
-        text.push('\n');
-        text.push_str(&outcome_line(class, r));
+    for r in results.iter_mut() {
+        let frames = defect_frames(r, class, false);
+        if r["outcome"] != "passed" {
+            text.push('\n');
+            text.push_str(&outcome_line(class, r));
+            text.push_str(&raised_at(&frames));
+        }
     }
     let defects: Vec<&Value> = results
         .iter()
@@ -287,10 +291,11 @@ fn run_test_class(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
 fn run_test_method(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
     let class = cx.str_arg("className").unwrap_or_default();
     let selector = cx.str_arg("selector").unwrap_or_default();
-    let results = run(cx, class, Some(selector))?;
-    let result = results.into_iter().next().unwrap_or(Value::Null);
+    let results = run_with(cx, class, Some(selector), true)?;
+    let mut result = results.into_iter().next().unwrap_or(Value::Null);
+    let frames = defect_frames(&mut result, class, false);
     Ok(ToolOutput {
-        text: outcome_line(class, &result),
+        text: outcome_line(class, &result) + &raised_at(&frames),
         structured: json!({"className": class, "result": result}),
     })
 }
@@ -329,14 +334,14 @@ fn test_frames(report: &str, class: &str, anchor: &str) -> Vec<Frame> {
     frames[start..=end].to_vec()
 }
 
-fn describe_test_failure(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
-    let class = cx.str_arg("className").unwrap_or_default();
-    let selector = cx.str_arg("selector").unwrap_or_default();
-    let results = run_with(cx, class, Some(selector), true)?;
-    let mut r = results.into_iter().next().unwrap_or(Value::Null);
+/// The frames of a defect result `r` of `class` (its `stack` read from the
+/// raising method out to the test, setUp or tearDown), also set as its
+/// `frames`; the raw report is kept as `stack` only when `keep_report`.
+fn defect_frames(r: &mut Value, class: &str, keep_report: bool) -> Vec<Frame> {
+    let selector = r["selector"].as_str().unwrap_or("").to_string();
     let frames = match (r["stack"].as_str(), r["phase"].as_str()) {
         (Some(report), Some(phase)) => {
-            let anchor = if phase == "test" { selector } else { phase };
+            let anchor = if phase == "test" { &selector } else { phase };
             test_frames(report, class, anchor)
         }
         _ => Vec::new(),
@@ -344,6 +349,32 @@ fn describe_test_failure(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> 
     if !frames.is_empty() {
         r["frames"] = stack::frames_json(&frames);
     }
+    if !keep_report {
+        if let Some(o) = r.as_object_mut() {
+            o.remove("stack");
+        }
+    }
+    frames
+}
+
+/// The text lines naming where a defect was raised: its innermost frames.
+fn raised_at(frames: &[Frame]) -> String {
+    frames
+        .iter()
+        .take(RAISED_AT_FRAMES)
+        .map(|f| format!("\n    at {}", f.text))
+        .collect()
+}
+
+/// How many frames a run's text names per defect.
+const RAISED_AT_FRAMES: usize = 3;
+
+fn describe_test_failure(cx: &mut Context<'_>) -> Result<ToolOutput, ToolError> {
+    let class = cx.str_arg("className").unwrap_or_default();
+    let selector = cx.str_arg("selector").unwrap_or_default();
+    let results = run_with(cx, class, Some(selector), true)?;
+    let mut r = results.into_iter().next().unwrap_or(Value::Null);
+    let frames = defect_frames(&mut r, class, true);
     let text = if r["outcome"] == "passed" {
         format!("{class}>>#{selector} passed when re-run alone; there is no failure to describe")
     } else {
