@@ -240,32 +240,32 @@ fn handshake_answers_ready_with_the_tool_list() {
 
 #[test]
 fn handshake_failures_are_reported_and_the_worker_exits_nonzero() {
-    let gci = Backend::Gci {
-        gemstone: Some("/nonexistent/gemstone".into()),
+    // a local stone through the library under `gemstone`
+    let gci_under = |gemstone: &str, user: &str, credential: Credential| Backend::Gci {
+        gemstone: Some(gemstone.into()),
         library: None,
         stone: "gs64stone".into(),
         gem_nrs: "gemnetobject".into(),
         netldi: None,
         host_user: None,
         host_password: None,
-        user: "DataCurator".into(),
-        credential: Credential::Password("swordfish".into()),
+        user: user.into(),
+        credential,
     };
+    let gci = gci_under(
+        "/nonexistent/gemstone",
+        "DataCurator",
+        Credential::Password("swordfish".into()),
+    );
     // a product directory whose library predates JWT logins (3.7.4.1)
     let old = std::env::temp_dir().join(format!("gsmcp-old-gci-{}", std::process::id()));
     std::fs::create_dir_all(old.join("lib")).unwrap();
     std::fs::write(old.join("lib/libgcits-3.7.2-64.so"), b"").unwrap();
-    let old_gci = Backend::Gci {
-        gemstone: Some(old.display().to_string()),
-        library: None,
-        stone: "gs64stone".into(),
-        gem_nrs: "gemnetobject".into(),
-        netldi: None,
-        host_user: None,
-        host_password: None,
-        user: "alice".into(),
-        credential: Credential::Jwt("eyJhbGciOiJFUzI1NiJ9.e30.c2ln".into()),
-    };
+    let old_gci = gci_under(
+        &old.display().to_string(),
+        "alice",
+        Credential::Jwt("eyJhbGciOiJFUzI1NiJ9.e30.c2ln".into()),
+    );
     let table: Vec<(&str, Hello, &str, &str)> = vec![
         (
             "protocol",
