@@ -83,6 +83,28 @@ async fn hostile_code_is_an_error_and_the_worker_lives_on() {
             server.log()
         );
     }
+    // a runaway recursion's stack (10,000 activations) comes back bounded:
+    // its frames, innermost first, at most 200 of them, and the text 20
+    let e = fails(
+        &mut s,
+        "execute_code",
+        json!({"code": "| b | b := nil. b := [:n | b value: n + 1]. b value: 0"}),
+    )
+    .await;
+    let frames = e["frames"].as_array().expect("the stack's frames");
+    assert!(
+        !frames.is_empty() && frames.len() <= 200,
+        "{}",
+        frames.len()
+    );
+    assert!(
+        frames[0]["frame"]
+            .as_str()
+            .is_some_and(|f| f.starts_with("[] in Executed Code")),
+        "{}",
+        frames[0]
+    );
+    assert!(e.to_string().len() < 100_000, "{}", e.to_string().len());
     assert_eq!(eval(&mut s, "3 + 4").await, "7");
 }
 

@@ -562,9 +562,12 @@ impl Vm {
 
     /// The stack report `ex` captured where it was signalled, as text;
     /// `None` for no exception or an empty report.
+    /// At most [`STACK_TEXT_LINES`] lines (a runaway recursion's report has
+    /// one per activation).
     pub(crate) fn exception_stack_text(&mut self, ex: Value) -> Option<String> {
         let report = self.captured_report(ex);
-        self.string_of(report).filter(|t| !t.is_empty())
+        let text = self.string_of(report).filter(|t| !t.is_empty())?;
+        Some(text.split_inclusive('\n').take(STACK_TEXT_LINES).collect())
     }
 
     /// The report of the running activations, innermost first, at most `level` lines.
@@ -600,6 +603,9 @@ impl Vm {
         })
     }
 }
+
+/// The most lines of an exception's report `exception_stack_text` answers.
+pub(crate) const STACK_TEXT_LINES: usize = 1000;
 
 /// GemStone numbers the step points of a method (its sends) in source order;
 /// a frame's `@n` is the step of the send in progress.

@@ -8,9 +8,13 @@ use serde_json::{json, Value};
 
 use super::ToolError;
 
-/// The most frames a tool error lists in its text (all of them, up to the
-/// report's own limit, are in its structured content).
+/// The most frames a tool error lists in its text.
 const TEXT_FRAMES: usize = 20;
+
+/// The most frames a tool error carries in its structured content (a runaway
+/// recursion's report has one per activation); how many more there were is
+/// said as `framesDropped`.
+const MAX_FRAMES: usize = 200;
 
 /// One line of a stack report.
 #[derive(Debug, Clone, PartialEq)]
@@ -88,20 +92,27 @@ pub fn frames_json(frames: &[Frame]) -> Value {
 /// Adds a failed evaluation's stack report to its tool error: the frames in
 /// the structured content and, innermost first, the first few in the text.
 pub fn attach(err: &mut ToolError, report: &str) {
-    let frames: Vec<Frame> = report.lines().filter_map(parse_frame).collect();
+    let mut frames: Vec<Frame> = report.lines().filter_map(parse_frame).collect();
     if frames.is_empty() {
         return;
     }
+    let dropped = frames.len().saturating_sub(MAX_FRAMES);
+    frames.truncate(MAX_FRAMES);
     err.message.push_str("\nstack (innermost first):");
     for f in frames.iter().take(TEXT_FRAMES) {
         err.message.push_str("\n  ");
         err.message.push_str(&f.text);
     }
-    if frames.len() > TEXT_FRAMES {
-        err.message
-            .push_str(&format!("\n  ... {} more", frames.len() - TEXT_FRAMES));
+    if frames.len() + dropped > TEXT_FRAMES {
+        err.message.push_str(&format!(
+            "\n  ... {} more",
+            frames.len() + dropped - TEXT_FRAMES
+        ));
     }
     err.details.insert("frames".into(), frames_json(&frames));
+    if dropped > 0 {
+        err.details.insert("framesDropped".into(), json!(dropped));
+    }
 }
 
 #[cfg(test)]
@@ -165,6 +176,14 @@ mod tests {
         attach(&mut err, &long);
         assert!(err.message.ends_with("... 10 more"), "{}", err.message);
         assert_eq!(err.details["frames"].as_array().unwrap().len(), 30);
+        let deep: String = (0..250)
+            .map(|i| format!("Foo >> m{i} @1 line 1\n"))
+            .collect();
+        let mut err = ToolError::new(ErrorKind::Other, "x");
+        attach(&mut err, &deep);
+        assert!(err.message.ends_with("... 230 more"), "{}", err.message);
+        assert_eq!(err.details["frames"].as_array().unwrap().len(), MAX_FRAMES);
+        assert_eq!(err.details["framesDropped"], 50);
         let mut err = ToolError::new(ErrorKind::Other, "x");
         attach(&mut err, "nothing here");
         assert_eq!(err.message, "x");
