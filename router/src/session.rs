@@ -1147,9 +1147,12 @@ impl Actor {
     }
 
     /// The client answered a server request: a probe, or a worker's request
-    /// whose own id is put back before it is forwarded.
+    /// whose own id is put back before it is forwarded. An answered probe
+    /// proves the client is there but is not traffic: it does not restart
+    /// the idle clock (only requests and answers to the worker's own
+    /// requests do), so a client that only answers pings is still released
+    /// at the idle timeout.
     fn client_response(&mut self, id: Value, mut message: Value) {
-        self.lifetime.activity(Instant::now().into_std());
         let key = match &id {
             Value::String(s) => s.clone(),
             other => other.to_string(),
@@ -1160,6 +1163,7 @@ impl Actor {
                 debug!(%key, proved, "liveness probe answered");
             }
             Some(Outstanding::Worker { original_id, .. }) => {
+                self.lifetime.activity(Instant::now().into_std());
                 message["id"] = original_id;
                 self.to_worker_response(message);
             }

@@ -173,13 +173,22 @@ fn probes_answered_unanswered_and_stale_after_a_handover() {
         server.log()
     );
 
-    // Answered: alive until the idle timeout itself.
+    // Answered: alive until the idle timeout itself, counted from the last
+    // request, not from the answer (a ping answered at 6 s must not keep the
+    // session until 14 s)
     let server = fake_server(&env);
     let s = server.open_session();
+    let opened = Instant::now();
     let mut stream = SseConn::get(&server, &s.id);
     let probe = next_probe(&mut stream);
     answer(&server, &s.id, &probe);
     assert!(wait_until(BOUND, || gone(&server, &s.id)));
+    let lived = opened.elapsed();
+    println!("FIGURE answered probe -> released after {lived:?} (idle 8s)");
+    assert!(
+        lived >= Duration::from_secs(8) && lived < Duration::from_secs(13),
+        "released {lived:?} after the last request; the idle timeout is 8 s"
+    );
     // the "session closed" line follows the session's removal
     assert!(
         wait_until(BOUND, || server.log().contains("reason=idle timeout")),
