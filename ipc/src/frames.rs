@@ -108,8 +108,9 @@ pub enum ToRouter {
     /// How far the session's view is behind the newest commit, and whether it
     /// holds uncommitted changes.
     ViewStatus {
-        /// Commits made by others since the view.
-        commits_behind: u64,
+        /// Commits made by others since the view; `None` where the stone
+        /// cannot say (GCI, an in-memory image).
+        commits_behind: Option<u64>,
         /// The session holds changes not yet committed.
         needs_commit: bool,
     },

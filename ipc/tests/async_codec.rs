@@ -52,7 +52,7 @@ async fn oversize_and_truncated_frames_are_errors() {
 
     let (mut a, mut b) = tokio::io::duplex(64);
     let bytes = encode_frame(&ToRouter::ViewStatus {
-        commits_behind: 1,
+        commits_behind: Some(1),
         needs_commit: false,
     })
     .unwrap();

@@ -232,7 +232,7 @@ fn to_router_frames() -> Vec<(&'static str, ToRouter)> {
         (
             "to_router_view_status",
             ToRouter::ViewStatus {
-                commits_behind: 3,
+                commits_behind: Some(3),
                 needs_commit: true,
             },
         ),
@@ -494,12 +494,14 @@ fn to_router() -> impl Strategy<Value = ToRouter> {
         }),
         (proptest::option::of(any::<u64>()), text())
             .prop_map(|(call_id, message)| ToRouter::Outbound { call_id, message }),
-        (any::<u64>(), any::<bool>()).prop_map(|(commits_behind, needs_commit)| {
-            ToRouter::ViewStatus {
-                commits_behind,
-                needs_commit,
+        (proptest::option::of(any::<u64>()), any::<bool>()).prop_map(
+            |(commits_behind, needs_commit)| {
+                ToRouter::ViewStatus {
+                    commits_behind,
+                    needs_commit,
+                }
             }
-        }),
+        ),
         (any::<u32>(), any::<u32>(), text(), text(), text()).prop_map(
             |(protocol, pid, user, stone, tools_json)| {
                 ToRouter::Ready(Ready {

@@ -303,11 +303,27 @@ fn session_of(
     principal: &Principal,
 ) -> Result<SessionHandle, Refusal> {
     let Some(handle) = state.registry.lookup(sid) else {
-        return Err(Refusal::new(
-            StatusCode::NOT_FOUND,
-            jsonrpc::SESSION_ERROR,
-            SESSION_NOT_FOUND,
-        ));
+        // a session of this principal that ended lately says why, and what
+        // became of its uncommitted work
+        return Err(match state.registry.ended(sid, principal.name()) {
+            Some(ended) => Refusal {
+                data: Some(serde_json::json!({
+                    "kind": "sessionEnded",
+                    "reason": ended.reason,
+                    "uncommittedLost": ended.uncommitted.lost(),
+                })),
+                ..Refusal::new(
+                    StatusCode::NOT_FOUND,
+                    jsonrpc::SESSION_ERROR,
+                    ended.message(),
+                )
+            },
+            None => Refusal::new(
+                StatusCode::NOT_FOUND,
+                jsonrpc::SESSION_ERROR,
+                SESSION_NOT_FOUND,
+            ),
+        });
     };
     if handle.owner != principal.name() {
         warn!(
@@ -639,6 +655,8 @@ struct Refusal {
     status: StatusCode,
     code: i64,
     message: String,
+    /// The error's `data`, if any.
+    data: Option<Value>,
 }
 
 impl Refusal {
@@ -647,11 +665,15 @@ impl Refusal {
             status,
             code,
             message: message.into(),
+            data: None,
         }
     }
 
     fn into_response(self) -> Response<Body> {
-        error_response(self.status, self.code, &self.message)
+        json_response(
+            self.status,
+            jsonrpc::error_body(Some(&Value::Null), self.code, &self.message, self.data),
+        )
     }
 }
 

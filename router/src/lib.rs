@@ -43,6 +43,7 @@ pub mod session;
 pub mod sse;
 pub mod supervisor;
 pub mod tls;
+pub mod tombstones;
 pub mod trace;
 
 use config::Config;

@@ -1,6 +1,8 @@
 //! The session lifetime policy as a pure state machine: when a session is
 //! probed with a server `ping`, and when it is released (idle, never streamed,
-//! stream lost, probe unanswered, absolute lifetime).
+//! stream lost, probe unanswered, absolute lifetime). A session holding
+//! uncommitted changes is released by none of the quicker rules (never
+//! streamed, stream lost) before the idle timeout.
 //!
 //! It owns no timer and no I/O: the session actor feeds it events with the time
 //! they happened (`now`), and runs a maintenance pass that asks for the next
@@ -122,6 +124,10 @@ pub struct Lifetime {
     /// The activity instant a probe already proved alive; no second probe
     /// until there is new activity.
     proven_for: Option<Instant>,
+    /// The session holds uncommitted changes: only the idle timeout (and the
+    /// absolute lifetime) may release it, not the quicker streamless and
+    /// stream-loss rules.
+    holds_work: bool,
 }
 
 impl Lifetime {
@@ -134,7 +140,13 @@ impl Lifetime {
             stream: Stream::Never,
             probe: None,
             proven_for: None,
+            holds_work: false,
         }
+    }
+
+    /// Whether the session holds uncommitted changes now.
+    pub fn set_holds_work(&mut self, holds: bool) {
+        self.holds_work = holds;
     }
 
     /// The release policy this session follows.
@@ -215,13 +227,19 @@ impl Lifetime {
         let idle_for = now.saturating_duration_since(self.last_activity);
         match self.stream {
             Stream::Never => {
-                if idle_for >= self.policy.streamless_idle.min(self.policy.idle) {
+                if self.holds_work {
+                    if idle_for >= self.policy.idle {
+                        return Action::Release(Release::Idle);
+                    }
+                } else if idle_for >= self.policy.streamless_idle.min(self.policy.idle) {
                     return Action::Release(Release::Streamless);
                 }
                 Action::Nothing
             }
             Stream::Lost { since } => {
-                if now.saturating_duration_since(since) >= self.policy.stream_grace {
+                if !self.holds_work
+                    && now.saturating_duration_since(since) >= self.policy.stream_grace
+                {
                     return Action::Release(Release::StreamLost);
                 }
                 if idle_for >= self.policy.idle {
@@ -270,6 +288,8 @@ mod tests {
         Sent(u64, u64),
         /// Answer to this token; the bool is whether it proved anything.
         Answer(u64, bool),
+        /// The worker reported whether the session holds uncommitted changes.
+        Work(bool),
         Pass {
             late: u64,
             busy: bool,
@@ -305,6 +325,10 @@ mod tests {
                     assert_eq!(l.probe_answered(token), proves, "{name} step {i}: answer");
                     Action::Nothing
                 }
+                Ev::Work(holds) => {
+                    l.set_holds_work(holds);
+                    Action::Nothing
+                }
                 Ev::Pass { late, busy } => l.pass(now, Duration::from_secs(late), busy),
             };
             assert_eq!(got, *expect, "{name} step {i} at {t}s: {ev:?}");
@@ -330,6 +354,39 @@ mod tests {
                     (10.0, Ev::Activity, Nothing),
                     (69.0, pass(), Nothing),
                     (70.0, pass(), R(Release::Streamless)),
+                ],
+            ),
+            (
+                "uncommitted work keeps a streamless session until the idle timeout",
+                policy(),
+                &[
+                    (10.0, Ev::Activity, Nothing),
+                    (10.0, Ev::Work(true), Nothing),
+                    (70.0, pass(), Nothing),
+                    (109.0, pass(), Nothing),
+                    (110.0, pass(), R(Release::Idle)),
+                ],
+            ),
+            (
+                "committed work lets the streamless rule apply again",
+                policy(),
+                &[
+                    (10.0, Ev::Work(true), Nothing),
+                    (70.0, pass(), Nothing),
+                    (71.0, Ev::Work(false), Nothing),
+                    (71.0, pass(), R(Release::Streamless)),
+                ],
+            ),
+            (
+                "uncommitted work outlasts a lost stream's grace",
+                policy(),
+                &[
+                    (0.0, Ev::Open(1), Nothing),
+                    (0.0, Ev::Work(true), Nothing),
+                    (5.0, Ev::Close(1), Nothing),
+                    (16.0, pass(), Nothing),
+                    (99.0, pass(), Nothing),
+                    (100.0, pass(), R(Release::Idle)),
                 ],
             ),
             (

@@ -29,6 +29,7 @@ use crate::lifetime::{self, Lifetime};
 use crate::logins::WorkerLogin;
 use crate::sse;
 use crate::supervisor::{self, describe_exit, frame_name, Launcher, Worker};
+use crate::tombstones::{Ended, Tombstones, Uncommitted};
 use gsmcp_ipc::jsonrpc::{self, Request};
 use gsmcp_ipc::{Backend, Hello, Json, ToRouter, ToWorker, PROTOCOL_VERSION};
 use serde_json::{json, Value};
@@ -184,6 +185,8 @@ impl Drop for Slot {
 /// The session map and everything shared by the session actors.
 pub struct Registry {
     sessions: Mutex<HashMap<String, SessionHandle>>,
+    /// Ended sessions, for the 404 their next request gets.
+    tombstones: Mutex<Tombstones>,
     slots: Arc<Slots>,
     config: Arc<Config>,
     /// How sessions' workers are started.
@@ -210,6 +213,7 @@ impl Registry {
         Arc::new(Registry {
             launcher,
             sessions: Mutex::new(HashMap::new()),
+            tombstones: Mutex::new(Tombstones::default()),
             slots: Arc::new(Slots {
                 in_use: Mutex::new(0),
                 max: config.max_sessions,
@@ -242,6 +246,30 @@ impl Registry {
 
     fn unmap(&self, sid: &str) -> Option<SessionHandle> {
         self.map().remove(sid)
+    }
+
+    /// Unmaps session `sid` of `owner` (if a DELETE did not already), which
+    /// ended for `reason` with its uncommitted work `uncommitted`, leaving a
+    /// tombstone for its owner.
+    fn end(&self, sid: &str, owner: &str, reason: &str, uncommitted: Uncommitted) {
+        self.unmap(sid);
+        let ended = Ended {
+            reason: reason.to_string(),
+            uncommitted,
+            owner: owner.to_string(),
+        };
+        self.tombstones
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .record(sid, ended, Instant::now().into_std());
+    }
+
+    /// How the session `sid` of `owner` ended, if it ended lately.
+    pub fn ended(&self, sid: &str, owner: &str) -> Option<Ended> {
+        self.tombstones
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(sid, owner, Instant::now().into_std())
     }
 
     /// Opens a session for an `initialize` request: takes a slot, starts a
@@ -426,7 +454,9 @@ async fn run_session(
         lifetime: Lifetime::new(config.lifetime.clone(), Instant::now().into_std()),
         log_level: DEFAULT_LOG_LEVEL,
         commits_behind: 0,
+        needs_commit: None,
         user: ready.user,
+        owner: owner.name().to_string(),
     };
     let answer = actor.initialize(request, config.handshake_timeout).await;
     let answer = match answer {
@@ -673,8 +703,13 @@ struct Actor {
     log_level: usize,
     /// The worker's last report of how far its view is behind.
     commits_behind: u64,
+    /// The worker's last report of whether the session holds uncommitted
+    /// changes (`None` before the first).
+    needs_commit: Option<bool>,
     /// The repository user the worker logged in as.
     user: String,
+    /// The principal the session belongs to, by name.
+    owner: String,
 }
 
 enum Wake {
@@ -720,9 +755,10 @@ impl Actor {
                     ..
                 })) if c == call_id => return Ok(message),
                 Some(Ok(ToRouter::Log { level, text, .. })) => debug!(%level, %text, "worker log"),
-                Some(Ok(ToRouter::ViewStatus { commits_behind, .. })) => {
-                    self.commits_behind = commits_behind
-                }
+                Some(Ok(ToRouter::ViewStatus {
+                    commits_behind,
+                    needs_commit,
+                })) => self.view_status(commits_behind, needs_commit),
                 Some(Ok(ToRouter::Progress { .. } | ToRouter::Outbound { .. })) => {}
                 Some(Ok(other)) => {
                     return Err(format!(
@@ -1323,8 +1359,8 @@ impl Actor {
                 commits_behind,
                 needs_commit,
             } => {
-                debug!(commits_behind, needs_commit, "view status");
-                self.commits_behind = commits_behind;
+                debug!(?commits_behind, needs_commit, "view status");
+                self.view_status(commits_behind, needs_commit);
                 self.maybe_refresh();
                 Ok(())
             }
@@ -1347,17 +1383,43 @@ impl Actor {
         }
     }
 
+    /// The worker's report of its view: how far behind (when the stone can
+    /// say) and whether it holds uncommitted changes, which also keeps the
+    /// streamless and stream-loss rules from releasing it before the idle
+    /// timeout.
+    fn view_status(&mut self, commits_behind: Option<u64>, needs_commit: bool) {
+        if let Some(n) = commits_behind {
+            self.commits_behind = n;
+        }
+        self.needs_commit = Some(needs_commit);
+        self.lifetime.set_holds_work(needs_commit);
+    }
+
+    /// What the session's end does to its uncommitted work, as far as the
+    /// router knows.
+    fn uncommitted_at_end(&self) -> Uncommitted {
+        Uncommitted::from_report(self.needs_commit, self.in_flight.is_some())
+    }
+
     /// The worker died or its socket closed: unmap, answer everything waiting,
     /// reap and log why.
     async fn gone(&mut self, why: &str) {
-        self.registry.unmap(&self.sid);
+        let uncommitted = self.uncommitted_at_end();
+        self.registry.end(&self.sid, &self.owner, why, uncommitted);
         self.standalone = None;
         // Reap first (a dead worker is reaped at once; a hung one is killed after
         // the grace period) so the slot is free when the clients hear of it.
         let (status, tail) = self.finish_dead().await;
+        // the tombstone says how the worker ended, not only how we noticed
+        self.registry.end(
+            &self.sid,
+            &self.owner,
+            &format!("its worker ended: {status}"),
+            uncommitted,
+        );
         self.slot = None;
         self.answer_all_gone(why);
-        warn!(reason = %why, status = %status, stderr = %tail, "worker gone; session ended");
+        warn!(reason = %why, status = %status, uncommitted = uncommitted.word(), stderr = %tail, "worker gone; session ended");
     }
 
     /// Makes sure a dying worker is dead and reaped; returns its status and stderr tail.
@@ -1374,7 +1436,8 @@ impl Actor {
     /// Graceful end: unmap, refuse what is queued, ask the worker to exit, let it
     /// finish the running call within the grace period, then kill and reap.
     async fn stop(&mut self, why: &str) {
-        self.registry.unmap(&self.sid);
+        let uncommitted = self.uncommitted_at_end();
+        self.registry.end(&self.sid, &self.owner, why, uncommitted);
         self.standalone = None;
         let queued: Vec<Queued> = self.queue.drain(..).collect();
         for q in queued {
@@ -1413,7 +1476,7 @@ impl Actor {
         };
         self.slot = None;
         self.answer_all_gone(why);
-        info!(reason = %why, status = %status, sessions = self.registry.len(), "session closed");
+        info!(reason = %why, status = %status, uncommitted = uncommitted.word(), sessions = self.registry.len(), "session closed");
     }
 }
 

@@ -436,3 +436,107 @@ fn a_runaway_call_whose_client_left_is_ended_by_the_deadline() {
         "the loop still runs"
     );
 }
+
+/// A session that ended answers its next request with 404 and why: the
+/// reason and whether its uncommitted changes were lost. A session holding
+/// uncommitted changes outlives the streamless rule and is released only by
+/// the idle timeout.
+#[test]
+fn an_ended_session_says_why_and_what_became_of_its_work() {
+    let repo = gsmcp_tests::harness::scratch_path("tombstones.repository");
+    let server = Server::builder()
+        .env("MCP_REPOSITORY", &repo)
+        .env("MCP_STREAMLESS_IDLE_TIMEOUT", "1s")
+        .env("MCP_IDLE_TIMEOUT", "5s")
+        .start();
+    let ended = |sid: &str| -> Value {
+        let r = server.post_in(sid, &request_body(9, "ping", json!({})));
+        assert_eq!(r.status, 404, "{}", r.text());
+        r.json()["error"].clone()
+    };
+    let real_worker = |sid: &str| gsmcp_tests::worker_of_session(server.port(), sid);
+
+    // uncommitted work, no stream: kept past the streamless rule, released
+    // by the idle timeout, and the 404 says the work was discarded
+    let busy = server.open_session();
+    let r = server.post_in(
+        &busy.id,
+        &call(
+            2,
+            "execute_code",
+            json!({"code": "UserGlobals at: #Pending put: 1"}),
+        ),
+    );
+    assert!(
+        r.text().contains("holds uncommitted changes"),
+        "{}",
+        r.text()
+    );
+    let quiet = server.open_session();
+    std::thread::sleep(Duration::from_millis(2500));
+    assert!(
+        real_worker(&busy.id).is_some(),
+        "released by the streamless rule"
+    );
+    assert!(wait_until(BOUND, || real_worker(&quiet.id).is_none()));
+    let e = ended(&quiet.id);
+    assert_eq!(e["data"]["kind"], "sessionEnded", "{e}");
+    assert_eq!(e["data"]["uncommittedLost"], json!(false), "{e}");
+    assert!(
+        e["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("ended (no stream opened and idle)")),
+        "{e}"
+    );
+    assert!(wait_until(BOUND, || real_worker(&busy.id).is_none()));
+    let e = ended(&busy.id);
+    assert_eq!(e["data"]["reason"], "idle timeout", "{e}");
+    assert_eq!(e["data"]["uncommittedLost"], json!(true), "{e}");
+    assert!(
+        e["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("its uncommitted changes were discarded")),
+        "{e}"
+    );
+
+    // deleted, holding nothing
+    let deleted = server.open_session();
+    let r = server.request("DELETE", "/mcp", &[("Mcp-Session-Id", &deleted.id)], b"");
+    assert_eq!(r.status, 200, "{}", r.text());
+    let e = ended(&deleted.id);
+    assert_eq!(e["data"]["reason"], "session deleted", "{e}");
+    assert!(
+        e["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("held no uncommitted changes")),
+        "{e}"
+    );
+
+    // a worker killed with work pending
+    let killed = server.open_session();
+    server.post_in(
+        &killed.id,
+        &call(
+            2,
+            "execute_code",
+            json!({"code": "UserGlobals at: #Doomed put: 2"}),
+        ),
+    );
+    let pid = real_worker(&killed.id).expect("the worker").pid;
+    // SAFETY: a signal to a child process of the router this test started.
+    unsafe { libc::kill(pid, libc::SIGKILL) };
+    // (the reason says how the worker ended once it is reaped)
+    assert!(wait_until(BOUND, || {
+        let r = server.post_in(&killed.id, &request_body(9, "ping", json!({})));
+        r.status == 404
+            && r.json()["error"]["data"]["reason"] == "its worker ended: killed by SIGKILL"
+    }));
+    let e = ended(&killed.id);
+    assert_eq!(e["data"]["uncommittedLost"], json!(true), "{e}");
+    let log = server.log();
+    assert!(log.contains("uncommitted=\"discarded\""), "{log}");
+
+    // an id that never was is still the plain 404
+    let e = ended("0123456789abcdef0123456789abcdef");
+    assert!(e["data"].is_null(), "{e}");
+}

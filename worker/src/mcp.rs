@@ -59,9 +59,18 @@ pub struct Server {
     view_note: Option<String>,
     /// Hides the login's passwords in every error the client is sent.
     redactor: Redactor,
+    /// Whether the session held uncommitted changes after the last tool
+    /// call, as that call's result said; taken by the view status.
+    needs_commit: Option<bool>,
 }
 
 impl Server {
+    /// Whether the session held uncommitted changes after the last tool call
+    /// that ran on the login (known once per call: taking it forgets it).
+    pub fn take_needs_commit(&mut self) -> Option<bool> {
+        self.needs_commit.take()
+    }
+
     /// A session's server: its identity and the tools it serves.
     pub fn new(info: ServerInfo, registry: Registry, redactor: Redactor) -> Server {
         let (prompts, resources) = (registry.prompts(), registry.resources());
@@ -69,6 +78,7 @@ impl Server {
             info,
             registry,
             negotiated: None,
+            needs_commit: None,
             client_capabilities: Value::Null,
             prompts,
             resources,
@@ -191,6 +201,8 @@ impl Server {
         };
         let version = negotiate(requested);
         self.negotiated = Some(version.to_string());
+        // a login that has run nothing yet holds nothing uncommitted
+        self.needs_commit = Some(false);
         self.client_capabilities = match params.get("capabilities") {
             Some(c @ Value::Object(_)) => c.clone(),
             _ => json!({}),
@@ -283,10 +295,14 @@ impl Server {
             }
         }
         // A result of a session holding uncommitted changes ends by saying so.
-        if on_login && tools::holds_uncommitted_changes(login) {
-            if let Some(content) = result.get_mut("content").and_then(Value::as_array_mut) {
-                let note = tools::session_note(&login.user());
-                content.push(json!({"type": "text", "text": note}));
+        if on_login {
+            let holds = tools::holds_uncommitted_changes(login);
+            self.needs_commit = Some(holds);
+            if holds {
+                if let Some(content) = result.get_mut("content").and_then(Value::as_array_mut) {
+                    let note = tools::session_note(&login.user());
+                    content.push(json!({"type": "text", "text": note}));
+                }
             }
         }
         Ok(result)

@@ -380,7 +380,7 @@ fn engine_loop(
             Job::Call { call_id, request } => (call_id, request),
             Job::Refresh => {
                 refresh(login, server, writer);
-                if send_view_status(login, writer).is_err() {
+                if send_view_status(login, server, writer).is_err() {
                     return;
                 }
                 continue;
@@ -418,7 +418,7 @@ fn engine_loop(
                 tracing::warn!(call_id, "cannot send the reply, stopping: {e}");
                 return;
             }
-            if send_view_status(login, writer).is_err() {
+            if send_view_status(login, server, writer).is_err() {
                 return;
             }
         }
@@ -470,18 +470,26 @@ fn refresh(login: &mut dyn Login, server: &mut mcp::Server, writer: &Writer) {
 }
 
 /// After a call or a refresh, tells the router how far the session's view is
-/// behind and whether it holds uncommitted changes. Only a login on a shared
-/// repository has a view to report; an in-memory image sends nothing.
-fn send_view_status(login: &mut dyn Login, writer: &Writer) -> Result<(), IpcError> {
-    let Some(commits_behind) = login.commits_behind() else {
-        return Ok(());
-    };
-    let needs_commit = match login.evaluate_print_string("System needsCommit") {
-        Ok(answer) => answer == "true",
-        Err(e) => {
-            tracing::debug!("cannot read needsCommit: {e}");
-            return Ok(());
-        }
+/// behind and whether it holds uncommitted changes. The latter comes from the
+/// last tool call's own answer when there was one (it said so in its
+/// result); otherwise only a login on a shared repository, which reports its
+/// view anyway, is asked. A stone that can say neither sends nothing.
+fn send_view_status(
+    login: &mut dyn Login,
+    server: &mut mcp::Server,
+    writer: &Writer,
+) -> Result<(), IpcError> {
+    let commits_behind = login.commits_behind();
+    let needs_commit = match (server.take_needs_commit(), commits_behind) {
+        (Some(known), _) => known,
+        (None, None) => return Ok(()),
+        (None, Some(_)) => match login.evaluate_print_string("System needsCommit") {
+            Ok(answer) => answer == "true",
+            Err(e) => {
+                tracing::debug!("cannot read needsCommit: {e}");
+                return Ok(());
+            }
+        },
     };
     writer
         .send(&ToRouter::ViewStatus {

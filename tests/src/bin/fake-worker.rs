@@ -259,7 +259,7 @@ fn call_tool(peer: &mut Peer, call_id: u64, id: &Value, name: &str, args: &Value
         }
         "view" => {
             peer.send(&ToRouter::ViewStatus {
-                commits_behind: args["behind"].as_u64().unwrap_or(0),
+                commits_behind: Some(args["behind"].as_u64().unwrap_or(0)),
                 needs_commit: false,
             });
             peer.reply(call_id, id, Peer::text_result("view reported".into()));
