@@ -8,7 +8,7 @@
 //! `--check` stops after the settings and says so.
 
 use crate::config::Config;
-use crate::session::hello_for;
+use crate::hello::hello_for;
 use crate::supervisor::{self, describe_exit};
 use gsmcp_ipc::{Request, ToRouter, ToWorker};
 use serde_json::{json, Value};

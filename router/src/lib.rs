@@ -31,6 +31,7 @@ pub mod body;
 pub mod check;
 pub mod config;
 pub mod cors;
+pub mod hello;
 pub mod http;
 pub mod identity;
 pub mod lifetime;

@@ -55,9 +55,26 @@ pub fn unhex<const N: usize>(text: &str) -> Option<[u8; N]> {
     Some(out)
 }
 
+/// 128 bits from the OS CSPRNG, as 32 lower-case hex characters: a session id.
+pub fn new_session_id() -> Result<String, String> {
+    let bytes: [u8; 16] = random("a session id")?;
+    Ok(hex(&bytes))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn session_ids_are_32_hex_and_distinct() {
+        let a = new_session_id().unwrap();
+        let b = new_session_id().unwrap();
+        assert_eq!(a.len(), 32);
+        assert!(a
+            .chars()
+            .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+        assert_ne!(a, b);
+    }
 
     #[test]
     fn hex_round_trips_and_secrets_hide() {

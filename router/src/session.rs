@@ -24,14 +24,14 @@
 //! JSON-RPC envelopes but not HTTP.
 
 use crate::config::Config;
+use crate::hello::hello_for;
 use crate::identity::Principal;
 use crate::lifetime::{self, Lifetime};
-use crate::logins::WorkerLogin;
 use crate::sse;
 use crate::supervisor::{self, describe_exit, frame_name, Launcher, Worker};
 use crate::tombstones::{Ended, Tombstones, Uncommitted};
 use gsmcp_ipc::jsonrpc::{self, Request};
-use gsmcp_ipc::{Backend, Hello, Json, ToRouter, ToWorker, PROTOCOL_VERSION};
+use gsmcp_ipc::{Json, ToRouter, ToWorker};
 use serde_json::{json, Value};
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -304,7 +304,7 @@ impl Registry {
                 ),
             };
         };
-        let sid = match new_session_id() {
+        let sid = match crate::secret::new_session_id() {
             Ok(sid) => sid,
             Err(e) => {
                 error!(error = %e, "the operating system's random number generator failed");
@@ -371,12 +371,6 @@ impl Registry {
     }
 }
 
-/// 128 bits from the OS CSPRNG, as 32 lower-case hex characters.
-pub fn new_session_id() -> Result<String, String> {
-    let bytes: [u8; 16] = crate::secret::random("a session id")?;
-    Ok(crate::secret::hex(&bytes))
-}
-
 struct Init {
     id: Value,
     request: Request,
@@ -430,8 +424,8 @@ async fn run_session(
         Ok(ready) => ready,
         Err(e) => {
             worker.guard.kill();
-            let status = reap(&mut worker, Duration::from_secs(5)).await;
-            let tail = stderr_tail(&worker).await;
+            let status = supervisor::reap(&mut worker, Duration::from_secs(5)).await;
+            let tail = supervisor::stderr_tail(&worker).await;
             warn!(error = %e, status = %status, stderr = %tail, "worker failed to start");
             drop(slot);
             return refuse_spawn(init, &config, &e);
@@ -511,26 +505,6 @@ async fn run_session(
     }
     info!(protocol_version = %version, sessions = registry.len(), principal = %owner.name(), "session opened");
     actor.serve(rx).await;
-}
-
-async fn reap(worker: &mut Worker, bound: Duration) -> String {
-    match tokio::time::timeout(bound, worker.guard.wait()).await {
-        Ok(Ok(status)) => describe_exit(&status),
-        Ok(Err(e)) => format!("unknown ({e})"),
-        Err(_) => {
-            worker.guard.kill();
-            match worker.guard.wait().await {
-                Ok(status) => describe_exit(&status),
-                Err(e) => format!("unknown ({e})"),
-            }
-        }
-    }
-}
-
-async fn stderr_tail(worker: &Worker) -> String {
-    // Give the stderr pump a moment to drain what the worker wrote last.
-    tokio::time::sleep(Duration::from_millis(20)).await;
-    worker.stderr.lock().map(|t| t.text()).unwrap_or_default()
 }
 
 /// The syslog levels of `notifications/message`, least severe first.
@@ -1429,8 +1403,8 @@ impl Actor {
             .config
             .shutdown_grace
             .max(Duration::from_millis(500));
-        let status = reap(&mut self.worker, bound).await;
-        (status, stderr_tail(&self.worker).await)
+        let status = supervisor::reap(&mut self.worker, bound).await;
+        (status, supervisor::stderr_tail(&self.worker).await)
     }
 
     /// Graceful end: unmap, refuse what is queued, ask the worker to exit, let it
@@ -1480,70 +1454,9 @@ impl Actor {
     }
 }
 
-/// The first frame a worker of this deployment gets: its backend and login,
-/// toolsets, options and identity.
-pub fn hello_for(
-    config: &Config,
-    sid: &str,
-    port: u16,
-    principal: &Principal,
-    login: WorkerLogin,
-) -> Hello {
-    let WorkerLogin { user, credential } = login;
-    Hello {
-        protocol: PROTOCOL_VERSION,
-        session_id: sid.to_string(),
-        port,
-        backend: match &config.gci {
-            None => Backend::Embedded {
-                repository: config.repository.clone(),
-                user,
-                credential,
-            },
-            // a ticket is never made for GCI: per-user logins there are by token
-            Some(g) => Backend::Gci {
-                gemstone: g.gemstone.clone(),
-                library: g.library.clone(),
-                stone: g.stone.clone(),
-                gem_nrs: g.gem_nrs.clone(),
-                netldi: g.netldi.clone(),
-                host_user: g.host_user.clone(),
-                host_password: g.host_password.as_ref().map(|s| s.expose().to_string()),
-                user,
-                credential,
-            },
-        },
-        toolsets: config.toolsets.clone(),
-        options: config.toolset_options.clone(),
-        server_name: "gsmcp".into(),
-        server_version: env!("CARGO_PKG_VERSION").into(),
-        title: config.title.clone(),
-        instructions: config.instructions.clone(),
-        log_filter: config.log_filter.clone(),
-        memory: config.worker_memory,
-        read_only: config.read_only,
-        withheld: crate::access::withheld_toolsets(
-            &config.scope_toolsets,
-            &config.toolsets,
-            principal,
-        ),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn session_ids_are_32_hex_and_distinct() {
-        let a = new_session_id().unwrap();
-        let b = new_session_id().unwrap();
-        assert_eq!(a.len(), 32);
-        assert!(a
-            .chars()
-            .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
-        assert_ne!(a, b);
-    }
 
     #[test]
     fn slots_count_and_release() {

@@ -446,6 +446,29 @@ pub fn describe_exit(status: &ExitStatus) -> String {
     }
 }
 
+/// Waits up to `bound` for the worker to exit, then kills it; answers how it
+/// ended.
+pub async fn reap(worker: &mut Worker, bound: Duration) -> String {
+    match tokio::time::timeout(bound, worker.guard.wait()).await {
+        Ok(Ok(status)) => describe_exit(&status),
+        Ok(Err(e)) => format!("unknown ({e})"),
+        Err(_) => {
+            worker.guard.kill();
+            match worker.guard.wait().await {
+                Ok(status) => describe_exit(&status),
+                Err(e) => format!("unknown ({e})"),
+            }
+        }
+    }
+}
+
+/// The tail of what the worker wrote to stderr.
+pub async fn stderr_tail(worker: &Worker) -> String {
+    // Give the stderr pump a moment to drain what the worker wrote last.
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    worker.stderr.lock().map(|t| t.text()).unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,61 @@
+//! The first frame a worker of this deployment gets ([`hello_for`]): the
+//! backend it logs in to with its login (user and credential), the toolsets
+//! and their options, the server's identity, its limits and what the
+//! principal's scopes withhold. `session.rs` sends it for each session and
+//! `check.rs` for `--check`'s login.
+
+use gsmcp_ipc::{Backend, Hello, PROTOCOL_VERSION};
+
+use crate::config::Config;
+use crate::identity::Principal;
+use crate::logins::WorkerLogin;
+
+/// The first frame a worker of this deployment gets: its backend and login,
+/// toolsets, options and identity.
+pub fn hello_for(
+    config: &Config,
+    sid: &str,
+    port: u16,
+    principal: &Principal,
+    login: WorkerLogin,
+) -> Hello {
+    let WorkerLogin { user, credential } = login;
+    Hello {
+        protocol: PROTOCOL_VERSION,
+        session_id: sid.to_string(),
+        port,
+        backend: match &config.gci {
+            None => Backend::Embedded {
+                repository: config.repository.clone(),
+                user,
+                credential,
+            },
+            // a ticket is never made for GCI: per-user logins there are by token
+            Some(g) => Backend::Gci {
+                gemstone: g.gemstone.clone(),
+                library: g.library.clone(),
+                stone: g.stone.clone(),
+                gem_nrs: g.gem_nrs.clone(),
+                netldi: g.netldi.clone(),
+                host_user: g.host_user.clone(),
+                host_password: g.host_password.as_ref().map(|s| s.expose().to_string()),
+                user,
+                credential,
+            },
+        },
+        toolsets: config.toolsets.clone(),
+        options: config.toolset_options.clone(),
+        server_name: "gsmcp".into(),
+        server_version: env!("CARGO_PKG_VERSION").into(),
+        title: config.title.clone(),
+        instructions: config.instructions.clone(),
+        log_filter: config.log_filter.clone(),
+        memory: config.worker_memory,
+        read_only: config.read_only,
+        withheld: crate::access::withheld_toolsets(
+            &config.scope_toolsets,
+            &config.toolsets,
+            principal,
+        ),
+    }
+}
