@@ -31,7 +31,10 @@ This server gives you a live GemStone/S Smalltalk session. Each MCP session is i
 its own view of the repository. Everything you change (by execute_code or any other tool) stays \
 in this session's open transaction: later calls of this session see it, other sessions do not, and \
 nothing is committed unless you call the commit tool. The abort tool discards every uncommitted \
-change. Use status to see whether the session holds uncommitted changes.";
+change. Use status to see whether the session holds uncommitted changes. The server ends a session \
+that sends no request for its idle timeout (sooner, if the session holds no uncommitted changes and \
+its client never opened or lost its event stream), and what it had not committed is then discarded: \
+commit what you want to keep.";
 
 /// Identity the worker reports in `initialize` (from the router's Hello).
 #[derive(Debug, Clone)]

@@ -407,6 +407,11 @@ fn initialize_negotiates_the_protocol_version() {
         );
         let instructions = r["instructions"].as_str().expect("default instructions");
         assert!(instructions.contains("commit"), "{instructions}");
+        // which rules end a session, and that uncommitted work goes with it
+        assert!(
+            instructions.contains("idle timeout") && instructions.contains("discarded"),
+            "{instructions}"
+        );
     }
 }
 
