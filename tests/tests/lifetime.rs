@@ -455,6 +455,10 @@ fn an_ended_session_says_why_and_what_became_of_its_work() {
         r.json()["error"].clone()
     };
     let real_worker = |sid: &str| gsmcp_tests::worker_of_session(server.port(), sid);
+    let says = |e: &Value, part: &str| {
+        let message = e["message"].as_str().unwrap_or_default();
+        assert!(message.contains(part), "{part:?} missing from {e}");
+    };
 
     // uncommitted work, no stream: kept past the streamless rule, released
     // by the idle timeout, and the 404 says the work was discarded
@@ -482,22 +486,12 @@ fn an_ended_session_says_why_and_what_became_of_its_work() {
     let e = ended(&quiet.id);
     assert_eq!(e["data"]["kind"], "sessionEnded", "{e}");
     assert_eq!(e["data"]["uncommittedLost"], json!(false), "{e}");
-    assert!(
-        e["message"]
-            .as_str()
-            .is_some_and(|m| m.contains("ended (no stream opened and idle)")),
-        "{e}"
-    );
+    says(&e, "ended (no stream opened and idle)");
     assert!(wait_until(BOUND, || real_worker(&busy.id).is_none()));
     let e = ended(&busy.id);
     assert_eq!(e["data"]["reason"], "idle timeout", "{e}");
     assert_eq!(e["data"]["uncommittedLost"], json!(true), "{e}");
-    assert!(
-        e["message"]
-            .as_str()
-            .is_some_and(|m| m.contains("its uncommitted changes were discarded")),
-        "{e}"
-    );
+    says(&e, "its uncommitted changes were discarded");
 
     // deleted, holding nothing
     let deleted = server.open_session();
@@ -505,12 +499,7 @@ fn an_ended_session_says_why_and_what_became_of_its_work() {
     assert_eq!(r.status, 200, "{}", r.text());
     let e = ended(&deleted.id);
     assert_eq!(e["data"]["reason"], "session deleted", "{e}");
-    assert!(
-        e["message"]
-            .as_str()
-            .is_some_and(|m| m.contains("held no uncommitted changes")),
-        "{e}"
-    );
+    says(&e, "held no uncommitted changes");
 
     // a worker killed with work pending
     let killed = server.open_session();

@@ -16,7 +16,7 @@ mod util;
 use gsmcp_tests::Server;
 use serde_json::{json, Value};
 use util::mcp::{Http, Session};
-use util::{eval, fails, ok, preview_and_apply, source};
+use util::{eval, fails, ok, preview_and_apply, source, test_method_passes};
 
 const CLASSES: &str = "Object subclass: 'RfAccount' instVarNames: #(balance) classVars: #() \
     classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals. \
@@ -153,16 +153,7 @@ async fn a_previewed_rename_applies_exactly_and_keeps_tests_green() {
     assert!(source(&mut a, "RfAccount", "depositAll:")
         .await
         .contains("self credit: each"));
-    let run = ok(
-        &mut a,
-        "run_test_method",
-        json!({"className": "RfAccountTest", "selector": "testDeposit"}),
-    )
-    .await;
-    assert_eq!(
-        run["structuredContent"]["result"]["outcome"], "passed",
-        "{run}"
-    );
+    test_method_passes(&mut a, "RfAccountTest", "testDeposit").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -657,14 +648,5 @@ async fn a_signature_change_adds_reorders_and_drops_arguments() {
 }
 
 async fn test_deposit_passes(s: &mut Session) {
-    let run = ok(
-        s,
-        "run_test_method",
-        json!({"className": "RfAccountTest", "selector": "testDeposit"}),
-    )
-    .await;
-    assert_eq!(
-        run["structuredContent"]["result"]["outcome"], "passed",
-        "{run}"
-    );
+    test_method_passes(s, "RfAccountTest", "testDeposit").await;
 }

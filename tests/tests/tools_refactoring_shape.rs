@@ -14,7 +14,7 @@ mod util;
 use gsmcp_tests::Server;
 use serde_json::json;
 use util::mcp::{Http, Session};
-use util::{eval, fails, ok, preview_and_apply, source};
+use util::{eval, fails, ok, preview_and_apply, source, test_method_passes};
 
 const CLASSES: &str = "Object subclass: 'ShAccount' instVarNames: #(balance owner) \
     classVars: #(Rate) classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals. \
@@ -64,16 +64,7 @@ async fn setup(s: &mut Session) {
 }
 
 async fn test_passes(s: &mut Session) {
-    let run = ok(
-        s,
-        "run_test_method",
-        json!({"className": "ShAccountTest", "selector": "testBonus"}),
-    )
-    .await;
-    assert_eq!(
-        run["structuredContent"]["result"]["outcome"], "passed",
-        "{run}"
-    );
+    test_method_passes(s, "ShAccountTest", "testBonus").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -367,14 +358,5 @@ async fn renaming_a_class_rebinds_it_and_rewrites_every_reference() {
     );
     assert_eq!(eval(&mut a, "ShLedger rate").await, "7");
     test_passes(&mut a).await;
-    let run = ok(
-        &mut a,
-        "run_test_method",
-        json!({"className": "ShAccountTest", "selector": "testOpened"}),
-    )
-    .await;
-    assert_eq!(
-        run["structuredContent"]["result"]["outcome"], "passed",
-        "{run}"
-    );
+    test_method_passes(&mut a, "ShAccountTest", "testOpened").await;
 }

@@ -54,6 +54,20 @@ pub async fn preview_and_apply(s: &mut mcp::Session, tool: &str, args: Value) ->
     (preview, applied)
 }
 
+/// Runs `class>>selector` with `run_test_method` and checks that it passed.
+pub async fn test_method_passes(s: &mut mcp::Session, class: &str, selector: &str) {
+    let run = ok(
+        s,
+        "run_test_method",
+        serde_json::json!({"className": class, "selector": selector}),
+    )
+    .await;
+    assert_eq!(
+        run["structuredContent"]["result"]["outcome"], "passed",
+        "{class}>>{selector}: {run}"
+    );
+}
+
 /// The text of a result's first content item.
 pub fn text(r: &Value) -> &str {
     r["content"][0]["text"].as_str().unwrap_or("")

@@ -75,6 +75,19 @@ pub struct Param {
     pub required: bool,
 }
 
+impl Param {
+    /// The per-call override of the kernel guard (`allowKernelEdits`, an
+    /// optional Boolean), with what it lets the tool that takes it do.
+    pub const fn allow_kernel_edits(description: &'static str) -> Param {
+        Param {
+            name: "allowKernelEdits",
+            ty: ParamType::Boolean,
+            description,
+            required: false,
+        }
+    }
+}
+
 /// The closed input schema for `params`.
 pub fn input_schema(params: &[Param]) -> Value {
     let mut properties = Map::new();

@@ -987,12 +987,15 @@ impl Vm {
         r.map(|_| profile)
     }
 
-    /// Refuses, saying it may not `what`, a login other than SystemUser's and
-    /// DataCurator's.
+    /// Refuses, saying it may not `what`, a login other than an
+    /// administrator's (`security::may_change_kernel`).
     fn require_administrator(&mut self, what: &str) -> Result<(), PersistError> {
-        let me = &self.repo_state().user_id;
-        if me != DEFAULT_USER && me != SYSTEM_USER {
-            return Err(PersistError::NotPermitted(format!("{me} may not {what}")));
+        let repo = self.repo_state();
+        if !repo.privileged {
+            return Err(PersistError::NotPermitted(format!(
+                "{} may not {what}",
+                repo.user_id
+            )));
         }
         Ok(())
     }
@@ -1008,7 +1011,7 @@ impl Vm {
         policy: JwtPolicy,
     ) -> Result<(), PersistError> {
         self.require_administrator("enable JSON Web Token logins")?;
-        if user == DEFAULT_USER || user == SYSTEM_USER {
+        if security::may_change_kernel(user) {
             return Err(PersistError::NotPermitted(format!(
                 "{user} is an administrator and keeps its password login"
             )));

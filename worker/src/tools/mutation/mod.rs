@@ -67,14 +67,11 @@ const DICTIONARY_NAME: Param = Param {
 };
 
 /// The per-call override of the kernel guard.
-const ALLOW_KERNEL_EDITS: Param = Param {
-    name: "allowKernelEdits",
-    ty: ParamType::Boolean,
-    description: "Change what a kernel class (one bound in Globals under its own name) already \
+const ALLOW_KERNEL_EDITS: Param = Param::allow_kernel_edits(
+    "Change what a kernel class (one bound in Globals under its own name) already \
 has — an existing method, its definition, comment or binding — anyway (default false). Adding a \
 new method to a kernel class needs no override.",
-    required: false,
-};
+);
 
 const fn names(name: &'static str, description: &'static str) -> Param {
     Param {

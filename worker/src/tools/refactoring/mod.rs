@@ -487,12 +487,8 @@ const STOP: Param = Param {
 };
 
 /// Changing an existing kernel method.
-const KERNEL_METHOD: Param = Param {
-    name: "allowKernelEdits",
-    ty: ParamType::Boolean,
-    description: "Change a method of a kernel class too (default false).",
-    required: false,
-};
+const KERNEL_METHOD: Param =
+    Param::allow_kernel_edits("Change a method of a kernel class too (default false).");
 
 /// A refactoring that adds or edits methods without removing any.
 const EDITS: Annotations = Annotations {
@@ -526,13 +522,10 @@ const SCOPE_DICTIONARY: Param = Param {
 };
 
 /// Changing kernel methods in a selector refactoring.
-const KERNEL_SENDERS: Param = Param {
-    name: "allowKernelEdits",
-    ty: ParamType::Boolean,
-    description: "Change existing methods of kernel classes too (default false: such a change \
+const KERNEL_SENDERS: Param = Param::allow_kernel_edits(
+    "Change existing methods of kernel classes too (default false: such a change \
 refuses the whole change set).",
-    required: false,
-};
+);
 
 /// The class whose definition a shape refactoring changes.
 const CLASS_OF_SHAPE: Param = Param {
@@ -551,12 +544,8 @@ const IVAR: Param = Param {
 };
 
 /// Changing a kernel class's definition.
-const KERNEL_SHAPE: Param = Param {
-    name: "allowKernelEdits",
-    ty: ParamType::Boolean,
-    description: "Make a new version of a kernel class too (default false).",
-    required: false,
-};
+const KERNEL_SHAPE: Param =
+    Param::allow_kernel_edits("Make a new version of a kernel class too (default false).");
 
 /// The parameters of the tools that move methods.
 const MOVE_PARAMS: &[Param] = &[
@@ -580,12 +569,7 @@ const MOVE_PARAMS: &[Param] = &[
     },
     DRY_RUN,
     TOKEN,
-    Param {
-        name: "allowKernelEdits",
-        ty: ParamType::Boolean,
-        description: "Remove methods from a kernel class too (default false).",
-        required: false,
-    },
+    Param::allow_kernel_edits("Remove methods from a kernel class too (default false)."),
 ];
 
 /// A refactoring that may remove or replace methods or class versions.
