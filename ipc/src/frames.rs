@@ -197,6 +197,9 @@ pub struct Hello {
     /// `MCP_READ_ONLY`: serve only the worker's allow-list of read tools;
     /// every other tool is refused, saying how to get a writable server.
     pub read_only: bool,
+    /// The login serves one stateless call and ends with it: a result that
+    /// leaves uncommitted changes says they end with the call.
+    pub one_shot: bool,
 }
 
 /// The address space (`RLIMIT_AS`) a worker with a memory ceiling of

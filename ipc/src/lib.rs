@@ -14,6 +14,7 @@
 //! form a frame carries it in); [`toolsets`] the toolsets and the options each
 //! declares, which the router validates and the worker obeys; [`startup`] how
 //! a worker is started (its argv, its environment, the socket's descriptor);
+//! [`era`] what both processes agree on about the stateless protocol era;
 //! [`redact`] the one redaction layer every log line, trace line and error
 //! text of either process passes through.
 //!
@@ -22,6 +23,7 @@
 #![warn(missing_docs)]
 
 pub mod codec;
+pub mod era;
 pub mod frames;
 pub mod json;
 pub mod jsonrpc;
@@ -38,7 +40,7 @@ pub use jsonrpc::Request;
 
 /// Version of the frame set. The router sends it in [`Hello`]; a worker that speaks
 /// another version answers nothing and exits, and the router reports the mismatch.
-pub const PROTOCOL_VERSION: u32 = 8;
+pub const PROTOCOL_VERSION: u32 = 9;
 
 /// The Smalltalk `gsmcp --check` asks a worker to evaluate (with
 /// `execute_code`) to learn whether its user may change the repository: a

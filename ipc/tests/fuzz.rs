@@ -56,6 +56,7 @@ fn sample_frames() -> Vec<Vec<u8>> {
             memory: 64 << 20,
             withheld: Vec::new(),
             read_only: false,
+            one_shot: false,
         }),
     ];
     frames.iter().map(|f| encode_frame(f).unwrap()).collect()

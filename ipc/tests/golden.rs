@@ -30,6 +30,7 @@ fn embedded_hello() -> Hello {
         memory: 1 << 30,
         withheld: vec![("Execution".into(), vec!["gemstone:execute".into()])],
         read_only: true,
+        one_shot: true,
     }
 }
 

@@ -10,6 +10,19 @@ use crate::config::Config;
 use crate::identity::Principal;
 use crate::logins::WorkerLogin;
 
+/// The server's name, in `serverInfo`.
+pub const SERVER_NAME: &str = "gsmcp";
+
+/// The server's identity as results name it (`serverInfo`): name, version
+/// and the deployment's title.
+pub fn server_info(config: &Config) -> serde_json::Value {
+    let mut info = serde_json::json!({ "name": SERVER_NAME, "version": env!("CARGO_PKG_VERSION") });
+    if let Some(title) = &config.title {
+        info["title"] = serde_json::json!(title);
+    }
+    info
+}
+
 /// The first frame a worker of this deployment gets: its backend and login,
 /// toolsets, options and identity.
 pub fn hello_for(
@@ -45,13 +58,14 @@ pub fn hello_for(
         },
         toolsets: config.toolsets.clone(),
         options: config.toolset_options.clone(),
-        server_name: "gsmcp".into(),
+        server_name: SERVER_NAME.into(),
         server_version: env!("CARGO_PKG_VERSION").into(),
         title: config.title.clone(),
         instructions: config.instructions.clone(),
         log_filter: config.log_filter.clone(),
         memory: config.worker_memory,
         read_only: config.read_only,
+        one_shot: false,
         withheld: crate::access::withheld_toolsets(
             &config.scope_toolsets,
             &config.toolsets,

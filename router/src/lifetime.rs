@@ -128,6 +128,9 @@ pub struct Lifetime {
     /// absolute lifetime) may release it, not the quicker streamless and
     /// stream-loss rules.
     holds_work: bool,
+    /// The client has streams to open (the session era); a stateless handle
+    /// has none, so only the idle timeout and the lifetime release it.
+    streams: bool,
 }
 
 impl Lifetime {
@@ -141,6 +144,17 @@ impl Lifetime {
             probe: None,
             proven_for: None,
             holds_work: false,
+            streams: true,
+        }
+    }
+
+    /// The state of a stateless login opened at `now`: its client has no
+    /// stream to open or lose and cannot be probed, so it is released only
+    /// by the idle timeout and the absolute lifetime.
+    pub fn without_streams(policy: Policy, now: Instant) -> Lifetime {
+        Lifetime {
+            streams: false,
+            ..Lifetime::new(policy, now)
         }
     }
 
@@ -227,7 +241,7 @@ impl Lifetime {
         let idle_for = now.saturating_duration_since(self.last_activity);
         match self.stream {
             Stream::Never => {
-                if self.holds_work {
+                if self.holds_work || !self.streams {
                     if idle_for >= self.policy.idle {
                         return Action::Release(Release::Idle);
                     }
@@ -300,8 +314,13 @@ mod tests {
     type Step = (f64, Ev, Action);
 
     fn run(name: &str, policy: Policy, steps: &[Step]) {
+        run_from(name, Lifetime::new, policy, steps)
+    }
+
+    /// [`run`] for a lifetime `make` starts.
+    fn run_from(name: &str, make: fn(Policy, Instant) -> Lifetime, policy: Policy, steps: &[Step]) {
         let t0 = Instant::now();
-        let mut l = Lifetime::new(policy, t0);
+        let mut l = make(policy, t0);
         for (i, (t, ev, expect)) in steps.iter().enumerate() {
             let now = t0 + Duration::from_secs_f64(*t);
             let got = match *ev {
@@ -589,6 +608,44 @@ mod tests {
         ];
         for (name, policy, steps) in table {
             run(name, policy.clone(), steps);
+        }
+    }
+
+    #[test]
+    fn a_stateless_login_is_released_by_the_idle_timeout_and_the_lifetime_only() {
+        let with_lifetime = Policy::new(100 * S, 60 * S, 10 * S, Some(150 * S));
+        let table: &[(&str, Policy, &[Step])] = &[
+            (
+                "quiet past the streamless time, holding nothing: kept until idle",
+                policy(),
+                &[
+                    (10.0, Ev::Activity, Nothing),
+                    (70.0, pass(), Nothing),
+                    (105.0, pass(), Nothing),
+                    (110.0, pass(), R(Release::Idle)),
+                ],
+            ),
+            (
+                "never probed: it has no stream",
+                policy(),
+                &[
+                    (80.0, pass(), Nothing),
+                    (99.0, pass(), Nothing),
+                    (100.0, pass(), R(Release::Idle)),
+                ],
+            ),
+            (
+                "busy keeps it; the lifetime ends it anyway",
+                with_lifetime,
+                &[
+                    (90.0, Ev::Activity, Nothing),
+                    (149.0, pass(), Nothing),
+                    (150.0, pass(), R(Release::Lifetime)),
+                ],
+            ),
+        ];
+        for (name, policy, steps) in table {
+            run_from(name, Lifetime::without_streams, policy.clone(), steps);
         }
     }
 

@@ -80,6 +80,9 @@ pub fn keep_alive() -> Bytes {
 pub struct WriterConfig {
     /// The session-unique stream number, the prefix of every event id.
     pub stream: u64,
+    /// Whether the stream opens with the priming event (the session era's
+    /// streams can be resumed from it; the stateless era's cannot).
+    pub priming: bool,
     /// The interval of keep-alive comments.
     pub keep_alive: Duration,
     /// The longest one write may take before the stream is given up.
@@ -138,8 +141,10 @@ async fn write_all(
         id
     };
     let timeout = config.write_timeout;
-    if let Err(e) = put(&tx, priming(&next_id()), timeout).await {
-        return e;
+    if config.priming {
+        if let Err(e) = put(&tx, priming(&next_id()), timeout).await {
+            return e;
+        }
     }
     let mut pending = first;
     let mut tick = tokio::time::interval_at(
@@ -207,6 +212,7 @@ mod tests {
             stream: 5,
             keep_alive: Duration::from_secs(60),
             write_timeout: Duration::from_secs(5),
+            priming: true,
             trace: None,
         };
         let body = start(cfg, Some(Item::Message("m0".into())), feed, move |e| {
@@ -231,6 +237,7 @@ mod tests {
             stream: 1,
             keep_alive: Duration::from_secs(1),
             write_timeout: Duration::from_secs(2),
+            priming: true,
             trace: None,
         };
         let body = start(cfg, None, feed, move |e| {
@@ -252,6 +259,7 @@ mod tests {
             stream: 2,
             keep_alive: Duration::from_secs(15),
             write_timeout: Duration::from_secs(5),
+            priming: true,
             trace: None,
         };
         let mut body = start(cfg, None, feed, move |e| {

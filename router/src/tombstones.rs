@@ -69,15 +69,20 @@ pub struct Ended {
 impl Ended {
     /// The message a request on the ended session gets.
     pub fn message(&self) -> String {
-        let work = match self.uncommitted {
+        format!(
+            "Session not found: it ended ({}), and {}; start a new one with initialize",
+            self.reason,
+            self.work()
+        )
+    }
+
+    /// What became of its uncommitted work, in words.
+    pub fn work(&self) -> &'static str {
+        match self.uncommitted {
             Uncommitted::Discarded => "its uncommitted changes were discarded",
             Uncommitted::None => "it held no uncommitted changes",
             Uncommitted::Unknown => "any uncommitted changes it held were lost",
-        };
-        format!(
-            "Session not found: it ended ({}), and {work}; start a new one with initialize",
-            self.reason
-        )
+        }
     }
 }
 

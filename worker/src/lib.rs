@@ -34,6 +34,7 @@ pub mod quote;
 pub mod resources;
 pub mod schema;
 pub mod serve;
+pub mod stateless;
 pub mod tools;
 
 pub use serve::{read_hello, serve, serve_over, ServeError};

@@ -1,6 +1,8 @@
 //! The MCP methods a worker answers: `initialize`, `ping`, `tools/list`,
 //! `tools/call`, the prompt, resource and completion methods (when the served
-//! toolsets offer any), and notifications.
+//! toolsets offer any), and notifications; in the stateless era (a request
+//! whose `_meta` names 2026-07-28) `server/discover` too, with results shaped
+//! by [`crate::stateless`].
 //!
 //! Input is one request as the router read it ([`Request`]: id, method,
 //! params, progress token — the router classified the client's message, so a
@@ -15,7 +17,9 @@ use crate::backend::Login;
 use crate::notify::Link;
 use crate::prompts::Prompts;
 use crate::resources::Resources;
+use crate::stateless;
 use crate::tools::{self, Registry};
+use gsmcp_ipc::era;
 use gsmcp_ipc::jsonrpc::{self, response, Request, RpcError};
 use gsmcp_ipc::redact::Redactor;
 use gsmcp_ipc::Outcome;
@@ -49,6 +53,17 @@ pub struct ServerInfo {
     pub instructions: Option<String>,
 }
 
+impl ServerInfo {
+    /// `serverInfo`: name, version and, if set, title.
+    pub fn to_json(&self) -> Value {
+        let mut info = json!({"name": self.name, "version": self.version});
+        if let Some(title) = &self.title {
+            info["title"] = json!(title);
+        }
+        info
+    }
+}
+
 /// One session's MCP state.
 pub struct Server {
     info: ServerInfo,
@@ -65,9 +80,17 @@ pub struct Server {
     /// Whether the session held uncommitted changes after the last tool
     /// call, as that call's result said; taken by the view status.
     needs_commit: Option<bool>,
+    /// The login serves one stateless call and ends with it.
+    one_shot: bool,
 }
 
 impl Server {
+    /// Marks the login as serving one stateless call: a result that leaves
+    /// uncommitted changes says they end with the call.
+    pub fn set_one_shot(&mut self, one_shot: bool) {
+        self.one_shot = one_shot;
+    }
+
     /// Whether the session held uncommitted changes after the last tool call
     /// that ran on the login (known once per call: taking it forgets it).
     pub fn take_needs_commit(&mut self) -> Option<bool> {
@@ -82,6 +105,7 @@ impl Server {
             registry,
             negotiated: None,
             needs_commit: None,
+            one_shot: false,
             client_capabilities: Value::Null,
             prompts,
             resources,
@@ -152,38 +176,106 @@ impl Server {
         method: &str,
         params: Option<Value>,
     ) -> Result<Value, RpcError> {
+        let stateless = era::request_is_stateless(params.as_ref());
         let params = match params {
             None | Some(Value::Null) => Map::new(),
             Some(Value::Object(m)) => m,
             Some(_) => return Err(RpcError::invalid_params("params must be an object")),
         };
+        if stateless {
+            let mut result = self.stateless_request(login, cx, method, params)?;
+            stateless::shape(method, &mut result, &self.info.to_json());
+            return Ok(result);
+        }
         match method {
             "initialize" => self.initialize(&params),
             "ping" => Ok(json!({})),
-            "tools/list" => {
-                if params.contains_key("cursor") {
-                    return Err(RpcError::invalid_params(
-                        "invalid cursor: tools/list has a single page",
-                    ));
-                }
-                Ok(json!({"tools": self.registry.list_json()}))
+            "tools/list" => Ok(json!({"tools": self.list_tools(&params)?})),
+            "tools/call" => {
+                let capabilities = self.client_capabilities.clone();
+                self.call_tool(login, cx, &params, capabilities, false)
             }
-            "tools/call" => self.call_tool(login, cx, &params),
-            "prompts/list" if !self.prompts.is_empty() => self.prompts.list(&params),
-            "prompts/get" if !self.prompts.is_empty() => self.prompts.get(&params),
-            "resources/list" if !self.resources.is_empty() => self.resources.list(&params),
-            "resources/templates/list" if !self.resources.is_empty() => {
-                self.resources.list_templates(&params)
-            }
-            "resources/read" if !self.resources.is_empty() => self.resources.read(login, &params),
             "resources/subscribe" if !self.resources.is_empty() => {
                 self.resources.subscribe(login, &params)
             }
             "resources/unsubscribe" if !self.resources.is_empty() => {
                 self.resources.unsubscribe(&params)
             }
+            _ => self.either_era(login, method, &params),
+        }
+    }
+
+    /// A request of the stateless era (the router checked its `_meta`).
+    fn stateless_request(
+        &mut self,
+        login: &mut dyn Login,
+        cx: CallLink<'_>,
+        method: &str,
+        mut params: Map<String, Value>,
+    ) -> Result<Value, RpcError> {
+        match method {
+            "server/discover" => Ok(self.discover()),
+            "tools/list" => Ok(json!({"tools": stateless::tools(self.list_tools(&params)?)})),
+            "tools/call" => {
+                let capabilities = params
+                    .get("_meta")
+                    .and_then(|m| m.get(era::META_CLIENT_CAPABILITIES))
+                    .cloned()
+                    .unwrap_or_else(|| json!({}));
+                stateless::without_session(&mut params);
+                self.call_tool(login, cx, &params, capabilities, true)
+            }
+            "initialize"
+            | "ping"
+            | "logging/setLevel"
+            | "resources/subscribe"
+            | "resources/unsubscribe" => Err(RpcError::new(
+                jsonrpc::METHOD_NOT_FOUND,
+                format!(
+                    "method not found: {method} is not part of {}",
+                    era::STATELESS
+                ),
+            )),
+            // the revision answers an unknown resource with invalid params
+            _ => self
+                .either_era(login, method, &params)
+                .map_err(|e| match e.code {
+                    crate::resources::RESOURCE_NOT_FOUND => RpcError {
+                        code: jsonrpc::INVALID_PARAMS,
+                        ..e
+                    },
+                    _ => e,
+                }),
+        }
+    }
+
+    /// The tool list (one page).
+    fn list_tools(&self, params: &Map<String, Value>) -> Result<Value, RpcError> {
+        if params.contains_key("cursor") {
+            return Err(RpcError::invalid_params(
+                "invalid cursor: tools/list has a single page",
+            ));
+        }
+        Ok(self.registry.list_json())
+    }
+
+    /// The methods both eras answer alike: prompts, resources, completion.
+    fn either_era(
+        &mut self,
+        login: &mut dyn Login,
+        method: &str,
+        params: &Map<String, Value>,
+    ) -> Result<Value, RpcError> {
+        match method {
+            "prompts/list" if !self.prompts.is_empty() => self.prompts.list(params),
+            "prompts/get" if !self.prompts.is_empty() => self.prompts.get(params),
+            "resources/list" if !self.resources.is_empty() => self.resources.list(params),
+            "resources/templates/list" if !self.resources.is_empty() => {
+                self.resources.list_templates(params)
+            }
+            "resources/read" if !self.resources.is_empty() => self.resources.read(login, params),
             "completion/complete" if self.offers_completions() => {
-                crate::completion::complete(login, &self.prompts, &self.resources, &params)
+                crate::completion::complete(login, &self.prompts, &self.resources, params)
             }
             _ => Err(RpcError::new(
                 jsonrpc::METHOD_NOT_FOUND,
@@ -210,34 +302,53 @@ impl Server {
             Some(c @ Value::Object(_)) => c.clone(),
             _ => json!({}),
         };
-        let mut server_info = json!({"name": self.info.name, "version": self.info.version});
-        if let Some(title) = &self.info.title {
-            server_info["title"] = json!(title);
-        }
         let instructions = self
             .info
             .instructions
             .as_deref()
             .unwrap_or(DEFAULT_INSTRUCTIONS);
-        let mut capabilities = json!({"tools": {"listChanged": false}, "logging": {}});
-        if !self.prompts.is_empty() {
-            capabilities["prompts"] = json!({"listChanged": false});
-        }
-        if !self.resources.is_empty() {
-            capabilities["resources"] = json!({"subscribe": true, "listChanged": false});
-        }
-        if self.offers_completions() {
-            capabilities["completions"] = json!({});
-        }
         let mut result = json!({
             "protocolVersion": version,
-            "capabilities": capabilities,
-            "serverInfo": server_info,
+            "capabilities": self.capabilities(false),
+            "serverInfo": self.info.to_json(),
         });
         if !instructions.is_empty() {
             result["instructions"] = json!(instructions);
         }
         Ok(result)
+    }
+
+    /// `server/discover`: the revisions served, the capabilities, the
+    /// instructions (the server's identity is added to every result's `_meta`).
+    fn discover(&self) -> Value {
+        let instructions = self
+            .info
+            .instructions
+            .as_deref()
+            .unwrap_or(stateless::DEFAULT_INSTRUCTIONS);
+        let mut result = json!({
+            "supportedVersions": stateless::supported_versions(),
+            "capabilities": self.capabilities(true),
+        });
+        if !instructions.is_empty() {
+            result["instructions"] = json!(instructions);
+        }
+        result
+    }
+
+    /// What this server offers. The stateless era has no `resources/subscribe`.
+    fn capabilities(&self, stateless: bool) -> Value {
+        let mut capabilities = json!({"tools": {"listChanged": false}, "logging": {}});
+        if !self.prompts.is_empty() {
+            capabilities["prompts"] = json!({"listChanged": false});
+        }
+        if !self.resources.is_empty() {
+            capabilities["resources"] = json!({"subscribe": !stateless, "listChanged": false});
+        }
+        if self.offers_completions() {
+            capabilities["completions"] = json!({});
+        }
+        capabilities
     }
 
     fn offers_completions(&self) -> bool {
@@ -249,6 +360,8 @@ impl Server {
         login: &mut dyn Login,
         cx: CallLink<'_>,
         params: &Map<String, Value>,
+        capabilities: Value,
+        stateless: bool,
     ) -> Result<Value, RpcError> {
         let name = match params.get("name") {
             Some(Value::String(n)) => n,
@@ -270,11 +383,12 @@ impl Server {
             }
         };
         tracing::debug!(tool = %name, "tools/call");
-        let notifier = cx.link.notifier(
-            cx.call_id,
-            cx.progress_wanted,
-            self.client_capabilities.clone(),
-        );
+        let mut notifier = cx
+            .link
+            .notifier(cx.call_id, cx.progress_wanted, capabilities);
+        if stateless {
+            notifier = notifier.without_server_requests();
+        }
         let Some((mut result, on_login)) = self.registry.call_named(name, login, args, &notifier)
         else {
             return Err(RpcError::invalid_params(format!("unknown tool: {name}")));
@@ -303,7 +417,10 @@ impl Server {
             self.needs_commit = Some(holds);
             if holds {
                 if let Some(content) = result.get_mut("content").and_then(Value::as_array_mut) {
-                    let note = tools::session_note(&login.user());
+                    let note = match self.one_shot {
+                        true => stateless::one_shot_note(&login.user()),
+                        false => tools::session_note(&login.user()),
+                    };
                     content.push(json!({"type": "text", "text": note}));
                 }
             }

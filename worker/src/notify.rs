@@ -94,6 +94,9 @@ impl Level {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum RequestError {
+    /// The protocol era has no server requests (2026-07-28).
+    #[error("this request is in MCP 2026-07-28, where a server cannot send {0} to the client; this server does not ask for client input in that revision yet")]
+    Stateless(String),
     /// The client did not declare the capability the request needs.
     #[error("the client did not declare the {0:?} capability at initialize")]
     NotDeclared(&'static str),
@@ -208,6 +211,7 @@ impl Link {
             call_id,
             progress_wanted,
             capabilities,
+            server_requests: true,
         }
     }
 }
@@ -218,9 +222,18 @@ pub struct Notifier {
     call_id: u64,
     progress_wanted: bool,
     capabilities: Value,
+    /// The era lets the server send the client requests (the session era).
+    server_requests: bool,
 }
 
 impl Notifier {
+    /// The same notifier for a call of the stateless era, which has no
+    /// server requests: [`Notifier::request`] refuses without sending.
+    pub fn without_server_requests(mut self) -> Notifier {
+        self.server_requests = false;
+        self
+    }
+
     /// The call this notifier speaks for.
     pub fn call_id(&self) -> u64 {
         self.call_id
@@ -294,6 +307,9 @@ impl Notifier {
     /// Sends `method` to the client and waits for its result. Sampling and
     /// elicitation are sent only to a client that declared them.
     pub fn request(&self, method: &str, params: Value) -> Result<Value, RequestError> {
+        if !self.server_requests {
+            return Err(RequestError::Stateless(method.to_string()));
+        }
         let needed = match method {
             "sampling/createMessage" => Some("sampling"),
             "elicitation/create" => Some("elicitation"),

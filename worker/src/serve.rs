@@ -205,6 +205,7 @@ pub fn serve_over(
         registry.read_only();
     }
     let tools_json = registry.list_json().to_string();
+    let one_shot = hello.one_shot;
     let info = ServerInfo {
         name: hello.server_name.clone(),
         version: hello.server_version.clone(),
@@ -242,6 +243,7 @@ pub fn serve_over(
                 });
                 let _ = login_tx.send(Ok((login.user(), login.stone(), shared.clone())));
                 let mut server = mcp::Server::new(info, registry, redactor);
+                server.set_one_shot(one_shot);
                 engine_loop(login.as_mut(), &mut server, &shared, &writer, job_rx);
                 login.logout();
                 tracing::debug!("logged out");

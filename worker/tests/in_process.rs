@@ -88,6 +88,7 @@ fn hello() -> Hello {
         memory: 1 << 30,
         withheld: Vec::new(),
         read_only: false,
+        one_shot: false,
     }
 }
 

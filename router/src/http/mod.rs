@@ -9,7 +9,10 @@
 //! `Accept` (406), declared body size (413, decided before the
 //! body is read), body read under a size limit and a deadline (413/408), JSON-RPC
 //! classification (400), session header and `MCP-Protocol-Version` (400), session
-//! lookup (404). Only then does a message reach a session. This module never
+//! lookup (404). Only then does a message reach a session. A message without
+//! `Mcp-Session-Id` that belongs to the stateless era (MCP 2026-07-28) leaves
+//! this path after classification for [`stateless`], which checks it against
+//! that revision and routes it by its handle. This module never
 //! talks to a worker: it hands commands to the session registry and waits for
 //! their answers.
 //!
@@ -34,7 +37,7 @@
 use crate::auth::Denied;
 use crate::config::Config;
 use crate::identity::Principal;
-use crate::session::{CallEvent, Command, OpenOutcome, Registry, SessionHandle};
+use crate::session::{CallEvent, Command, Kind, OpenOutcome, Registry, SessionHandle};
 use crate::{cors, oauth, sse, trace};
 use bytes::Bytes;
 use gsmcp_ipc::jsonrpc::{self, Message};
@@ -57,17 +60,19 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tracing::{debug, info, warn, Instrument};
 
+pub mod stateless;
+
 /// The one endpoint.
 pub const MCP_PATH: &str = "/mcp";
 /// Largest request head (request line and headers).
 pub const MAX_HEAD: usize = 64 * 1024;
 /// Largest request body.
 pub const MAX_BODY: usize = 8 * 1024 * 1024;
-/// The protocol revisions a client may name in `MCP-Protocol-Version`.
-pub const SUPPORTED_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26"];
+/// The session-era revisions a client may name in `MCP-Protocol-Version`.
+pub const SUPPORTED_VERSIONS: &[&str] = gsmcp_ipc::era::SESSION_VERSIONS;
 
 const SESSION_HEADER: &str = "mcp-session-id";
-const VERSION_HEADER: &str = "mcp-protocol-version";
+pub(crate) const VERSION_HEADER: &str = "mcp-protocol-version";
 
 pub use crate::body::{empty, Body};
 
@@ -79,6 +84,8 @@ pub struct AppState {
     pub registry: Arc<Registry>,
     /// The port actually bound (the configured one may be 0).
     pub port: u16,
+    /// The stateless era's answers that stay the same while the router runs.
+    pub answers: stateless::Answers,
 }
 
 /// Accepts connections until `shutdown` is cancelled, then ends every session
@@ -302,7 +309,11 @@ fn session_of(
     sid: &str,
     principal: &Principal,
 ) -> Result<SessionHandle, Refusal> {
-    let Some(handle) = state.registry.lookup(sid) else {
+    let Some(handle) = state
+        .registry
+        .lookup(sid)
+        .filter(|h| h.kind == Kind::Session)
+    else {
         // a session of this principal that ended lately says why, and what
         // became of its uncommitted work
         return Err(match state.registry.ended(sid, principal.name()) {
@@ -408,6 +419,9 @@ async fn post(
         Ok(s) => s,
         Err(r) => return r.into_response(),
     };
+    if session.is_none() && stateless::chosen(&parts.headers, &message) {
+        return stateless::post(state, &parts.headers, message, principal, exchange).await;
+    }
 
     if message.method() == Some("initialize") {
         let Message::Request { id, params, .. } = message else {
@@ -430,6 +444,7 @@ async fn post(
                 r
             }
             OpenOutcome::Refused { reply } => json_response(StatusCode::OK, reply),
+            OpenOutcome::Started { .. } => internal_error(),
         };
     }
 
@@ -458,15 +473,15 @@ async fn post(
                     method,
                     params,
                     events,
+                    log_floor: None,
                 })
                 .is_err()
             {
                 return session_not_found();
             }
-            let sse = accepts_event_stream(&parts.headers);
-            let only_sse = sse && !accepts_json(&parts.headers);
             let trace = exchange.map(|e| e.stream(None));
-            answer_call(state, &handle, id, answers, sse, only_sse, trace).await
+            let how = Answering::session_era(&parts.headers);
+            answer_call(state, &handle, id, answers, how, trace).await
         }
         Message::Notification { method, params } => {
             if handle
@@ -489,31 +504,85 @@ async fn post(
     }
 }
 
+/// How a call's answer is delivered.
+pub(crate) struct Answering {
+    /// The client takes an event stream.
+    sse_ok: bool,
+    /// The client takes nothing else.
+    only_sse: bool,
+    /// The stateless era: the status follows the reply's error, streams
+    /// have no priming event, and a client that goes away before the reply
+    /// cancels the call (this guard, dropped armed, says so).
+    stateless: Option<stateless::CancelOnDrop>,
+}
+
+impl Answering {
+    /// The session era, as the request's `Accept` allows.
+    fn session_era(headers: &HeaderMap) -> Answering {
+        let sse_ok = accepts_event_stream(headers);
+        Answering {
+            sse_ok,
+            only_sse: sse_ok && !accepts_json(headers),
+            stateless: None,
+        }
+    }
+
+    /// The stateless era: a client that leaves cancels the call through `cancel`.
+    pub(crate) fn stateless_era(headers: &HeaderMap, cancel: stateless::CancelOnDrop) -> Answering {
+        Answering {
+            stateless: Some(cancel),
+            ..Answering::session_era(headers)
+        }
+    }
+
+    /// The reply was delivered in full: nothing to cancel any more.
+    fn delivered(&mut self) {
+        if let Some(c) = &mut self.stateless {
+            c.disarm();
+        }
+    }
+
+    /// The status of a JSON reply.
+    fn status(&self, reply: &str) -> StatusCode {
+        match &self.stateless {
+            Some(_) => stateless::status_of(reply),
+            None => StatusCode::OK,
+        }
+    }
+}
+
 /// Answers a request from its call's events: JSON if the reply comes first
 /// (or the client cannot take a stream), else an event stream that carries the
 /// call's messages and then the reply; a client that accepts only event streams
 /// always gets one. A cancelled call gets 202 and no body.
-async fn answer_call(
+pub(crate) async fn answer_call(
     state: &AppState,
     handle: &SessionHandle,
     id: Value,
     mut answers: mpsc::UnboundedReceiver<CallEvent>,
-    sse_ok: bool,
-    only_sse: bool,
+    mut how: Answering,
     trace: Option<trace::StreamTrace>,
 ) -> Response<Body> {
+    let priming = how.stateless.is_none();
     loop {
         match answers.recv().await {
-            Some(CallEvent::Reply(reply)) if only_sse => {
+            Some(CallEvent::Reply(reply)) if how.only_sse => {
                 // The client takes no JSON: the reply alone, as a stream.
+                how.delivered();
                 let (_, feed) = mpsc::unbounded_channel();
-                let config = writer_config(state, handle.next_stream(), trace);
+                let config = writer_config(state, handle.next_stream(), trace, priming);
                 let body = sse::start(config, Some(sse::Item::Last(reply)), feed, |_| {});
                 return sse_response(body);
             }
-            Some(CallEvent::Reply(reply)) => return json_response(StatusCode::OK, reply),
-            Some(CallEvent::Cancelled) => return accepted(),
-            Some(CallEvent::Message(first)) if sse_ok => {
+            Some(CallEvent::Reply(reply)) => {
+                how.delivered();
+                return json_response(how.status(&reply), reply);
+            }
+            Some(CallEvent::Cancelled) => {
+                how.delivered();
+                return accepted();
+            }
+            Some(CallEvent::Message(first)) if how.sse_ok => {
                 let (feed_tx, feed) = mpsc::unbounded_channel();
                 let gone = jsonrpc::session_gone(&id, "the session ended without answering");
                 tokio::spawn(async move {
@@ -532,8 +601,17 @@ async fn answer_call(
                     }
                     let _ = feed_tx.send(sse::Item::Last(gone));
                 });
-                let config = writer_config(state, handle.next_stream(), trace);
-                let body = sse::start(config, Some(sse::Item::Message(first)), feed, |_| {});
+                let config = writer_config(state, handle.next_stream(), trace, priming);
+                // A stateless client that leaves before the reply cancels the call.
+                let mut cancel = how.stateless.take();
+                let body = sse::start(config, Some(sse::Item::Message(first)), feed, move |end| {
+                    if end == sse::End::Finished {
+                        if let Some(c) = &mut cancel {
+                            c.disarm();
+                        }
+                    }
+                    drop(cancel);
+                });
                 return sse_response(body);
             }
             Some(CallEvent::Message(_)) => {
@@ -549,20 +627,22 @@ async fn answer_call(
     }
 }
 
-fn writer_config(
+pub(crate) fn writer_config(
     state: &AppState,
     stream: u64,
     trace: Option<trace::StreamTrace>,
+    priming: bool,
 ) -> sse::WriterConfig {
     sse::WriterConfig {
         stream,
+        priming,
         keep_alive: state.config.sse_keepalive,
         write_timeout: state.config.sse_write_timeout,
         trace,
     }
 }
 
-fn sse_response(body: sse::SseBody) -> Response<Body> {
+pub(crate) fn sse_response(body: sse::SseBody) -> Response<Body> {
     Response::builder()
         .status(StatusCode::OK)
         .header(CONTENT_TYPE, "text/event-stream")
@@ -612,9 +692,14 @@ fn get(
     }
     let notify = handle.clone();
     let trace = exchange.map(|e| e.stream(None));
-    let body = sse::start(writer_config(state, stream, trace), None, feed, move |_| {
-        let _ = notify.send(Command::StreamClosed { stream });
-    });
+    let body = sse::start(
+        writer_config(state, stream, trace, true),
+        None,
+        feed,
+        move |_| {
+            let _ = notify.send(Command::StreamClosed { stream });
+        },
+    );
     sse_response(body)
 }
 
@@ -725,12 +810,12 @@ fn check_protocol_version(headers: &HeaderMap) -> Result<(), Refusal> {
 }
 
 /// True if `Accept` allows `text/event-stream` (explicitly or by a wildcard).
-fn accepts_event_stream(headers: &HeaderMap) -> bool {
+pub(crate) fn accepts_event_stream(headers: &HeaderMap) -> bool {
     accepts_any(headers, &["text/event-stream", "text/*", "*/*"])
 }
 
 /// True if `Accept` is absent or allows `application/json`.
-fn accepts_json(headers: &HeaderMap) -> bool {
+pub(crate) fn accepts_json(headers: &HeaderMap) -> bool {
     headers.get(ACCEPT).is_none()
         || accepts_any(headers, &["application/json", "application/*", "*/*"])
 }
@@ -906,7 +991,7 @@ fn origin_allowed(origin: &str, config: &Config) -> bool {
             .any(|h| split_host_port(h).is_some_and(|(allowed, _)| allowed == name))
 }
 
-fn json_response(status: StatusCode, body: String) -> Response<Body> {
+pub(crate) fn json_response(status: StatusCode, body: String) -> Response<Body> {
     Response::builder()
         .status(status)
         .header(CONTENT_TYPE, "application/json")
@@ -914,7 +999,7 @@ fn json_response(status: StatusCode, body: String) -> Response<Body> {
         .unwrap_or_else(|_| internal_error())
 }
 
-fn error_response(status: StatusCode, code: i64, message: &str) -> Response<Body> {
+pub(crate) fn error_response(status: StatusCode, code: i64, message: &str) -> Response<Body> {
     json_response(
         status,
         jsonrpc::error_body(Some(&Value::Null), code, message, None),
@@ -956,13 +1041,13 @@ fn closing_error(status: StatusCode, message: &str) -> Response<Body> {
     r
 }
 
-fn accepted() -> Response<Body> {
+pub(crate) fn accepted() -> Response<Body> {
     let mut r = Response::new(empty());
     *r.status_mut() = StatusCode::ACCEPTED;
     r
 }
 
-fn internal_error() -> Response<Body> {
+pub(crate) fn internal_error() -> Response<Body> {
     let mut r = Response::new(empty());
     *r.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
     r

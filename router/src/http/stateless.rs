@@ -1,0 +1,730 @@
+//! The stateless protocol era (MCP 2026-07-28) on the one endpoint, beside
+//! the session era: which requests belong to it ([`chosen`]), their checks,
+//! and where each goes.
+//!
+//! A stateless request carries its revision and its client's capabilities in
+//! `params._meta` and mirrors its method (and, for `tools/call`,
+//! `resources/read` and `prompts/get`, its name) in headers. The checks, in
+//! order: the required `_meta` fields (400, `-32602`), `MCP-Protocol-Version`
+//! against `_meta` (400, `-32020`), the revision (400, `-32022` listing what
+//! is served), the other headers against the body (400, `-32020`), the method (404, `-32601`: the revision removed `initialize`,
+//! `ping`, `logging/setLevel` and `resources/subscribe`).
+//!
+//! Isolation without a session id: state lives in a login named by a
+//! handle. `open_session` starts a worker and answers its handle (an
+//! unguessable id bound to the principal that opened it); a call carrying it
+//! as its `session` argument runs in that login, one call at a time, exactly
+//! as a session's calls do; `close_session` ends it; the idle timeout and the
+//! lifetime end it too, leaving a tombstone for its owner. A handle another
+//! principal presents is unknown to it. Any other request runs in a one-shot
+//! login of its own, which ends with the call (its uncommitted changes with
+//! it, as the result says). Closing the response stream before the answer
+//! cancels the call. `subscriptions/listen` answers an open stream that
+//! acknowledges no notification type: nothing this server lists changes
+//! while it runs.
+//!
+//! Discovery and the tool, prompt and template lists depend only on the
+//! deployment and on what the principal's scopes withhold, so the first
+//! answer of each (from a one-shot login) is kept ([`Answers`]) and later
+//! ones cost no worker: a client probing `server/discover` is answered even
+//! when every session slot is taken.
+
+use crate::http::{self, Answering, AppState};
+use crate::identity::Principal;
+use crate::session::{self, CallEvent, Command, Kind, OpenOutcome, SessionHandle};
+use crate::{sse, trace};
+use base64::Engine as _;
+use gsmcp_ipc::era::{self, SessionArg, SESSION_VERSIONS, STATELESS_VERSIONS};
+use gsmcp_ipc::jsonrpc::{self, Message};
+use hyper::header::HeaderMap;
+use hyper::{Response, StatusCode};
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+use tracing::{debug, info};
+
+use crate::body::Body;
+
+const METHOD_HEADER: &str = "mcp-method";
+const NAME_HEADER: &str = "mcp-name";
+
+/// Whether a request without `Mcp-Session-Id` belongs to the stateless era:
+/// it is `server/discover`, or its `MCP-Protocol-Version` header or its
+/// `_meta` names a stateless revision, or (for anything but `initialize`,
+/// which opens the session era whatever it names) a revision the session era
+/// does not know.
+pub fn chosen(headers: &HeaderMap, message: &Message) -> bool {
+    let method = message.method();
+    if method == Some("server/discover") {
+        return true;
+    }
+    let params = match message {
+        Message::Request { params, .. } | Message::Notification { params, .. } => params.as_ref(),
+        Message::Response { .. } => None,
+    };
+    let header = headers
+        .get(http::VERSION_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim);
+    let named = [header, era::requested_version(params)];
+    if named.iter().flatten().any(|v| era::is_stateless(v)) {
+        return true;
+    }
+    method != Some("initialize")
+        && named
+            .iter()
+            .flatten()
+            .any(|v| !SESSION_VERSIONS.contains(v))
+}
+
+/// Every revision served, stateless first: what `-32022` lists.
+fn all_versions() -> Vec<&'static str> {
+    STATELESS_VERSIONS
+        .iter()
+        .chain(SESSION_VERSIONS)
+        .copied()
+        .collect()
+}
+
+/// A refusal of a stateless request: its status and JSON-RPC error.
+struct Refused {
+    status: StatusCode,
+    code: i64,
+    message: String,
+    data: Option<Value>,
+}
+
+impl Refused {
+    fn new(status: StatusCode, code: i64, message: impl Into<String>) -> Refused {
+        Refused {
+            status,
+            code,
+            message: message.into(),
+            data: None,
+        }
+    }
+
+    fn bad(code: i64, message: impl Into<String>) -> Refused {
+        Refused::new(StatusCode::BAD_REQUEST, code, message)
+    }
+
+    fn answer(self, id: &Value) -> Response<Body> {
+        let body = jsonrpc::error_body(Some(id), self.code, &self.message, self.data);
+        http::json_response(self.status, body)
+    }
+}
+
+/// What the checks learned of a request.
+struct Checked {
+    /// The least severe log level the client wants for it (an index into
+    /// [`session::LOG_LEVELS`]; their number: none).
+    log_floor: usize,
+}
+
+/// The checks every stateless request passes, in the order the module doc gives.
+fn check(headers: &HeaderMap, method: &str, params: Option<&Value>) -> Result<Checked, Refused> {
+    let invalid = |m: &str| Refused::bad(jsonrpc::INVALID_PARAMS, m);
+    let Some(meta) = era::meta(params) else {
+        return Err(invalid(
+            "Invalid params: a 2026-07-28 request carries params._meta with io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities",
+        ));
+    };
+    let Some(version) = meta.get(era::META_PROTOCOL_VERSION).and_then(Value::as_str) else {
+        return Err(invalid(
+            "Invalid params: params._meta needs io.modelcontextprotocol/protocolVersion (a string)",
+        ));
+    };
+    if !meta
+        .get(era::META_CLIENT_CAPABILITIES)
+        .is_some_and(Value::is_object)
+    {
+        return Err(invalid(
+            "Invalid params: params._meta needs io.modelcontextprotocol/clientCapabilities (an object)",
+        ));
+    }
+    let log_floor = match meta.get(era::META_LOG_LEVEL) {
+        None | Some(Value::Null) => session::LOG_LEVELS.len(),
+        Some(level) => level
+            .as_str()
+            .and_then(session::log_level_index)
+            .ok_or_else(|| {
+                invalid(&format!(
+                    "Invalid params: io.modelcontextprotocol/logLevel must be one of {}",
+                    session::LOG_LEVELS.join(", ")
+                ))
+            })?,
+    };
+    let mismatch = |m: String| Refused::bad(era::HEADER_MISMATCH, format!("Header mismatch: {m}"));
+    match header(headers, http::VERSION_HEADER) {
+        Some(v) if v == version => {}
+        Some(v) => {
+            return Err(mismatch(format!(
+                "MCP-Protocol-Version {v:?} does not match _meta's {version:?}"
+            )))
+        }
+        None => {
+            return Err(mismatch(
+                "the MCP-Protocol-Version header is required".into(),
+            ))
+        }
+    }
+    if !era::is_stateless(version) {
+        let supported = all_versions();
+        return Err(Refused {
+            data: Some(json!({ "supported": supported, "requested": version })),
+            ..Refused::bad(
+                era::UNSUPPORTED_VERSION,
+                format!(
+                    "Unsupported protocol version {version:?}: this server serves {} without a session and {} after initialize",
+                    STATELESS_VERSIONS.join(", "),
+                    SESSION_VERSIONS.join(", ")
+                ),
+            )
+        });
+    }
+    match header(headers, METHOD_HEADER) {
+        Some(m) if m == method => {}
+        Some(m) => {
+            return Err(mismatch(format!(
+                "Mcp-Method {m:?} does not match the body's method {method:?}"
+            )))
+        }
+        None => return Err(mismatch("the Mcp-Method header is required".into())),
+    }
+    let named = match method {
+        "tools/call" | "prompts/get" => Some("name"),
+        "resources/read" => Some("uri"),
+        _ => None,
+    };
+    if let Some(field) = named {
+        let body = params.and_then(|p| p.get(field)).and_then(Value::as_str);
+        let sent = header(headers, NAME_HEADER).map(decode_header_value);
+        match (sent, body) {
+            (None, _) => {
+                return Err(mismatch(format!(
+                    "the Mcp-Name header is required for {method}"
+                )))
+            }
+            (Some(None), _) => {
+                return Err(mismatch(
+                    "Mcp-Name is not a valid header value or base64 sentinel".into(),
+                ))
+            }
+            (Some(Some(h)), Some(b)) if h == b => {}
+            (Some(Some(h)), b) => {
+                return Err(mismatch(format!(
+                    "Mcp-Name {h:?} does not match params.{field} {:?}",
+                    b.unwrap_or("")
+                )))
+            }
+        }
+    }
+    if !era::STATELESS_METHODS.contains(&method) {
+        return Err(Refused::new(
+            StatusCode::NOT_FOUND,
+            jsonrpc::METHOD_NOT_FOUND,
+            match method {
+                "initialize" | "ping" | "logging/setLevel" | "resources/subscribe"
+                | "resources/unsubscribe" => format!(
+                    "Method not found: {method} is not part of 2026-07-28 (use it after initialize, without _meta, in a session-era revision)"
+                ),
+                _ => format!("Method not found: {method}"),
+            },
+        ));
+    }
+    Ok(Checked { log_floor })
+}
+
+/// A header's value as text, if it is there and readable.
+fn header<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
+    headers.get(name).map(|v| v.to_str().unwrap_or("\u{fffd}"))
+}
+
+/// A mirrored header value as the client meant it: `=?base64?...?=` decoded
+/// as UTF-8, anything else as sent. `None` for a sentinel that does not decode.
+fn decode_header_value(value: &str) -> Option<String> {
+    let Some(inner) = value
+        .strip_prefix("=?base64?")
+        .and_then(|v| v.strip_suffix("?="))
+    else {
+        return Some(value.to_string());
+    };
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(inner)
+        .ok()?;
+    String::from_utf8(bytes).ok()
+}
+
+/// The status of a worker's reply in this era: a method it does not serve
+/// (prompts on a server without prompts, say) is 404, as the transport says.
+pub(crate) fn status_of(reply: &str) -> StatusCode {
+    let code = serde_json::from_str::<Value>(reply)
+        .ok()
+        .and_then(|v| v.get("error")?.get("code")?.as_i64());
+    match code {
+        Some(jsonrpc::METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
+        Some(era::HEADER_MISMATCH | era::MISSING_CLIENT_CAPABILITY | era::UNSUPPORTED_VERSION) => {
+            StatusCode::BAD_REQUEST
+        }
+        _ => StatusCode::OK,
+    }
+}
+
+/// Cancels a stateless call when dropped armed: the client closed the
+/// response before the answer, which in this era is the cancellation.
+pub(crate) struct CancelOnDrop {
+    handle: SessionHandle,
+    id: Value,
+    armed: bool,
+}
+
+impl CancelOnDrop {
+    fn new(handle: SessionHandle, id: Value) -> CancelOnDrop {
+        CancelOnDrop {
+            handle,
+            id,
+            armed: true,
+        }
+    }
+
+    /// The answer was delivered: dropping cancels nothing.
+    pub(crate) fn disarm(&mut self) {
+        self.armed = false;
+    }
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        if self.armed {
+            debug!(id = %self.id, "client closed the response: cancelling the call");
+            let _ = self.handle.send(Command::Notification {
+                method: "notifications/cancelled".into(),
+                params: Some(json!({ "requestId": self.id, "reason": "the client closed the response stream" })),
+            });
+        }
+    }
+}
+
+/// The results of the requests whose answer cannot change while the router
+/// runs, by method and the toolsets the principal's scopes withhold.
+#[derive(Default)]
+pub struct Answers(std::sync::Mutex<std::collections::HashMap<String, Value>>);
+
+/// The most answers kept: one per static method and withheld set is a handful.
+const MAX_ANSWERS: usize = 64;
+
+/// The methods whose result depends only on the deployment and the grants.
+const STATIC_METHODS: &[&str] = &[
+    "server/discover",
+    "tools/list",
+    "prompts/list",
+    "resources/templates/list",
+];
+
+impl Answers {
+    fn get(&self, key: &str) -> Option<Value> {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(key)
+            .cloned()
+    }
+
+    fn put(&self, key: String, result: Value) {
+        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() >= MAX_ANSWERS {
+            map.clear();
+        }
+        map.insert(key, result);
+    }
+}
+
+/// A stateless request, after [`chosen`] picked this era for it.
+pub async fn post(
+    state: &AppState,
+    headers: &HeaderMap,
+    message: Message,
+    principal: &Principal,
+    exchange: Option<&trace::Exchange>,
+) -> Response<Body> {
+    let (id, method, params) = match message {
+        // The revision defines no client notification over HTTP; one is
+        // accepted and has no effect (closing a stream is the cancellation).
+        Message::Notification { method, .. } => {
+            debug!(%method, "stateless notification accepted and ignored");
+            return http::accepted();
+        }
+        Message::Response { id, .. } => {
+            return Refused::bad(
+                jsonrpc::INVALID_REQUEST,
+                "Invalid Request: 2026-07-28 has no server requests for a client to answer",
+            )
+            .answer(&id)
+        }
+        Message::Request { id, method, params } => (id, method, params),
+    };
+    let checked = match check(headers, &method, params.as_ref()) {
+        Ok(c) => c,
+        Err(refused) => {
+            debug!(%method, code = refused.code, "stateless request refused: {}", refused.message);
+            return refused.answer(&id);
+        }
+    };
+    let call = Call {
+        state,
+        headers,
+        principal,
+        exchange,
+        id,
+        method,
+        params,
+        log_floor: checked.log_floor,
+    };
+    if call.method == "subscriptions/listen" {
+        return call.listen();
+    }
+    if call.method == "tools/call" {
+        match call
+            .params
+            .as_ref()
+            .and_then(|p| p.get("name"))
+            .and_then(Value::as_str)
+        {
+            Some(era::OPEN_SESSION) => return call.open_session().await,
+            Some(era::CLOSE_SESSION) => return call.close_session().await,
+            _ => {}
+        }
+        match era::session_argument(call.params.as_ref()) {
+            SessionArg::NotAString => {
+                return call.tool_error(
+                    "invalidParams",
+                    "session must be a string: the handle open_session answered".into(),
+                    None,
+                )
+            }
+            SessionArg::Handle(handle) => {
+                let handle = handle.to_string();
+                return match call.handle(&handle) {
+                    Ok(h) => call.forward(h).await,
+                    Err(refusal) => call.result(refusal),
+                };
+            }
+            SessionArg::Absent => {}
+        }
+    }
+    call.one_shot().await
+}
+
+/// A stateless login that started.
+struct Started {
+    /// Its id: a handle's is what the client is given.
+    sid: String,
+    /// Where its requests go (a one-shot's only way in).
+    handle: SessionHandle,
+    /// The repository user its worker logged in as.
+    user: String,
+}
+
+/// One checked stateless request.
+struct Call<'a> {
+    state: &'a AppState,
+    headers: &'a HeaderMap,
+    principal: &'a Principal,
+    exchange: Option<&'a trace::Exchange>,
+    id: Value,
+    method: String,
+    params: Option<Value>,
+    log_floor: usize,
+}
+
+impl Call<'_> {
+    /// The login a `session` argument names, if it is a live handle of this
+    /// principal; else the tool error the call gets (saying, for the owner of
+    /// a handle that ended lately, why, and what became of its work).
+    fn handle(&self, handle: &str) -> Result<SessionHandle, Value> {
+        let live = self
+            .state
+            .registry
+            .lookup(handle)
+            .filter(|h| h.kind == Kind::Handle && h.owner == self.principal.name());
+        if let Some(h) = live {
+            tracing::Span::current().record("session", h.sid8.as_str());
+            return Ok(h);
+        }
+        Err(match self.state.registry.ended(handle, self.principal.name()) {
+            Some(ended) => tool_error_value(
+                "sessionEnded",
+                format!(
+                    "The session {handle} ended ({}), and {}. Call open_session for a new one.",
+                    ended.reason,
+                    ended.work()
+                ),
+                Some(json!({ "reason": ended.reason, "uncommittedLost": ended.uncommitted.lost() })),
+            ),
+            None => tool_error_value(
+                "sessionNotFound",
+                format!("No session {handle}: it ended or never existed. Call open_session for a new one."),
+                None,
+            ),
+        })
+    }
+
+    /// Hands the request to a login and answers from its events.
+    async fn forward(self, handle: SessionHandle) -> Response<Body> {
+        let (events, answers) = mpsc::unbounded_channel();
+        let sent = handle.send(Command::Request {
+            id: self.id.clone(),
+            method: self.method,
+            params: self.params,
+            events,
+            log_floor: Some(self.log_floor),
+        });
+        if sent.is_err() {
+            let gone =
+                jsonrpc::session_gone(&self.id, "the session ended before the call reached it");
+            return http::json_response(StatusCode::OK, gone);
+        }
+        let cancel = CancelOnDrop::new(handle.clone(), self.id.clone());
+        let how = Answering::stateless_era(self.headers, cancel);
+        let trace = self.exchange.map(|e| e.stream(None));
+        http::answer_call(self.state, &handle, self.id, answers, how, trace).await
+    }
+
+    /// The key of a request whose answer can be kept: a static method with
+    /// no parameter but `_meta` (a cursor, say, is the client's own text).
+    fn static_key(&self) -> Option<String> {
+        if !STATIC_METHODS.contains(&self.method.as_str()) {
+            return None;
+        }
+        let only_meta = match &self.params {
+            None => true,
+            Some(Value::Object(p)) => p.keys().all(|k| k == "_meta"),
+            Some(_) => false,
+        };
+        let config = &self.state.config;
+        let withheld = crate::access::withheld_toolsets(
+            &config.scope_toolsets,
+            &config.toolsets,
+            self.principal,
+        );
+        only_meta.then(|| format!("{} {withheld:?}", self.method))
+    }
+
+    /// A static request: the kept answer, or a one-shot login's, kept.
+    async fn static_answer(self, key: String) -> Response<Body> {
+        if let Some(result) = self.state.answers.get(&key) {
+            debug!(method = %self.method, "answered from the kept result");
+            let reply = json!({ "jsonrpc": "2.0", "id": self.id, "result": result });
+            return http::json_response(StatusCode::OK, reply.to_string());
+        }
+        let handle = match self.start(Kind::OneShot).await {
+            Ok(started) => started.handle,
+            Err(refusal) => return http::json_response(StatusCode::OK, refusal),
+        };
+        let (events, mut answers) = mpsc::unbounded_channel();
+        let request = Command::Request {
+            id: self.id.clone(),
+            method: self.method.clone(),
+            params: self.params,
+            events,
+            log_floor: Some(self.log_floor),
+        };
+        if handle.send(request).is_err() {
+            let gone =
+                jsonrpc::session_gone(&self.id, "the login ended before the call reached it");
+            return http::json_response(StatusCode::OK, gone);
+        }
+        let mut cancel = CancelOnDrop::new(handle, self.id.clone());
+        loop {
+            match answers.recv().await {
+                // a list sends nothing before its answer; anything else is dropped
+                Some(CallEvent::Message(_)) => {}
+                Some(CallEvent::Reply(reply)) => {
+                    cancel.disarm();
+                    let result = serde_json::from_str::<Value>(&reply)
+                        .ok()
+                        .and_then(|mut v| v.get_mut("result").map(Value::take));
+                    if let Some(result) = result {
+                        self.state.answers.put(key, result);
+                    }
+                    return http::json_response(status_of(&reply), reply);
+                }
+                Some(CallEvent::Cancelled) => {
+                    cancel.disarm();
+                    return http::accepted();
+                }
+                None => {
+                    cancel.disarm();
+                    let gone = jsonrpc::session_gone(&self.id, "the login ended without answering");
+                    return http::json_response(StatusCode::OK, gone);
+                }
+            }
+        }
+    }
+
+    /// Runs the request in a login of its own, which ends with it.
+    async fn one_shot(self) -> Response<Body> {
+        if let Some(key) = self.static_key() {
+            return self.static_answer(key).await;
+        }
+        match self.start(Kind::OneShot).await {
+            Ok(started) => self.forward(started.handle).await,
+            Err(refusal) => http::json_response(StatusCode::OK, refusal),
+        }
+    }
+
+    /// Starts a login of `kind` for this request's principal; `Err` is the
+    /// JSON-RPC error refusing it (the session limit, a worker that failed).
+    async fn start(&self, kind: Kind) -> Result<Started, String> {
+        let opened = self
+            .state
+            .registry
+            .open_stateless(self.id.clone(), kind, self.principal.clone())
+            .await;
+        match opened {
+            OpenOutcome::Started { sid, handle, user } => Ok(Started { sid, handle, user }),
+            OpenOutcome::Refused { reply } => Err(reply),
+            OpenOutcome::Opened { .. } => Err(jsonrpc::error_body(
+                Some(&self.id),
+                jsonrpc::INTERNAL_ERROR,
+                "a stateless login was answered as a session",
+                None,
+            )),
+        }
+    }
+
+    /// `open_session`: a login of its own for this principal, named by a new handle.
+    async fn open_session(self) -> Response<Body> {
+        let extra = self
+            .params
+            .as_ref()
+            .and_then(|p| p.get("arguments"))
+            .and_then(Value::as_object)
+            .and_then(|a| a.keys().next().cloned());
+        if let Some(name) = extra {
+            return self.tool_error(
+                "invalidParams",
+                format!("open_session takes no arguments (got {name:?})"),
+                None,
+            );
+        }
+        match self.start(Kind::Handle).await {
+            Ok(Started { sid, user, .. }) => {
+                let idle = self.state.config.lifetime.idle.as_secs();
+                info!(session = &sid[..8], principal = %self.principal.name(), "handle opened");
+                let text = format!(
+                    "Opened session {sid} (repository user {user}). Pass it as the `session` argument of \
+                     every call that should run in this login: its changes stay in its own transaction, \
+                     seen by its later calls and by no other client, until commit makes them permanent \
+                     or abort discards them. It ends after {idle} s without a call, or with close_session; \
+                     what it has not committed is then discarded."
+                );
+                self.result(json!({
+                    "content": [{ "type": "text", "text": text }],
+                    "structuredContent": { "session": sid, "user": user, "idleTimeoutSeconds": idle },
+                    "isError": false,
+                }))
+            }
+            Err(refusal) => http::json_response(StatusCode::OK, refusal),
+        }
+    }
+
+    /// `close_session`: ends the login a handle of this principal names.
+    async fn close_session(self) -> Response<Body> {
+        let handle = match era::session_argument(self.params.as_ref()) {
+            SessionArg::Handle(h) => h.to_string(),
+            _ => {
+                return self.tool_error(
+                    "invalidParams",
+                    "close_session needs session: the handle open_session answered".into(),
+                    None,
+                )
+            }
+        };
+        if let Err(refusal) = self.handle(&handle) {
+            return self.result(refusal);
+        }
+        self.state.registry.delete(&handle).await;
+        let ended = self.state.registry.ended(&handle, self.principal.name());
+        let work = ended
+            .as_ref()
+            .map_or("its uncommitted changes, if any, were discarded", |e| {
+                e.work()
+            });
+        let lost = ended.as_ref().and_then(|e| e.uncommitted.lost());
+        self.result(json!({
+            "content": [{ "type": "text", "text": format!("Closed session {handle}; {work}.") }],
+            "structuredContent": { "session": handle, "closed": true, "uncommittedLost": lost },
+            "isError": false,
+        }))
+    }
+
+    /// `subscriptions/listen`: an open stream, acknowledged with the types
+    /// honoured (none: nothing listed changes while the server runs), which
+    /// ends with a result when the server shuts down.
+    fn listen(self) -> Response<Body> {
+        let ack = json!({
+            "jsonrpc": "2.0",
+            "method": "notifications/subscriptions/acknowledged",
+            "params": {
+                "_meta": { (era::META_SUBSCRIPTION_ID): self.id },
+                "notifications": {},
+            },
+        });
+        let (feed_tx, feed) = mpsc::unbounded_channel();
+        let done = self.result_text(json!({ "_meta": { (era::META_SUBSCRIPTION_ID): self.id } }));
+        let shutdown = self.state.registry.shutdown_token();
+        tokio::spawn(async move {
+            tokio::select! {
+                _ = shutdown.cancelled() => { let _ = feed_tx.send(sse::Item::Last(done)); }
+                _ = feed_tx.closed() => {}
+            }
+        });
+        let trace = self.exchange.map(|e| e.stream(None));
+        let config = http::writer_config(self.state, 0, trace, false);
+        let body = sse::start(
+            config,
+            Some(sse::Item::Message(ack.to_string())),
+            feed,
+            |_| {},
+        );
+        http::sse_response(body)
+    }
+
+    /// A tool result the router makes, shaped for this era.
+    fn result(&self, result: Value) -> Response<Body> {
+        http::json_response(StatusCode::OK, self.result_text(result))
+    }
+
+    fn result_text(&self, mut result: Value) -> String {
+        result["resultType"] = json!("complete");
+        let meta = result
+            .as_object_mut()
+            .map(|r| r.entry("_meta").or_insert_with(|| json!({})));
+        if let Some(meta) = meta {
+            meta[era::META_SERVER_INFO] = crate::hello::server_info(&self.state.config);
+        }
+        json!({ "jsonrpc": "2.0", "id": self.id, "result": result }).to_string()
+    }
+
+    /// A tool error the router decides (a handle that names no live login of
+    /// this principal, arguments of the handle tools).
+    fn tool_error(&self, kind: &str, message: String, details: Option<Value>) -> Response<Body> {
+        self.result(tool_error_value(kind, message, details))
+    }
+}
+
+/// The `CallToolResult` of a tool error of `kind`, with `details` in its
+/// structured error (the shape the worker's tool errors have).
+fn tool_error_value(kind: &str, message: String, details: Option<Value>) -> Value {
+    let mut error = json!({ "kind": kind, "message": message });
+    if let Some(Value::Object(d)) = details {
+        for (k, v) in d {
+            error[k] = v;
+        }
+    }
+    json!({
+        "content": [{ "type": "text", "text": message }],
+        "structuredContent": { "error": error },
+        "isError": true,
+    })
+}

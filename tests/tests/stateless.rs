@@ -1,0 +1,648 @@
+//! The stateless era (MCP 2026-07-28) against the real router and its
+//! workers: the checks of a request as a table (status, JSON-RPC code),
+//! discovery, handles that keep two clients' work apart while one-shot calls
+//! keep nothing (and say so), a handle refused to another principal,
+//! `close_session` and the tombstone after it, the idle timeout as the only
+//! rule that releases a handle, cancellation by closing the response, and
+//! the session era left as it was beside it.
+
+use gsmcp_tests::harness::scratch_path;
+use gsmcp_tests::jwt::{Issuer, Key};
+use gsmcp_tests::{initialize_body, HttpResponse, Server};
+use serde_json::{json, Value};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+const V: &str = "2026-07-28";
+
+fn meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": V,
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "stateless-test", "version": "1"},
+    })
+}
+
+/// The headers a conforming client sends for `method` with `params`.
+fn headers_for(method: &str, params: &Value) -> Vec<(String, String)> {
+    let mut h = vec![
+        ("MCP-Protocol-Version".to_string(), V.to_string()),
+        ("Mcp-Method".to_string(), method.to_string()),
+    ];
+    let name = match method {
+        "tools/call" | "prompts/get" => params.get("name"),
+        "resources/read" => params.get("uri"),
+        _ => None,
+    };
+    if let Some(name) = name.and_then(Value::as_str) {
+        h.push(("Mcp-Name".to_string(), name.to_string()));
+    }
+    h
+}
+
+/// A stateless request as a conforming client sends it (`_meta` added to
+/// `params` unless it has one), with `auth` as its `Authorization`.
+fn send(server: &Server, method: &str, mut params: Value, auth: &str) -> HttpResponse {
+    if params.get("_meta").is_none() {
+        params["_meta"] = meta();
+    }
+    let headers = headers_for(method, &params);
+    let mut h: Vec<(&str, &str)> = headers
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    if !auth.is_empty() {
+        h.push(("Authorization", auth));
+    }
+    let body = json!({"jsonrpc": "2.0", "id": 7, "method": method, "params": params});
+    server.post(&body.to_string(), &h)
+}
+
+/// A tool's result in the stateless era (asserting the envelope).
+fn call(server: &Server, tool: &str, args: Value, auth: &str) -> Value {
+    let r = send(
+        server,
+        "tools/call",
+        json!({"name": tool, "arguments": args}),
+        auth,
+    );
+    assert_eq!(r.status, 200, "{tool}: {}", r.text());
+    let m = r.final_message();
+    let result = m["result"].clone();
+    assert_eq!(result["resultType"], "complete", "{tool}: {m}");
+    assert_eq!(
+        result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "gsmcp",
+        "{m}"
+    );
+    result
+}
+
+fn text(result: &Value) -> String {
+    result["content"]
+        .as_array()
+        .map(|c| {
+            c.iter()
+                .filter_map(|b| b["text"].as_str())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .unwrap_or_default()
+}
+
+fn open(server: &Server, auth: &str) -> String {
+    let r = call(server, "open_session", json!({}), auth);
+    assert_eq!(r["isError"], false, "{r}");
+    r["structuredContent"]["session"]
+        .as_str()
+        .expect("a handle")
+        .to_string()
+}
+
+fn eval(server: &Server, code: &str, session: Option<&str>, auth: &str) -> Value {
+    let mut args = json!({"code": code});
+    if let Some(s) = session {
+        args["session"] = json!(s);
+    }
+    call(server, "execute_code", args, auth)
+}
+
+#[test]
+fn a_stateless_request_is_checked_before_it_runs() {
+    let server = Server::start();
+    let discover = |meta: Value, extra: &[(&str, &str)], drop: &[&str]| {
+        let params = json!({"_meta": meta});
+        let mut h: Vec<(String, String)> = headers_for("server/discover", &params)
+            .into_iter()
+            .filter(|(k, _)| !drop.contains(&k.as_str()))
+            .collect();
+        for (k, v) in extra {
+            h.retain(|(hk, _)| !hk.eq_ignore_ascii_case(k));
+            h.push((k.to_string(), v.to_string()));
+        }
+        let h: Vec<(&str, &str)> = h.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let body =
+            json!({"jsonrpc": "2.0", "id": 11, "method": "server/discover", "params": params});
+        server.post(&body.to_string(), &h)
+    };
+    let no_version = json!({"io.modelcontextprotocol/clientCapabilities": {}});
+    let no_caps = json!({"io.modelcontextprotocol/protocolVersion": V});
+    let old = json!({"io.modelcontextprotocol/protocolVersion": "1900-01-01", "io.modelcontextprotocol/clientCapabilities": {}});
+    let bad_level = json!({"io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/logLevel": "loud"});
+    // (case, response, status, JSON-RPC code or 0 for a result)
+    let rows: Vec<(&str, HttpResponse, u16, i64)> = vec![
+        ("well formed", discover(meta(), &[], &[]), 200, 0),
+        (
+            "no clientInfo",
+            discover(
+                json!({"io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": {}}),
+                &[],
+                &[],
+            ),
+            200,
+            0,
+        ),
+        ("no _meta", discover(Value::Null, &[], &[]), 400, -32602),
+        (
+            "no protocolVersion",
+            discover(no_version, &[], &[]),
+            400,
+            -32602,
+        ),
+        (
+            "no clientCapabilities",
+            discover(no_caps, &[], &[]),
+            400,
+            -32602,
+        ),
+        (
+            "a log level that is none",
+            discover(bad_level, &[], &[]),
+            400,
+            -32602,
+        ),
+        (
+            "unsupported revision",
+            discover(old.clone(), &[("MCP-Protocol-Version", "1900-01-01")], &[]),
+            400,
+            -32022,
+        ),
+        (
+            "header names another revision",
+            discover(old, &[], &[]),
+            400,
+            -32020,
+        ),
+        (
+            "no MCP-Protocol-Version",
+            discover(meta(), &[], &["MCP-Protocol-Version"]),
+            400,
+            -32020,
+        ),
+        (
+            "no Mcp-Method",
+            discover(meta(), &[], &["Mcp-Method"]),
+            400,
+            -32020,
+        ),
+        (
+            "Mcp-Method of another method",
+            discover(meta(), &[("Mcp-Method", "tools/list")], &[]),
+            400,
+            -32020,
+        ),
+    ];
+    for (case, r, status, code) in &rows {
+        assert_eq!(r.status, *status, "{case}: {}", r.text());
+        let m = r.json();
+        assert_eq!(
+            m["id"], 11,
+            "{case}: the error answers the request's id: {m}"
+        );
+        match code {
+            0 => assert!(m["result"].is_object(), "{case}: {m}"),
+            c => assert_eq!(m["error"]["code"], *c, "{case}: {m}"),
+        }
+    }
+    let unsupported = &rows[6].1.json()["error"]["data"];
+    assert_eq!(unsupported["requested"], "1900-01-01");
+    assert!(
+        unsupported["supported"]
+            .as_array()
+            .unwrap()
+            .contains(&json!(V)),
+        "{unsupported}"
+    );
+
+    // Mcp-Name against the body, plain and as a base64 sentinel
+    let named = |name_header: &str| {
+        let params =
+            json!({"name": "execute_code", "arguments": {"code": "3 + 4"}, "_meta": meta()});
+        let body = json!({"jsonrpc": "2.0", "id": 12, "method": "tools/call", "params": params});
+        let h = [
+            ("MCP-Protocol-Version", V),
+            ("Mcp-Method", "tools/call"),
+            ("Mcp-Name", name_header),
+        ];
+        server.post(&body.to_string(), &h)
+    };
+    let rows = [
+        ("plain", "execute_code", 200),
+        ("base64 sentinel", "=?base64?ZXhlY3V0ZV9jb2Rl?=", 200),
+        ("another tool", "status", 400),
+        ("a sentinel that does not decode", "=?base64?!!!?=", 400),
+    ];
+    for (case, header, status) in rows {
+        let r = named(header);
+        assert_eq!(r.status, status, "Mcp-Name {case}: {}", r.text());
+        if status == 400 {
+            assert_eq!(r.json()["error"]["code"], -32020, "{case}");
+        } else {
+            assert!(
+                text(&r.final_message()["result"]).contains('7'),
+                "{case}: {}",
+                r.text()
+            );
+        }
+    }
+
+    // methods the revision removed, and unknown ones: 404 with -32601
+    for method in [
+        "initialize",
+        "ping",
+        "logging/setLevel",
+        "resources/subscribe",
+        "no/such",
+    ] {
+        let r = send(&server, method, json!({}), "");
+        assert_eq!(r.status, 404, "{method}: {}", r.text());
+        assert_eq!(r.json()["error"]["code"], -32601, "{method}");
+    }
+    // a method the deployment does not serve (no prompts with Execution alone) is not found either
+    let execution = Server::builder().env("MCP_TOOLSETS", "Execution").start();
+    let r = send(&execution, "prompts/list", json!({}), "");
+    assert_eq!(
+        (r.status, r.json()["error"]["code"].clone()),
+        (404, json!(-32601)),
+        "{}",
+        r.text()
+    );
+}
+
+#[test]
+fn discovery_and_lists_carry_what_the_revision_asks() {
+    let server = Server::start();
+    let r = send(&server, "server/discover", json!({}), "");
+    assert_eq!(r.status, 200, "{}", r.text());
+    let d = r.json()["result"].clone();
+    assert_eq!(d["supportedVersions"][0], V, "{d}");
+    assert!(
+        d["supportedVersions"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("2025-11-25")),
+        "{d}"
+    );
+    assert!(d["capabilities"]["tools"].is_object(), "{d}");
+    assert_eq!(d["resultType"], "complete");
+    assert_eq!(
+        d["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        "gsmcp"
+    );
+    assert!(
+        d["ttlMs"].as_u64().is_some() && d["cacheScope"] == "private",
+        "{d}"
+    );
+    assert!(
+        d["instructions"].as_str().unwrap().contains("open_session"),
+        "{d}"
+    );
+
+    let r = send(&server, "tools/list", json!({}), "");
+    let list = r.json()["result"].clone();
+    assert!(
+        list["ttlMs"].as_u64().is_some() && list["cacheScope"] == "private",
+        "{list}"
+    );
+    let tools = list["tools"].as_array().unwrap();
+    assert_eq!(tools[0]["name"], "open_session");
+    assert_eq!(tools[1]["name"], "close_session");
+    for tool in &tools[2..] {
+        let props = &tool["inputSchema"]["properties"];
+        assert_eq!(props["session"]["type"], "string", "{}", tool["name"]);
+        let required = tool["inputSchema"]["required"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        assert!(
+            !required.contains(&json!("session")),
+            "{}: session is optional",
+            tool["name"]
+        );
+    }
+    // the session era is untouched: no session tools, no session argument
+    let s = server.open_session();
+    let r = server.post_in(
+        &s.id,
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}).to_string(),
+    );
+    let legacy = r.final_message()["result"]["tools"].clone();
+    assert!(
+        legacy
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["name"] != "open_session"),
+        "{legacy}"
+    );
+    assert!(
+        legacy[0]["inputSchema"]["properties"]
+            .get("session")
+            .is_none(),
+        "{legacy}"
+    );
+    assert!(r.final_message()["result"].get("resultType").is_none());
+}
+
+#[test]
+fn handles_keep_two_clients_apart_and_one_shots_keep_nothing() {
+    let repo = scratch_path("stateless.db");
+    let server = Server::builder()
+        .env("MCP_REPOSITORY", &repo)
+        .env("MCP_STREAMLESS_IDLE_TIMEOUT", "1s")
+        .start();
+    let a = open(&server, "");
+    let b = open(&server, "");
+    assert_ne!(a, b);
+    assert!(
+        a.len() >= 32 && a.bytes().all(|c| c.is_ascii_hexdigit()),
+        "an unguessable handle: {a}"
+    );
+
+    let put = eval(
+        &server,
+        "UserGlobals at: #StatelessProbe put: 41 + 1",
+        Some(&a),
+        "",
+    );
+    assert!(
+        text(&put).contains("[session]"),
+        "A's change is uncommitted: {put}"
+    );
+    let seen = |session: Option<&str>| {
+        text(&eval(
+            &server,
+            "UserGlobals at: #StatelessProbe ifAbsent: [#none]",
+            session,
+            "",
+        ))
+    };
+    assert!(seen(Some(&a)).starts_with("42"), "A sees its own change");
+    assert!(
+        seen(Some(&b)).starts_with("#none"),
+        "B does not see A's uncommitted change"
+    );
+    assert!(
+        seen(None).starts_with("#none"),
+        "a one-shot does not see it"
+    );
+
+    // a one-shot's change ends with the call, and its result says so
+    let shot = eval(&server, "UserGlobals at: #OneShotProbe put: 1", None, "");
+    assert!(
+        text(&shot).contains("[one-shot]") && text(&shot).contains("discarded"),
+        "{shot}"
+    );
+    let left = eval(
+        &server,
+        "UserGlobals at: #OneShotProbe ifAbsent: [#none]",
+        Some(&b),
+        "",
+    );
+    assert!(text(&left).starts_with("#none"), "{left}");
+
+    // quiet for longer than the streamless rule: a handle is kept (it has no stream to open)
+    std::thread::sleep(Duration::from_millis(2500));
+    let commit = call(&server, "commit", json!({"session": a}), "");
+    assert_eq!(commit["isError"], false, "{commit}");
+    let abort = call(&server, "abort", json!({"session": b}), "");
+    assert_eq!(abort["isError"], false, "{abort}");
+    assert!(
+        seen(Some(&b)).starts_with("42"),
+        "B sees A's change once committed and its view moved"
+    );
+
+    // close_session: B held nothing; A's new change is discarded, and both say so
+    eval(
+        &server,
+        "UserGlobals at: #StatelessProbe put: 0",
+        Some(&a),
+        "",
+    );
+    let closed = call(&server, "close_session", json!({"session": a}), "");
+    assert_eq!(
+        closed["structuredContent"]["uncommittedLost"], true,
+        "{closed}"
+    );
+    let after = call(
+        &server,
+        "execute_code",
+        json!({"code": "1", "session": a}),
+        "",
+    );
+    assert_eq!(after["isError"], true, "{after}");
+    assert_eq!(
+        after["structuredContent"]["error"]["kind"], "sessionEnded",
+        "{after}"
+    );
+    assert_eq!(
+        after["structuredContent"]["error"]["uncommittedLost"], true,
+        "{after}"
+    );
+    let closed = call(&server, "close_session", json!({"session": b}), "");
+    assert_eq!(
+        closed["structuredContent"]["uncommittedLost"], false,
+        "{closed}"
+    );
+    let nothing = call(
+        &server,
+        "execute_code",
+        json!({"code": "1", "session": "0123456789abcdef0123456789abcdef"}),
+        "",
+    );
+    assert_eq!(
+        nothing["structuredContent"]["error"]["kind"], "sessionNotFound",
+        "{nothing}"
+    );
+    let wrong = call(
+        &server,
+        "execute_code",
+        json!({"code": "1", "session": 7}),
+        "",
+    );
+    assert_eq!(wrong["isError"], true, "{wrong}");
+
+    // a handle is not a session id, nor the other way round
+    let s = server.open_session();
+    let r = server.post_in(
+        &b,
+        &json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}).to_string(),
+    );
+    assert_eq!(r.status, 404, "a handle as Mcp-Session-Id: {}", r.text());
+    let r = eval(&server, "1", Some(&s.id), "");
+    assert_eq!(
+        r["structuredContent"]["error"]["kind"], "sessionNotFound",
+        "a session id as a handle: {r}"
+    );
+}
+
+#[test]
+fn a_handle_is_its_owners_only() {
+    const ISSUER: &str = "https://id.example.test/realms/shop";
+    let key = Key::new("k1");
+    let issuer = Issuer::start(&[&key]);
+    let server = Server::builder()
+        .env("MCP_AUTH", "oauth")
+        .env("MCP_WORKER_LOGIN", "shared")
+        .env("MCP_OAUTH_ISSUER", ISSUER)
+        .env("MCP_OAUTH_AUDIENCE", "https://gemstone.example.test/mcp")
+        .env("MCP_OAUTH_JWKS_URL", &issuer.url)
+        .start();
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let token = |sub: &str| {
+        let claims = json!({"iss": ISSUER, "aud": "https://gemstone.example.test/mcp",
+                            "sub": sub, "iat": now, "exp": now + 600});
+        format!("Bearer {}", key.sign("k1", &claims))
+    };
+    let (alice, mallory) = (token("alice"), token("mallory"));
+    let handle = open(&server, &alice);
+    assert!(text(&eval(&server, "3 + 4", Some(&handle), &alice)).starts_with('7'));
+    for tool in ["execute_code", "close_session"] {
+        let r = call(
+            &server,
+            tool,
+            json!({"code": "3 + 4", "session": handle}),
+            &mallory,
+        );
+        assert_eq!(r["isError"], true, "{tool} by another principal: {r}");
+        assert_eq!(
+            r["structuredContent"]["error"]["kind"], "sessionNotFound",
+            "{r}"
+        );
+    }
+    assert!(
+        text(&eval(&server, "3 + 4", Some(&handle), &alice)).starts_with('7'),
+        "still alice's"
+    );
+    assert!(!server.log().contains(&alice[7..]), "no token in the log");
+}
+
+#[test]
+fn the_idle_timeout_ends_a_handle_and_its_tombstone_says_so() {
+    let repo = scratch_path("stateless-idle.db");
+    let server = Server::builder()
+        .env("MCP_REPOSITORY", &repo)
+        .env("MCP_IDLE_TIMEOUT", "3s")
+        .env("MCP_STREAMLESS_IDLE_TIMEOUT", "1s")
+        .start();
+    let h = open(&server, "");
+    eval(&server, "UserGlobals at: #IdleProbe put: 1", Some(&h), "");
+    // (asking would be activity: the log says when it ended)
+    let ended = gsmcp_tests::wait_until(Duration::from_secs(30), || {
+        server.log().contains("reason=idle timeout")
+    });
+    assert!(
+        ended,
+        "the handle was not released by its idle timeout\n{}",
+        server.log()
+    );
+    let r = call(&server, "status", json!({"session": h}), "");
+    let e = &r["structuredContent"]["error"];
+    assert_eq!(
+        (e["reason"].clone(), e["uncommittedLost"].clone()),
+        (json!("idle timeout"), json!(true)),
+        "{r}"
+    );
+}
+
+#[test]
+fn closing_the_response_cancels_the_call() {
+    let server = Server::start();
+    let h = open(&server, "");
+    // a call that would run for a minute, whose client goes away at once
+    let params = json!({"name": "execute_code",
+                        "arguments": {"code": "(Delay forSeconds: 60) wait. 1", "session": h},
+                        "_meta": meta()});
+    let body = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": params});
+    let headers = headers_for("tools/call", &params);
+    let mut all: Vec<(&str, &str)> = vec![
+        ("Host", "127.0.0.1"),
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+    ];
+    let host = server.host();
+    all[0].1 = &host;
+    all.extend(headers.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    let mut conn = server.connect();
+    conn.send(&gsmcp_tests::harness_http::format_request(
+        "POST",
+        "/mcp",
+        &all,
+        body.to_string().as_bytes(),
+    ));
+    std::thread::sleep(Duration::from_millis(500));
+    drop(conn);
+    let started = Instant::now();
+    let next = eval(&server, "3 + 4", Some(&h), "");
+    assert!(text(&next).starts_with('7'), "{next}");
+    assert!(
+        started.elapsed() < Duration::from_secs(45),
+        "the next call waited for the abandoned one to finish: {:?}\n{}",
+        started.elapsed(),
+        server.log()
+    );
+}
+
+#[test]
+fn the_session_era_is_unchanged_beside_it() {
+    let server = Server::start();
+    // an initialize without _meta opens a session as before
+    let r = server.post(&initialize_body(1, "2025-11-25"), &[]);
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert!(r.header("mcp-session-id").is_some());
+    // a request naming a session-era revision without a session still needs one
+    let r = server.post(
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}).to_string(),
+        &[("MCP-Protocol-Version", "2025-11-25")],
+    );
+    assert_eq!(r.status, 400, "{}", r.text());
+    assert!(r.text().contains("Mcp-Session-Id"), "{}", r.text());
+}
+
+#[test]
+fn static_answers_are_kept_and_need_no_worker() {
+    let server = Server::builder().env("MCP_MAX_SESSIONS", "1").start();
+    // a one-shot's slot is free once its worker is gone, a moment after its answer
+    let idle = || {
+        gsmcp_tests::wait_until(Duration::from_secs(30), || {
+            gsmcp_tests::workers_of(server.port()).is_empty()
+        })
+    };
+    let first = send(&server, "server/discover", json!({}), "").json();
+    assert!(idle());
+    let tools = send(&server, "tools/list", json!({}), "").json();
+    assert!(
+        first["result"]["capabilities"].is_object() && tools["result"]["tools"].is_array(),
+        "{first}\n{tools}"
+    );
+    assert!(idle());
+    let h = open(&server, "");
+    assert_eq!(
+        gsmcp_tests::workers_of(server.port()).len(),
+        1,
+        "the handle's worker only"
+    );
+    // every slot is taken: what does not change is answered anyway, by no new worker
+    let again = send(&server, "server/discover", json!({}), "");
+    assert_eq!(again.status, 200, "{}", again.text());
+    assert_eq!(again.json()["result"], first["result"]);
+    assert_eq!(again.json()["id"], 7);
+    let listed = send(&server, "tools/list", json!({}), "").json();
+    assert_eq!(listed["result"], tools["result"]);
+    assert_eq!(
+        gsmcp_tests::workers_of(server.port()).len(),
+        1,
+        "no worker started for them"
+    );
+    // a call that needs a login of its own is refused with the limit
+    let shot = send(
+        &server,
+        "tools/call",
+        json!({"name": "execute_code", "arguments": {"code": "1"}}),
+        "",
+    )
+    .json();
+    assert_eq!(shot["error"]["data"]["kind"], "sessionLimit", "{shot}");
+    assert!(text(&eval(&server, "3 + 4", Some(&h), "")).starts_with('7'));
+}
