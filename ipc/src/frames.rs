@@ -114,6 +114,15 @@ pub enum ToRouter {
         /// The session holds changes not yet committed.
         needs_commit: bool,
     },
+    /// Close the connection of the event stream carrying call `call_id`
+    /// without ending the stream (the client reconnects with
+    /// `Last-Event-ID` and the stream resumes): the polling the session era's
+    /// transport allows, which the conformance fixture `test_reconnection`
+    /// exercises.
+    ReleaseStream {
+        /// The running call whose stream it is.
+        call_id: u64,
+    },
 }
 
 /// How a call ended, as the router's line for the call names it: never any of

@@ -237,6 +237,10 @@ fn to_router_frames() -> Vec<(&'static str, ToRouter)> {
                 needs_commit: true,
             },
         ),
+        (
+            "to_router_release_stream",
+            ToRouter::ReleaseStream { call_id: 12 },
+        ),
     ]
 }
 
@@ -249,6 +253,7 @@ fn to_router_name(f: &ToRouter) -> &'static str {
         ToRouter::Log { .. } => "log",
         ToRouter::Outbound { .. } => "outbound",
         ToRouter::ViewStatus { .. } => "view_status",
+        ToRouter::ReleaseStream { .. } => "release_stream",
     }
 }
 
@@ -329,7 +334,7 @@ fn every_frame_variant_matches_its_golden_bytes() {
     );
     assert_eq!(
         router_variants.len(),
-        7,
+        8,
         "one golden per ToRouter variant: {router_variants:?}"
     );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
@@ -495,6 +500,7 @@ fn to_router() -> impl Strategy<Value = ToRouter> {
         }),
         (proptest::option::of(any::<u64>()), text())
             .prop_map(|(call_id, message)| ToRouter::Outbound { call_id, message }),
+        any::<u64>().prop_map(|call_id| ToRouter::ReleaseStream { call_id }),
         (proptest::option::of(any::<u64>()), any::<bool>()).prop_map(
             |(commits_behind, needs_commit)| {
                 ToRouter::ViewStatus {

@@ -39,6 +39,7 @@ pub mod logging;
 pub mod logins;
 pub mod oauth;
 pub mod private;
+pub mod replay;
 pub mod secret;
 pub mod session;
 pub mod sse;

@@ -428,6 +428,7 @@ pub fn frame_name(frame: &ToRouter) -> &'static str {
         ToRouter::Log { .. } => "Log",
         ToRouter::Outbound { .. } => "Outbound",
         ToRouter::ViewStatus { .. } => "ViewStatus",
+        ToRouter::ReleaseStream { .. } => "ReleaseStream",
     }
 }
 

@@ -21,6 +21,8 @@ pub struct SseEvent {
     pub data: Option<String>,
     /// Comment lines (`: ...`) of the block.
     pub comments: Vec<String>,
+    /// The `retry` field (milliseconds), if the block has one.
+    pub retry: Option<u64>,
 }
 
 impl SseEvent {
@@ -228,6 +230,7 @@ fn parse_block(block: &str) -> SseEvent {
                 "id" => e.id = Some(value.to_string()),
                 "event" => e.event = Some(value.to_string()),
                 "data" => data.push(value),
+                "retry" => e.retry = value.trim().parse().ok(),
                 _ => {}
             }
         }

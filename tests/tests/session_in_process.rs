@@ -91,7 +91,7 @@ async fn last(answers: &mut mpsc::UnboundedReceiver<CallEvent>) -> Option<Value>
         match tokio::time::timeout(HANG_GUARD, answers.recv()).await {
             Ok(Some(CallEvent::Reply(text))) => return Some(serde_json::from_str(&text).unwrap()),
             Ok(Some(CallEvent::Cancelled)) => return None,
-            Ok(Some(CallEvent::Message(_))) => {}
+            Ok(Some(CallEvent::Message(_) | CallEvent::Release)) => {}
             Ok(None) => panic!("the call ended without a last event"),
             Err(_) => panic!("no answer within {HANG_GUARD:?}"),
         }

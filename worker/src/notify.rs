@@ -304,6 +304,14 @@ impl Notifier {
         }
     }
 
+    /// Asks the router to close the connection of this call's event stream
+    /// without ending the stream: the client reconnects and resumes it.
+    pub fn release_stream(&self) -> Result<(), IpcError> {
+        self.link.sink.send_frame(&ToRouter::ReleaseStream {
+            call_id: self.call_id,
+        })
+    }
+
     /// Sends `method` to the client and waits for its result. Sampling and
     /// elicitation are sent only to a client that declared them.
     pub fn request(&self, method: &str, params: Value) -> Result<Value, RequestError> {

@@ -37,6 +37,7 @@
 use crate::auth::Denied;
 use crate::config::Config;
 use crate::identity::Principal;
+use crate::replay::{Resumed, Unresumable};
 use crate::session::{CallEvent, Command, Kind, OpenOutcome, Registry, SessionHandle};
 use crate::{cors, oauth, sse, trace};
 use bytes::Bytes;
@@ -563,16 +564,14 @@ pub(crate) async fn answer_call(
     mut how: Answering,
     trace: Option<trace::StreamTrace>,
 ) -> Response<Body> {
-    let priming = how.stateless.is_none();
     loop {
         match answers.recv().await {
             Some(CallEvent::Reply(reply)) if how.only_sse => {
                 // The client takes no JSON: the reply alone, as a stream.
                 how.delivered();
-                let (_, feed) = mpsc::unbounded_channel();
-                let config = writer_config(state, handle.next_stream(), trace, priming);
-                let body = sse::start(config, Some(sse::Item::Last(reply)), feed, |_| {});
-                return sse_response(body);
+                let (feed, reader) = handle.replay.open(handle.next_stream());
+                feed.push(sse::Item::Last(reply));
+                return event_stream(state, handle, feed, reader, how, trace);
             }
             Some(CallEvent::Reply(reply)) => {
                 how.delivered();
@@ -582,39 +581,42 @@ pub(crate) async fn answer_call(
                 how.delivered();
                 return accepted();
             }
-            Some(CallEvent::Message(first)) if how.sse_ok => {
-                let (feed_tx, feed) = mpsc::unbounded_channel();
+            Some(first @ (CallEvent::Message(_) | CallEvent::Release)) if how.sse_ok => {
+                let (feed, reader) = handle.replay.open(handle.next_stream());
                 let gone = jsonrpc::session_gone(&id, "the session ended without answering");
+                // Every event goes to the stream's replay log, which a writer
+                // reads while one is attached: a client whose connection
+                // ended (or was released) resumes with Last-Event-ID.
+                let forward = feed.clone();
                 tokio::spawn(async move {
-                    while let Some(event) = answers.recv().await {
-                        let item = match event {
-                            CallEvent::Message(m) => sse::Item::Message(m),
-                            CallEvent::Reply(r) => {
-                                let _ = feed_tx.send(sse::Item::Last(r));
+                    let mut next = Some(first);
+                    loop {
+                        let event = match next.take() {
+                            Some(e) => Some(e),
+                            None => answers.recv().await,
+                        };
+                        match event {
+                            Some(CallEvent::Message(m)) => {
+                                forward.push(sse::Item::Message(m));
+                            }
+                            Some(CallEvent::Release) => {
+                                forward.release();
+                            }
+                            Some(CallEvent::Reply(r)) => {
+                                forward.push(sse::Item::Last(r));
                                 return;
                             }
-                            CallEvent::Cancelled => return,
-                        };
-                        // A client that left no longer reads; the call still
-                        // runs to its end.
-                        let _ = feed_tx.send(item);
-                    }
-                    let _ = feed_tx.send(sse::Item::Last(gone));
-                });
-                let config = writer_config(state, handle.next_stream(), trace, priming);
-                // A stateless client that leaves before the reply cancels the call.
-                let mut cancel = how.stateless.take();
-                let body = sse::start(config, Some(sse::Item::Message(first)), feed, move |end| {
-                    if end == sse::End::Finished {
-                        if let Some(c) = &mut cancel {
-                            c.disarm();
+                            Some(CallEvent::Cancelled) => return forward.finish(),
+                            None => {
+                                forward.push(sse::Item::Last(gone));
+                                return;
+                            }
                         }
                     }
-                    drop(cancel);
                 });
-                return sse_response(body);
+                return event_stream(state, handle, feed, reader, how, trace);
             }
-            Some(CallEvent::Message(_)) => {
+            Some(CallEvent::Message(_) | CallEvent::Release) => {
                 debug!("message for the client not delivered: the client accepts no event stream")
             }
             None => {
@@ -627,11 +629,40 @@ pub(crate) async fn answer_call(
     }
 }
 
+/// The event stream answering a request, written from its replay log: the
+/// session era's opens with the priming event and can be resumed; a stateless
+/// request's cannot, and its client leaving before the answer cancels it.
+fn event_stream(
+    state: &AppState,
+    handle: &SessionHandle,
+    feed: crate::replay::Feed,
+    reader: crate::replay::Reader,
+    mut how: Answering,
+    trace: Option<trace::StreamTrace>,
+) -> Response<Body> {
+    let stream = feed.stream();
+    let priming = how.stateless.is_none().then(|| format!("{stream}-0"));
+    let config = writer_config(state, stream, trace, priming);
+    let mut cancel = how.stateless.take();
+    let replay = handle.replay.clone();
+    let attachment = reader.attachment;
+    let body = sse::start(config, reader.rx, move |end| {
+        replay.detach(stream, attachment);
+        if end == sse::End::Finished {
+            if let Some(c) = &mut cancel {
+                c.disarm();
+            }
+        }
+        drop(cancel);
+    });
+    sse_response(body)
+}
+
 pub(crate) fn writer_config(
     state: &AppState,
     stream: u64,
     trace: Option<trace::StreamTrace>,
-    priming: bool,
+    priming: Option<String>,
 ) -> sse::WriterConfig {
     sse::WriterConfig {
         stream,
@@ -679,28 +710,119 @@ fn get(
             "Not Acceptable: GET opens an event stream; the client must accept text/event-stream",
         );
     }
-    let stream = handle.next_stream();
-    let (feed_tx, feed) = mpsc::unbounded_channel();
-    if handle
-        .send(Command::OpenStream {
-            stream,
-            feed: feed_tx,
-        })
-        .is_err()
+    let resumed = match last_event_id(req.headers()) {
+        None => {
+            let stream = handle.next_stream();
+            let (feed, reader) = handle.replay.open_standalone(stream);
+            Resumed {
+                feed,
+                reader,
+                standalone: true,
+            }
+        }
+        Some(last) => match resume(&handle, last) {
+            Ok(r) => r,
+            Err(r) => return r.into_response(),
+        },
+    };
+    let stream = resumed.feed.stream();
+    let standalone = resumed.standalone;
+    if standalone
+        && handle
+            .send(Command::OpenStream {
+                stream,
+                feed: resumed.feed.clone(),
+            })
+            .is_err()
     {
         return session_not_found();
     }
+    // a resumed stream primes with the id it resumed from, to resume again from there
+    let priming = match last_event_id(req.headers()) {
+        Some((s, n)) => format!("{s}-{n}"),
+        None => format!("{stream}-0"),
+    };
     let notify = handle.clone();
     let trace = exchange.map(|e| e.stream(None));
+    let attachment = resumed.reader.attachment;
     let body = sse::start(
-        writer_config(state, stream, trace, true),
-        None,
-        feed,
+        writer_config(state, stream, trace, Some(priming)),
+        resumed.reader.rx,
         move |_| {
-            let _ = notify.send(Command::StreamClosed { stream });
+            notify.replay.detach(stream, attachment);
+            if standalone {
+                let _ = notify.send(Command::StreamClosed { stream });
+            }
         },
     );
     sse_response(body)
+}
+
+/// The `Last-Event-ID` of a GET, as the stream and sequence number it names
+/// (`<stream>-<seq>`); an id of another shape is none of ours and resumes
+/// nothing (`(0, u64::MAX)`, which no stream holds).
+fn last_event_id(headers: &HeaderMap) -> Option<(u64, u64)> {
+    let value = headers.get("last-event-id")?.to_str().unwrap_or("").trim();
+    let parsed = value
+        .split_once('-')
+        .and_then(|(s, n)| Some((s.parse().ok()?, n.parse().ok()?)));
+    Some(parsed.unwrap_or((0, u64::MAX)))
+}
+
+/// Resumes stream `stream` after its event `after`: what the stream still
+/// holds from there, then what comes next. The standalone stream resumes even
+/// past a gap, its first event saying what was lost; a request's stream that
+/// is not held, or lost events after the id, cannot be resumed, and the GET
+/// is refused with 410 saying so (the request's answer may be lost with it).
+fn resume(handle: &SessionHandle, (stream, after): (u64, u64)) -> Result<Resumed, Refusal> {
+    match handle.replay.attach(stream, after) {
+        Ok(r) => Ok(r),
+        Err(Unresumable::Gap {
+            held_from,
+            standalone: true,
+        }) => {
+            let r = handle
+                .replay
+                .attach(stream, held_from - 1)
+                .map_err(|_| cannot_resume(stream, after, "it ended"))?;
+            let lost = held_from - after - 1;
+            warn!(stream, after, lost, "standalone stream resumed past a gap");
+            let note = serde_json::json!({
+                "jsonrpc": "2.0",
+                "method": "notifications/message",
+                "params": {"level": "warning", "logger": "gsmcp", "data": format!(
+                    "this stream resumed after event {stream}-{after}, but {lost} later event(s) were no longer held \
+                     (at most {} are kept) and are lost", crate::replay::MAX_EVENTS)},
+            });
+            r.feed.push(sse::Item::Message(note.to_string()));
+            Ok(r)
+        }
+        Err(Unresumable::Gap { held_from, .. }) => Err(cannot_resume(
+            stream,
+            after,
+            &format!(
+                "its events from {stream}-{} on are held, not the ones before",
+                held_from
+            ),
+        )),
+        Err(Unresumable::Unknown) => Err(cannot_resume(
+            stream,
+            after,
+            "the session holds no such stream (it ended and was forgotten, or never existed)",
+        )),
+    }
+}
+
+fn cannot_resume(stream: u64, after: u64, why: &str) -> Refusal {
+    debug!(stream, after, why, "stream not resumed");
+    Refusal {
+        data: Some(serde_json::json!({ "kind": "cannotResume" })),
+        ..Refusal::new(
+            StatusCode::GONE,
+            jsonrpc::TRANSPORT_ERROR,
+            format!("Gone: cannot resume after event {stream}-{after}: {why}"),
+        )
+    }
 }
 
 async fn delete(state: &AppState, req: Request<Incoming>, principal: &Principal) -> Response<Body> {

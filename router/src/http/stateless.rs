@@ -537,7 +537,7 @@ impl Call<'_> {
         loop {
             match answers.recv().await {
                 // a list sends nothing before its answer; anything else is dropped
-                Some(CallEvent::Message(_)) => {}
+                Some(CallEvent::Message(_) | CallEvent::Release) => {}
                 Some(CallEvent::Reply(reply)) => {
                     cancel.disarm();
                     let result = serde_json::from_str::<Value>(&reply)
@@ -670,24 +670,19 @@ impl Call<'_> {
                 "notifications": {},
             },
         });
-        let (feed_tx, feed) = mpsc::unbounded_channel();
+        let (mut feed, reader) = sse::unkept(0);
+        feed.send(sse::Item::Message(ack.to_string()));
         let done = self.result_text(json!({ "_meta": { (era::META_SUBSCRIPTION_ID): self.id } }));
         let shutdown = self.state.registry.shutdown_token();
         tokio::spawn(async move {
             tokio::select! {
-                _ = shutdown.cancelled() => { let _ = feed_tx.send(sse::Item::Last(done)); }
-                _ = feed_tx.closed() => {}
+                _ = shutdown.cancelled() => { feed.send(sse::Item::Last(done)); }
+                _ = feed.closed() => {}
             }
         });
         let trace = self.exchange.map(|e| e.stream(None));
-        let config = http::writer_config(self.state, 0, trace, false);
-        let body = sse::start(
-            config,
-            Some(sse::Item::Message(ack.to_string())),
-            feed,
-            |_| {},
-        );
-        http::sse_response(body)
+        let config = http::writer_config(self.state, 0, trace, None);
+        http::sse_response(sse::start(config, reader, |_| {}))
     }
 
     /// A tool result the router makes, shaped for this era.

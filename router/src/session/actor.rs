@@ -157,8 +157,8 @@ pub(super) struct Actor {
     next_call_id: u64,
     /// Held until the worker is reaped.
     slot: Option<Slot>,
-    /// The standalone (GET) stream: its number and its writer's feed.
-    standalone: Option<(u64, mpsc::UnboundedSender<sse::Item>)>,
+    /// The standalone (GET) stream: its number and its replay log's feed.
+    standalone: Option<(u64, replay::Feed)>,
     /// Server requests by the id the router gave them (`gsmcp-<n>`).
     outstanding: HashMap<String, Outstanding>,
     next_out: u64,
@@ -434,11 +434,24 @@ impl Actor {
             Command::ClientResponse { id, message } => self.client_response(id, message),
             Command::OpenStream { stream, feed } => {
                 debug!(stream, "standalone stream opened");
-                // Dropping the previous feed ends the superseded stream.
+                // A new stream ends the one it supersedes (a resumed one is the same).
+                if let Some((old, old_feed)) = &self.standalone {
+                    if *old != stream {
+                        old_feed.finish();
+                    }
+                }
                 self.standalone = Some((stream, feed));
                 self.lifetime.stream_opened(stream);
             }
             Command::StreamClosed { stream } => {
+                // the writer of a stream a GET has resumed since ended late:
+                // the stream is open
+                if let Some((s, feed)) = &self.standalone {
+                    if *s == stream && feed.attached() {
+                        debug!(stream, "an earlier writer of a resumed stream ended");
+                        return;
+                    }
+                }
                 if self.standalone.as_ref().is_some_and(|(s, _)| *s == stream) {
                     debug!(stream, "standalone stream closed");
                     self.standalone = None;
@@ -660,7 +673,7 @@ impl Actor {
         self.next_out += 1;
         let id = format!("gsmcp-{token}");
         let ping = json!({ "jsonrpc": "2.0", "id": id, "method": "ping" }).to_string();
-        if feed.send(sse::Item::Message(ping)).is_err() {
+        if feed.push(sse::Item::Message(ping)) != replay::Pushed::Live {
             self.standalone = None;
             self.lifetime.stream_closed(stream, now.into_std());
             return;
@@ -735,7 +748,7 @@ impl Actor {
             }
         }
         match &self.standalone {
-            Some((_, feed)) => feed.send(sse::Item::Message(text)).is_ok(),
+            Some((_, feed)) => feed.push(sse::Item::Message(text)) == replay::Pushed::Live,
             None => {
                 debug!(
                     ?call_id,
@@ -888,6 +901,15 @@ impl Actor {
                 self.maybe_refresh();
                 Ok(())
             }
+            ToRouter::ReleaseStream { call_id } => {
+                match self.in_flight.as_ref().filter(|f| f.call_id == call_id) {
+                    Some(f) => {
+                        let _ = f.events.send(CallEvent::Release);
+                    }
+                    None => debug!(call_id, "stream release without a running call dropped"),
+                }
+                Ok(())
+            }
             other @ (ToRouter::Ready(_) | ToRouter::Failed { .. }) => {
                 Err(format!("{} frame after the handshake", frame_name(&other)))
             }
@@ -925,6 +947,13 @@ impl Actor {
         Uncommitted::from_report(self.needs_commit, self.in_flight.is_some())
     }
 
+    /// Ends the standalone stream's writer: the session is over.
+    fn end_standalone(&mut self) {
+        if let Some((_, feed)) = self.standalone.take() {
+            feed.finish();
+        }
+    }
+
     /// Unmaps the session and leaves its tombstone; a one-shot login was never
     /// mapped, and nobody could ask after it.
     fn end(&self, sid: &str, owner: &str, why: &str, uncommitted: Uncommitted) {
@@ -938,7 +967,7 @@ impl Actor {
     async fn gone(&mut self, why: &str) {
         let uncommitted = self.uncommitted_at_end();
         self.end(&self.sid, &self.owner, why, uncommitted);
-        self.standalone = None;
+        self.end_standalone();
         // Reap first (a dead worker is reaped at once; a hung one is killed after
         // the grace period) so the slot is free when the clients hear of it.
         let (status, tail) = self.finish_dead().await;
@@ -979,7 +1008,7 @@ impl Actor {
     pub(super) async fn stop(&mut self, why: &str) {
         let uncommitted = self.uncommitted_at_end();
         self.end(&self.sid, &self.owner, why, uncommitted);
-        self.standalone = None;
+        self.end_standalone();
         let queued: Vec<Queued> = self.queue.drain(..).collect();
         for q in queued {
             if let (Some(id), Some(events)) = (q.id, q.events) {

@@ -27,9 +27,9 @@ use crate::config::Config;
 use crate::hello::hello_for;
 use crate::identity::Principal;
 use crate::lifetime::{self, Lifetime};
-use crate::sse;
 use crate::supervisor::{self, describe_exit, frame_name, Launcher, Worker};
 use crate::tombstones::{Ended, Tombstones, Uncommitted};
+use crate::{replay, sse};
 use gsmcp_ipc::jsonrpc::{self, Request};
 use gsmcp_ipc::{Json, ToRouter, ToWorker};
 use serde_json::{json, Value};
@@ -63,6 +63,9 @@ pub enum CallEvent {
     Reply(String),
     /// The client cancelled the request: it gets no response; the last event.
     Cancelled,
+    /// The worker asked to close the connection of the call's event stream
+    /// without ending it: the client is to reconnect and resume it.
+    Release,
 }
 
 /// Where a call's events go.
@@ -104,8 +107,8 @@ pub enum Command {
     OpenStream {
         /// The stream's number.
         stream: u64,
-        /// What writes to it.
-        feed: mpsc::UnboundedSender<sse::Item>,
+        /// Its replay log, which its writer reads.
+        feed: replay::Feed,
     },
     /// A standalone stream ended (client gone, stalled or superseded).
     StreamClosed {
@@ -128,6 +131,8 @@ pub struct SessionHandle {
     /// The protocol revision `initialize` settled on.
     pub protocol_version: String,
     streams: Arc<AtomicU64>,
+    /// The replay logs of its event streams, for a client that resumes one.
+    pub replay: Arc<replay::Streams>,
     /// The name of the principal that opened it: only that principal's
     /// requests reach it.
     pub owner: String,
@@ -521,6 +526,7 @@ async fn run_session(
         sid8,
         protocol_version: gsmcp_ipc::era::STATELESS.into(),
         streams: Arc::new(AtomicU64::new(1)),
+        replay: Arc::default(),
         owner: owner.name().to_string(),
         kind,
     };

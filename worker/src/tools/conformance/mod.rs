@@ -139,7 +139,7 @@ fn asked(e: RequestError) -> ToolError {
 const NONE: &[Param] = &[];
 
 /// The fixture tools the suite calls by name.
-pub static TOOLS: [Fixture; 13] = [
+pub static TOOLS: [Fixture; 14] = [
     Fixture {
         name: "test_simple_text",
         title: "Plain text answer",
@@ -224,6 +224,19 @@ pub static TOOLS: [Fixture; 13] = [
                 n.progress(p, Some(100.0), Some(&format!("{p} of 100"))).map_err(stopped)?;
             }
             result(vec![text("Progress reached 100 of 100.")])
+        },
+    },
+    Fixture {
+        name: "test_reconnection",
+        title: "Answer after a reconnection",
+        description: "Sends a log message, has the server close the connection of this call's event stream without ending the stream, waits, and answers: a client resumes the stream with Last-Event-ID to get the answer.",
+        params: NONE,
+        verbatim_schema: None,
+        run: |n, _| {
+            n.log(Level::Info, "closing this call's stream connection; reconnect to get the answer").map_err(stopped)?;
+            n.release_stream().map_err(stopped)?;
+            n.pause(Duration::from_millis(300)).map_err(|w| stopped(w.describe()))?;
+            result(vec![text("Answered after the stream's connection was closed: the client resumed it.")])
         },
     },
     Fixture {
