@@ -646,3 +646,68 @@ fn static_answers_are_kept_and_need_no_worker() {
     assert_eq!(shot["error"]["data"]["kind"], "sessionLimit", "{shot}");
     assert!(text(&eval(&server, "3 + 4", Some(&h), "")).starts_with('7'));
 }
+
+#[test]
+fn a_tool_that_needs_a_client_capability_is_refused_without_it() {
+    let server = Server::builder()
+        .env("MCP_TOOLSETS", "Execution,Conformance")
+        .start();
+    let without = send(
+        &server,
+        "tools/call",
+        json!({"name": "test_missing_capability", "arguments": {}}),
+        "",
+    );
+    assert_eq!(without.status, 400, "{}", without.text());
+    let e = &without.json()["error"];
+    assert_eq!(e["code"], -32021, "{e}");
+    assert_eq!(
+        e["data"]["requiredCapabilities"],
+        json!({"sampling": {}}),
+        "{e}"
+    );
+    // declared: the revision has no server requests and no multi round-trip
+    // result is built yet, so the fixture answers a tool error saying so
+    let mut m = meta();
+    m["io.modelcontextprotocol/clientCapabilities"] = json!({"sampling": {}});
+    let with = send(
+        &server,
+        "tools/call",
+        json!({"name": "test_missing_capability", "arguments": {}, "_meta": m}),
+        "",
+    );
+    assert_eq!(with.status, 200, "{}", with.text());
+    let result = with.final_message()["result"].clone();
+    assert_eq!(result["isError"], true, "{result}");
+    assert!(text(&result).contains("2026-07-28"), "{result}");
+    // the log messages a request did not ask for are not sent; asked for, they are
+    let logs = |meta: Value| {
+        let mut conn = gsmcp_tests::SseConn::open(
+            &server,
+            "POST",
+            &[
+                ("Content-Type", "application/json"),
+                ("Accept", "application/json, text/event-stream"),
+                ("MCP-Protocol-Version", V),
+                ("Mcp-Method", "tools/call"),
+                ("Mcp-Name", "test_logging_tool"),
+            ],
+            &json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+                    "params": {"name": "test_logging_tool", "arguments": {}, "_meta": meta}})
+            .to_string(),
+        );
+        match conn.is_stream() {
+            true => conn
+                .rest()
+                .iter()
+                .filter_map(|e| e.json())
+                .filter(|m| m["method"] == "notifications/message")
+                .count(),
+            false => 0,
+        }
+    };
+    assert_eq!(logs(meta()), 0, "no logLevel, no log messages");
+    let mut asked = meta();
+    asked["io.modelcontextprotocol/logLevel"] = json!("info");
+    assert_eq!(logs(asked), 3, "logLevel info: all three");
+}

@@ -383,6 +383,19 @@ impl Server {
             }
         };
         tracing::debug!(tool = %name, "tools/call");
+        if stateless {
+            if let Some(cap) = self.registry.needed_capability(name) {
+                if capabilities.get(cap).is_none_or(Value::is_null) {
+                    return Err(RpcError {
+                        code: era::MISSING_CLIENT_CAPABILITY,
+                        message: format!(
+                            "{name} needs the client capability {cap}, which this request's _meta did not declare"
+                        ),
+                        data: Some(json!({ "requiredCapabilities": { cap: {} } })),
+                    });
+                }
+            }
+        }
         let mut notifier = cx
             .link
             .notifier(cx.call_id, cx.progress_wanted, capabilities);

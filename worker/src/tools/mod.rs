@@ -533,6 +533,12 @@ impl Registry {
     }
 
     /// The Conformance fixture tool of that name, if the toolset is served.
+    /// The client capability a served tool asks of the client (only
+    /// conformance fixtures do).
+    pub fn needed_capability(&self, name: &str) -> Option<&'static str> {
+        self.fixture(name).and_then(|f| conformance::needs(f.name))
+    }
+
     fn fixture(&self, name: &str) -> Option<&'static conformance::Fixture> {
         self.conformance.then(|| conformance::find(name)).flatten()
     }

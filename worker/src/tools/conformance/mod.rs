@@ -66,6 +66,37 @@ impl Fixture {
     }
 }
 
+/// The client capability the fixture `name` asks of the client: a stateless
+/// request that does not declare it is refused (-32021) before it runs.
+pub fn needs(name: &str) -> Option<&'static str> {
+    match name {
+        "test_sampling" | "test_missing_capability" => Some("sampling"),
+        "test_elicitation"
+        | "test_elicitation_sep1034_defaults"
+        | "test_elicitation_sep1330_enums"
+        | "test_streaming_elicitation" => Some("elicitation"),
+        _ => None,
+    }
+}
+
+/// Three info-level log messages, 50 ms apart, then the answer.
+fn log_three(n: &Notifier, _: &Map<String, Value>) -> Result<Value, ToolError> {
+    for (i, line) in [
+        "fixture started",
+        "fixture half way",
+        "fixture about to answer",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        if i > 0 {
+            n.pause(STEP).map_err(|w| stopped(w.describe()))?;
+        }
+        n.log(Level::Info, line).map_err(stopped)?;
+    }
+    result(vec![text("Sent three log messages before this answer.")])
+}
+
 /// The fixture tool named `name`.
 pub fn find(name: &str) -> Option<&'static Fixture> {
     TOOLS.iter().find(|t| t.name == name)
@@ -139,7 +170,7 @@ fn asked(e: RequestError) -> ToolError {
 const NONE: &[Param] = &[];
 
 /// The fixture tools the suite calls by name.
-pub static TOOLS: [Fixture; 14] = [
+pub static TOOLS: [Fixture; 17] = [
     Fixture {
         name: "test_simple_text",
         title: "Plain text answer",
@@ -192,14 +223,44 @@ pub static TOOLS: [Fixture; 14] = [
         description: "Sends three info-level log messages, 50 ms apart, before it answers.",
         params: NONE,
         verbatim_schema: None,
+        run: log_three,
+    },
+    Fixture {
+        name: "test_logging_tool",
+        title: "Answer after log messages (2026-07-28 name)",
+        description: "Sends three info-level log messages, 50 ms apart, before it answers; a stateless request gets them only when its _meta asks for a log level.",
+        params: NONE,
+        verbatim_schema: None,
+        run: log_three,
+    },
+    Fixture {
+        name: "test_missing_capability",
+        title: "Needs sampling",
+        description: "Asks the client's model a fixed question (sampling/createMessage). A stateless request that does not declare the sampling capability is refused with -32021 before it runs.",
+        params: NONE,
+        verbatim_schema: None,
         run: |n, _| {
-            for (i, line) in ["fixture started", "fixture half way", "fixture about to answer"].into_iter().enumerate() {
-                if i > 0 {
-                    n.pause(STEP).map_err(|w| stopped(w.describe()))?;
-                }
-                n.log(Level::Info, line).map_err(stopped)?;
-            }
-            result(vec![text("Sent three log messages before this answer.")])
+            let params = json!({
+                "messages": [{"role": "user", "content": {"type": "text", "text": "Say hello."}}],
+                "maxTokens": 20,
+            });
+            n.request("sampling/createMessage", params).map_err(asked)?;
+            result(vec![text("The client sampled, as declared.")])
+        },
+    },
+    Fixture {
+        name: "test_streaming_elicitation",
+        title: "Progress, then ask the user",
+        description: "Reports progress, then asks the user for a name (elicitation/create) and answers with it. In the session era the question is a server request on the call's stream; in 2026-07-28, which has none, the answer says this server does not ask for client input there yet.",
+        params: NONE,
+        verbatim_schema: None,
+        run: |n, _| {
+            n.progress(0.0, Some(1.0), Some("about to ask")).map_err(stopped)?;
+            n.log(Level::Info, "asking the user for a name").map_err(stopped)?;
+            elicit(n, json!({
+                "message": "Your name?",
+                "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]},
+            }))
         },
     },
     Fixture {
