@@ -106,7 +106,7 @@ pub async fn run(mut config: Config, shutdown: CancellationToken) -> Result<(), 
         config: config.clone(),
         registry,
         port: local.port(),
-        answers: Default::default(),
+        stateless: Default::default(),
     });
 
     let url = endpoint_url(local, config.tls.is_some());

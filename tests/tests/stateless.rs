@@ -598,6 +598,13 @@ fn the_session_era_is_unchanged_beside_it() {
     );
     assert_eq!(r.status, 400, "{}", r.text());
     assert!(r.text().contains("Mcp-Session-Id"), "{}", r.text());
+    // a session's request cannot claim the stateless revision in its _meta
+    let s = server.open_session();
+    let body =
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": meta()}});
+    let r = server.post_in(&s.id, &body.to_string());
+    assert_eq!(r.status, 400, "{}", r.text());
+    assert_eq!(r.json()["error"]["code"], -32600, "{}", r.text());
 }
 
 #[test]
@@ -710,4 +717,49 @@ fn a_tool_that_needs_a_client_capability_is_refused_without_it() {
     let mut asked = meta();
     asked["io.modelcontextprotocol/logLevel"] = json!("info");
     assert_eq!(logs(asked), 3, "logLevel info: all three");
+}
+
+#[test]
+fn listen_streams_are_acknowledged_and_bounded() {
+    let server = Server::start();
+    let listen = |id: i64| {
+        let params = json!({"notifications": {"toolsListChanged": true}, "_meta": meta()});
+        gsmcp_tests::SseConn::open(
+            &server,
+            "POST",
+            &[
+                ("Content-Type", "application/json"),
+                ("Accept", "application/json, text/event-stream"),
+                ("MCP-Protocol-Version", V),
+                ("Mcp-Method", "subscriptions/listen"),
+            ],
+            &json!({"jsonrpc": "2.0", "id": id, "method": "subscriptions/listen", "params": params})
+                .to_string(),
+        )
+    };
+    let mut open = Vec::new();
+    for id in 0..64 {
+        let mut s = listen(id);
+        assert!(s.is_stream(), "{:?}", s.headers);
+        let ack = s.next_message().expect("the acknowledgement");
+        assert_eq!(
+            ack["method"], "notifications/subscriptions/acknowledged",
+            "{ack}"
+        );
+        assert_eq!(
+            ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+            id
+        );
+        assert_eq!(
+            ack["params"]["notifications"],
+            json!({}),
+            "nothing listed changes: {ack}"
+        );
+        open.push(s);
+    }
+    let mut refused = listen(99);
+    assert_eq!(refused.json_body()["error"]["data"]["kind"], "listenLimit");
+    open.pop().unwrap().close();
+    let again = gsmcp_tests::wait_until(Duration::from_secs(10), || listen(100).is_stream());
+    assert!(again, "a closed stream frees its place");
 }

@@ -85,8 +85,9 @@ pub struct AppState {
     pub registry: Arc<Registry>,
     /// The port actually bound (the configured one may be 0).
     pub port: u16,
-    /// The stateless era's answers that stay the same while the router runs.
-    pub answers: stateless::Answers,
+    /// What the stateless era keeps across requests: the answers that stay
+    /// the same while the router runs, the open `subscriptions/listen` streams.
+    pub stateless: stateless::Shared,
 }
 
 /// Accepts connections until `shutdown` is cancelled, then ends every session
@@ -458,6 +459,16 @@ async fn post(
     };
     if let Err(r) = check_protocol_version(&parts.headers) {
         return r.into_response();
+    }
+    // a session belongs to the session era; a request in it cannot claim the
+    // stateless one (its worker would answer in that era's shape)
+    if let Message::Request { id, params, .. } = &message {
+        if gsmcp_ipc::era::request_is_stateless(params.as_ref()) {
+            return invalid_request(
+                Some(id),
+                "Invalid Request: _meta names 2026-07-28, which has no sessions; send it without Mcp-Session-Id, or drop the revision from _meta",
+            );
+        }
     }
     let handle = match session_of(state, &sid, principal) {
         Ok(h) => h,

@@ -39,6 +39,8 @@ use gsmcp_ipc::jsonrpc::{self, Message};
 use hyper::header::HeaderMap;
 use hyper::{Response, StatusCode};
 use serde_json::{json, Value};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use tokio::sync::mpsc;
 use tracing::{debug, info};
 
@@ -304,10 +306,22 @@ impl Drop for CancelOnDrop {
     }
 }
 
+/// What the stateless era keeps across requests.
+#[derive(Default)]
+pub struct Shared {
+    answers: Answers,
+    /// The `subscriptions/listen` streams open now.
+    listening: Arc<AtomicUsize>,
+}
+
+/// The most `subscriptions/listen` streams open at once: each holds a
+/// connection and a task, and no session bounds them.
+pub const MAX_LISTENERS: usize = 64;
+
 /// The results of the requests whose answer cannot change while the router
 /// runs, by method and the toolsets the principal's scopes withhold.
 #[derive(Default)]
-pub struct Answers(std::sync::Mutex<std::collections::HashMap<String, Value>>);
+struct Answers(std::sync::Mutex<std::collections::HashMap<String, Value>>);
 
 /// The most answers kept: one per static method and withheld set is a handful.
 const MAX_ANSWERS: usize = 64;
@@ -441,6 +455,8 @@ impl Call<'_> {
     /// principal; else the tool error the call gets (saying, for the owner of
     /// a handle that ended lately, why, and what became of its work).
     fn handle(&self, handle: &str) -> Result<SessionHandle, Value> {
+        // a handle is 32 characters: no more of the client's text comes back
+        let shown: String = handle.chars().take(64).collect();
         let live = self
             .state
             .registry
@@ -454,7 +470,7 @@ impl Call<'_> {
             Some(ended) => tool_error_value(
                 "sessionEnded",
                 format!(
-                    "The session {handle} ended ({}), and {}. Call open_session for a new one.",
+                    "The session {shown} ended ({}), and {}. Call open_session for a new one.",
                     ended.reason,
                     ended.work()
                 ),
@@ -462,7 +478,7 @@ impl Call<'_> {
             ),
             None => tool_error_value(
                 "sessionNotFound",
-                format!("No session {handle}: it ended or never existed. Call open_session for a new one."),
+                format!("No session {shown}: it ended or never existed. Call open_session for a new one."),
                 None,
             ),
         })
@@ -511,7 +527,7 @@ impl Call<'_> {
 
     /// A static request: the kept answer, or a one-shot login's, kept.
     async fn static_answer(self, key: String) -> Response<Body> {
-        if let Some(result) = self.state.answers.get(&key) {
+        if let Some(result) = self.state.stateless.answers.get(&key) {
             debug!(method = %self.method, "answered from the kept result");
             let reply = json!({ "jsonrpc": "2.0", "id": self.id, "result": result });
             return http::json_response(StatusCode::OK, reply.to_string());
@@ -544,7 +560,7 @@ impl Call<'_> {
                         .ok()
                         .and_then(|mut v| v.get_mut("result").map(Value::take));
                     if let Some(result) = result {
-                        self.state.answers.put(key, result);
+                        self.state.stateless.answers.put(key, result);
                     }
                     return http::json_response(status_of(&reply), reply);
                 }
@@ -662,6 +678,17 @@ impl Call<'_> {
     /// honoured (none: nothing listed changes while the server runs), which
     /// ends with a result when the server shuts down.
     fn listen(self) -> Response<Body> {
+        let listening = self.state.stateless.listening.clone();
+        if listening.fetch_add(1, Ordering::SeqCst) >= MAX_LISTENERS {
+            listening.fetch_sub(1, Ordering::SeqCst);
+            let busy = jsonrpc::error_body(
+                Some(&self.id),
+                jsonrpc::SESSION_ERROR,
+                &format!("the server already has {MAX_LISTENERS} subscriptions/listen streams open; try later"),
+                Some(json!({ "kind": "listenLimit", "maxListeners": MAX_LISTENERS })),
+            );
+            return http::json_response(StatusCode::OK, busy);
+        }
         let ack = json!({
             "jsonrpc": "2.0",
             "method": "notifications/subscriptions/acknowledged",
@@ -682,7 +709,9 @@ impl Call<'_> {
         });
         let trace = self.exchange.map(|e| e.stream(None));
         let config = http::writer_config(self.state, 0, trace, None);
-        http::sse_response(sse::start(config, reader, |_| {}))
+        http::sse_response(sse::start(config, reader, move |_| {
+            listening.fetch_sub(1, Ordering::SeqCst);
+        }))
     }
 
     /// A tool result the router makes, shaped for this era.
