@@ -551,26 +551,7 @@ fn closing_the_response_cancels_the_call() {
     let server = Server::start();
     let h = open(&server, "");
     // a call that would run for a minute, whose client goes away at once
-    let params = json!({"name": "execute_code",
-                        "arguments": {"code": "(Delay forSeconds: 60) wait. 1", "session": h},
-                        "_meta": meta()});
-    let body = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": params});
-    let headers = headers_for("tools/call", &params);
-    let mut all: Vec<(&str, &str)> = vec![
-        ("Host", "127.0.0.1"),
-        ("Content-Type", "application/json"),
-        ("Accept", "application/json, text/event-stream"),
-    ];
-    let host = server.host();
-    all[0].1 = &host;
-    all.extend(headers.iter().map(|(k, v)| (k.as_str(), v.as_str())));
-    let mut conn = server.connect();
-    conn.send(&gsmcp_tests::harness_http::format_request(
-        "POST",
-        "/mcp",
-        &all,
-        body.to_string().as_bytes(),
-    ));
+    let conn = send_raw(&server, 9, "(Delay forSeconds: 60) wait. 1", &h);
     std::thread::sleep(Duration::from_millis(500));
     drop(conn);
     let started = Instant::now();
@@ -582,6 +563,61 @@ fn closing_the_response_cancels_the_call() {
         started.elapsed(),
         server.log()
     );
+}
+
+#[test]
+fn an_abandoned_call_is_told_from_another_with_the_same_id() {
+    let server = Server::start();
+    let h = open(&server, "");
+    // two requests with one JSON-RPC id on one handle: the first runs, the
+    // second waits behind it, and the second's client goes away
+    let mut first = send_raw(
+        &server,
+        9,
+        "(Delay forMilliseconds: 1500) wait. 'first'",
+        &h,
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    let second = send_raw(&server, 9, "(Delay forSeconds: 60) wait. 'second'", &h);
+    std::thread::sleep(Duration::from_millis(300));
+    drop(second);
+    let answer = first.read_response().expect("the first call's answer");
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    assert!(
+        answer.text().contains("first"),
+        "the running call with the same id was not the one cancelled: {}",
+        answer.text()
+    );
+    let started = Instant::now();
+    assert!(text(&eval(&server, "3 + 4", Some(&h), "")).starts_with('7'));
+    assert!(
+        started.elapsed() < Duration::from_secs(45),
+        "the abandoned call was dropped from the queue"
+    );
+}
+
+/// Sends `execute_code code` in handle `h` as request `id` on a connection of
+/// its own, without reading the answer.
+fn send_raw(server: &Server, id: i64, code: &str, h: &str) -> gsmcp_tests::RawConn {
+    let params =
+        json!({"name": "execute_code", "arguments": {"code": code, "session": h}, "_meta": meta()});
+    let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
+    let headers = headers_for("tools/call", &params);
+    let host = server.host();
+    let mut all: Vec<(&str, &str)> = vec![
+        ("Host", &host),
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+    ];
+    all.extend(headers.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    let mut conn = server.connect();
+    conn.send(&gsmcp_tests::harness_http::format_request(
+        "POST",
+        "/mcp",
+        &all,
+        body.to_string().as_bytes(),
+    ));
+    conn
 }
 
 #[test]

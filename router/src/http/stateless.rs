@@ -31,7 +31,7 @@
 
 use crate::http::{self, Answering, AppState};
 use crate::identity::Principal;
-use crate::session::{self, CallEvent, Command, Kind, OpenOutcome, SessionHandle};
+use crate::session::{self, CallEvent, CallSink, Command, Kind, OpenOutcome, SessionHandle};
 use crate::{sse, trace};
 use base64::Engine as _;
 use gsmcp_ipc::era::{self, SessionArg, SESSION_VERSIONS, STATELESS_VERSIONS};
@@ -272,18 +272,21 @@ pub(crate) fn status_of(reply: &str) -> StatusCode {
 }
 
 /// Cancels a stateless call when dropped armed: the client closed the
-/// response before the answer, which in this era is the cancellation.
+/// response before the answer, which in this era is the cancellation. The
+/// call is named by its events channel, not its JSON-RPC id: stateless
+/// clients may reuse ids across requests, and one client's requests may
+/// wait on the same handle.
 pub(crate) struct CancelOnDrop {
     handle: SessionHandle,
-    id: Value,
+    events: CallSink,
     armed: bool,
 }
 
 impl CancelOnDrop {
-    fn new(handle: SessionHandle, id: Value) -> CancelOnDrop {
+    fn new(handle: SessionHandle, events: CallSink) -> CancelOnDrop {
         CancelOnDrop {
             handle,
-            id,
+            events,
             armed: true,
         }
     }
@@ -297,10 +300,9 @@ impl CancelOnDrop {
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {
         if self.armed {
-            debug!(id = %self.id, "client closed the response: cancelling the call");
-            let _ = self.handle.send(Command::Notification {
-                method: "notifications/cancelled".into(),
-                params: Some(json!({ "requestId": self.id, "reason": "the client closed the response stream" })),
+            debug!("client closed the response: cancelling the call");
+            let _ = self.handle.send(Command::Abandon {
+                events: self.events.clone(),
             });
         }
     }
@@ -487,6 +489,7 @@ impl Call<'_> {
     /// Hands the request to a login and answers from its events.
     async fn forward(self, handle: SessionHandle) -> Response<Body> {
         let (events, answers) = mpsc::unbounded_channel();
+        let cancel = CancelOnDrop::new(handle.clone(), events.clone());
         let sent = handle.send(Command::Request {
             id: self.id.clone(),
             method: self.method,
@@ -495,11 +498,12 @@ impl Call<'_> {
             log_floor: Some(self.log_floor),
         });
         if sent.is_err() {
+            let mut cancel = cancel;
+            cancel.disarm();
             let gone =
                 jsonrpc::session_gone(&self.id, "the session ended before the call reached it");
             return http::json_response(StatusCode::OK, gone);
         }
-        let cancel = CancelOnDrop::new(handle.clone(), self.id.clone());
         let how = Answering::stateless_era(self.headers, cancel);
         let trace = self.exchange.map(|e| e.stream(None));
         http::answer_call(self.state, &handle, self.id, answers, how, trace).await
@@ -537,6 +541,7 @@ impl Call<'_> {
             Err(refusal) => return http::json_response(StatusCode::OK, refusal),
         };
         let (events, mut answers) = mpsc::unbounded_channel();
+        let mut cancel = CancelOnDrop::new(handle.clone(), events.clone());
         let request = Command::Request {
             id: self.id.clone(),
             method: self.method.clone(),
@@ -545,11 +550,11 @@ impl Call<'_> {
             log_floor: Some(self.log_floor),
         };
         if handle.send(request).is_err() {
+            cancel.disarm();
             let gone =
                 jsonrpc::session_gone(&self.id, "the login ended before the call reached it");
             return http::json_response(StatusCode::OK, gone);
         }
-        let mut cancel = CancelOnDrop::new(handle, self.id.clone());
         loop {
             match answers.recv().await {
                 // a list sends nothing before its answer; anything else is dropped

@@ -432,6 +432,9 @@ impl Actor {
                 }
             }
             Command::ClientResponse { id, message } => self.client_response(id, message),
+            Command::Abandon { events } => {
+                self.cancel_where(|_, call| call.same_channel(&events));
+            }
             Command::OpenStream { stream, feed } => {
                 debug!(stream, "standalone stream opened");
                 // A new stream ends the one it supersedes (a resumed one is the same).
@@ -546,9 +549,15 @@ impl Actor {
             debug!("malformed cancellation ignored");
             return;
         };
+        self.cancel_where(|id, _| *id == target);
+    }
+
+    /// Cancels the running call, or drops the queued request, that `is`
+    /// names (by its id and its events channel).
+    fn cancel_where(&mut self, is: impl Fn(&Value, &CallSink) -> bool) {
         let grace = self.registry.config.break_grace;
         if let Some(running) = &mut self.in_flight {
-            if running.id == target {
+            if is(&running.id, &running.events) {
                 if running.escalation.is_some() {
                     return;
                 }
@@ -564,16 +573,14 @@ impl Actor {
                 return;
             }
         }
-        if let Some(pos) = self
-            .queue
-            .iter()
-            .position(|q| q.id.as_ref() == Some(&target))
-        {
-            if let Some(q) = self.queue.remove(pos) {
-                debug!("queued request cancelled before it ran");
-                if let Some(events) = q.events {
-                    let _ = events.send(CallEvent::Cancelled);
-                }
+        let queued = self.queue.iter().position(|q| match (&q.id, &q.events) {
+            (Some(id), Some(events)) => is(id, events),
+            _ => false,
+        });
+        if let Some(q) = queued.and_then(|pos| self.queue.remove(pos)) {
+            debug!("queued request cancelled before it ran");
+            if let Some(events) = q.events {
+                let _ = events.send(CallEvent::Cancelled);
             }
             return;
         }

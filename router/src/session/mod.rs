@@ -115,6 +115,12 @@ pub enum Command {
         /// The stream's number.
         stream: u64,
     },
+    /// The client of a call went away before its answer, which cancels it
+    /// (the stateless era): the call is the one whose events go to `events`.
+    Abandon {
+        /// The call's events channel (a clone of it).
+        events: CallSink,
+    },
     /// End the session; `done` fires when the worker is gone.
     Delete {
         /// Fired when the worker is gone.
