@@ -20,6 +20,16 @@ pub const STATELESS_VERSIONS: &[&str] = &[STATELESS];
 /// The session-era revisions served, newest first.
 pub const SESSION_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26"];
 
+/// Every revision served, stateless first: what discovery lists and what an
+/// unsupported revision's error (`-32022`) names.
+pub fn all_versions() -> Vec<&'static str> {
+    STATELESS_VERSIONS
+        .iter()
+        .chain(SESSION_VERSIONS)
+        .copied()
+        .collect()
+}
+
 /// `_meta` key: the revision a stateless request speaks (required).
 pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 /// `_meta` key: the capabilities the client declares for this request (required).

@@ -11,12 +11,17 @@
 //!   login and ends it;
 //! - `server/discover`, answered from the kept result after the first.
 //!
+//! The HTTP client is the end-to-end tests' own (`tests/src/mcp.rs`).
+//!
 //! Run it with `bench/eras.sh` (release build, then this program with the
 //! path of the gsmcp binary).
 //!
 //! Usage: `era_bench <gsmcp binary> [--calls N] [--opens N] [--rounds N]`
 
-use reqwest::header::{HeaderMap, HeaderValue, ACCEPT, CONTENT_TYPE};
+#[path = "../src/mcp.rs"]
+mod mcp;
+
+use mcp::Http;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -62,55 +67,6 @@ fn start(gsmcp: &str, repository: &std::path::Path) -> Server {
     Server { child, url }
 }
 
-/// The JSON-RPC message of a response, JSON or an event stream.
-fn message(content_type: &str, body: &str) -> Value {
-    let text = match content_type.starts_with("text/event-stream") {
-        true => body
-            .lines()
-            .rev()
-            .find_map(|l| {
-                l.strip_prefix("data:")
-                    .map(str::trim)
-                    .filter(|d| d.starts_with('{'))
-            })
-            .unwrap_or_else(|| panic!("no message in {body:?}")),
-        false => body,
-    };
-    serde_json::from_str(text).unwrap_or_else(|e| panic!("bad JSON {text:?}: {e}"))
-}
-
-/// POSTs `body` with `headers`; the session id it was given and the message.
-async fn post(
-    c: &reqwest::Client,
-    url: &str,
-    headers: &[(&str, &str)],
-    body: &Value,
-) -> (Option<String>, Value) {
-    let mut req = c.post(url).json(body);
-    for (k, v) in headers {
-        req = req.header(*k, *v);
-    }
-    let resp = req.send().await.expect("POST");
-    let sid = resp
-        .headers()
-        .get("mcp-session-id")
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_string);
-    let ct = resp
-        .headers()
-        .get(CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
-        .to_string();
-    let status = resp.status();
-    let text = resp.text().await.expect("body");
-    if body.get("id").is_none() {
-        return (sid, Value::Null);
-    }
-    assert!(status.is_success(), "HTTP {status}: {text}");
-    (sid, message(&ct, &text))
-}
-
 fn meta() -> Value {
     json!({"io.modelcontextprotocol/protocolVersion": STATELESS,
            "io.modelcontextprotocol/clientCapabilities": {},
@@ -118,7 +74,7 @@ fn meta() -> Value {
 }
 
 /// A stateless request and its result.
-async fn stateless(c: &reqwest::Client, url: &str, method: &str, mut params: Value) -> Value {
+async fn stateless(c: &Http, method: &str, mut params: Value) -> Value {
     params["_meta"] = meta();
     let name = params
         .get("name")
@@ -129,42 +85,13 @@ async fn stateless(c: &reqwest::Client, url: &str, method: &str, mut params: Val
         headers.push(("Mcp-Name", n));
     }
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
-    let (_, v) = post(c, url, &headers, &body).await;
+    let v = c.post_with(&headers, &body).await.msg().clone();
     let result = v
         .get("result")
         .cloned()
         .unwrap_or_else(|| panic!("{method}: {v}"));
     assert_ne!(result["isError"], true, "{method}: {v}");
     result
-}
-
-async fn initialize(c: &reqwest::Client, url: &str) -> String {
-    let body = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "era-bench", "version": "1"}}});
-    let (sid, v) = post(c, url, &[], &body).await;
-    assert!(v.get("result").is_some(), "initialize: {v}");
-    let sid = sid.expect("a session id");
-    let h = [
-        ("mcp-session-id", sid.as_str()),
-        ("mcp-protocol-version", "2025-11-25"),
-    ];
-    post(
-        c,
-        url,
-        &h,
-        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-    )
-    .await;
-    sid
-}
-
-async fn delete(c: &reqwest::Client, url: &str, sid: &str) {
-    let _ = c
-        .delete(url)
-        .header("mcp-session-id", sid)
-        .header("mcp-protocol-version", "2025-11-25")
-        .send()
-        .await;
 }
 
 fn call_params() -> Value {
@@ -194,37 +121,28 @@ where
 }
 
 /// One round's figures, by row name.
-async fn round(
-    c: &reqwest::Client,
-    url: &str,
-    opens: usize,
-    calls: usize,
-) -> Vec<(&'static str, (Duration, Duration))> {
+async fn round(c: &Http, opens: usize, calls: usize) -> Vec<(&'static str, (Duration, Duration))> {
     let mut rows = Vec::new();
     // the session era
-    let mut sids = Vec::new();
+    let mut sessions = Vec::new();
     let mut t = Vec::new();
     for _ in 0..opens {
         let began = Instant::now();
-        sids.push(initialize(c, url).await);
+        sessions.push(c.open().await);
         t.push(began.elapsed());
     }
     rows.push(("session era: initialize", spread(t)));
-    let sid = sids.pop().unwrap();
-    let h = [
-        ("mcp-session-id", sid.as_str()),
-        ("mcp-protocol-version", "2025-11-25"),
-    ];
-    let t = timed(calls, || async {
-        let body =
-            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call_params()});
-        let (_, v) = post(c, url, &h, &body).await;
-        assert_eq!(v["result"]["isError"], false, "{v}");
-    })
-    .await;
+    let mut session = sessions.pop().unwrap();
+    let mut t = Vec::new();
+    for _ in 0..calls {
+        let began = Instant::now();
+        let a = session.call("execute_code", json!({"code": "3 + 4"})).await;
+        t.push(began.elapsed());
+        assert_eq!(a.result()["isError"], false, "{a:?}");
+    }
     rows.push(("session era: tools/call", spread(t)));
-    for s in sids.iter().chain([&sid]) {
-        delete(c, url, s).await;
+    for s in sessions.iter().chain([&session]) {
+        s.delete().await;
     }
     // the stateless era
     let mut handles = Vec::new();
@@ -233,7 +151,6 @@ async fn round(
         let began = Instant::now();
         let r = stateless(
             c,
-            url,
             "tools/call",
             json!({"name": "open_session", "arguments": {}}),
         )
@@ -251,24 +168,23 @@ async fn round(
     let t = timed(calls, || async {
         let mut p = call_params();
         p["arguments"]["session"] = json!(handle);
-        stateless(c, url, "tools/call", p).await;
+        stateless(c, "tools/call", p).await;
     })
     .await;
     rows.push(("stateless: tools/call with session", spread(t)));
     let t = timed(opens, || async {
-        stateless(c, url, "tools/call", call_params()).await;
+        stateless(c, "tools/call", call_params()).await;
     })
     .await;
     rows.push(("stateless: tools/call, one-shot login", spread(t)));
     let t = timed(calls, || async {
-        stateless(c, url, "server/discover", json!({})).await;
+        stateless(c, "server/discover", json!({})).await;
     })
     .await;
     rows.push(("stateless: server/discover (kept)", spread(t)));
     for h in handles {
         stateless(
             c,
-            url,
             "tools/call",
             json!({"name": "close_session", "arguments": {"session": h}}),
         )
@@ -303,22 +219,12 @@ async fn main() {
     let dir = std::env::temp_dir().join(format!("era-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("scratch directory");
     let server = start(&gsmcp, &dir.join("bench.repository"));
-    let mut h = HeaderMap::new();
-    h.insert(
-        ACCEPT,
-        HeaderValue::from_static("application/json, text/event-stream"),
-    );
-    let c = reqwest::Client::builder()
-        .default_headers(h)
-        .tcp_nodelay(true)
-        .http1_only()
-        .build()
-        .unwrap();
+    let c = Http::new(&server.url);
     // warm up: the repository made, the kept answers filled
-    round(&c, &server.url, 2, 20).await;
+    round(&c, 2, 20).await;
     let mut all: Vec<Vec<(&str, (Duration, Duration))>> = Vec::new();
     for _ in 0..rounds {
-        all.push(round(&c, &server.url, opens, calls).await);
+        all.push(round(&c, opens, calls).await);
     }
     println!("gsmcp, both protocol eras in one server ({rounds} rounds; {opens} opens, {calls} calls each; median of the rounds)");
     println!("{:<40} {:>12} {:>12}", "", "p50", "p99");

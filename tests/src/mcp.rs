@@ -83,6 +83,7 @@ impl Http {
             .default_headers(h)
             // A guard against a hung server hanging the test run, not a speed assertion.
             .timeout(Duration::from_secs(120))
+            .tcp_nodelay(true)
             .build()
             .expect("reqwest client");
         Http {
@@ -93,15 +94,24 @@ impl Http {
 
     /// POSTs one JSON-RPC message, with the session header when given.
     pub async fn post(&self, session: Option<&str>, body: &Value) -> Answer {
+        match session {
+            Some(s) => {
+                let headers = [("mcp-session-id", s), ("mcp-protocol-version", PROTOCOL)];
+                self.post_with(&headers, body).await
+            }
+            None => self.post_with(&[], body).await,
+        }
+    }
+
+    /// POSTs one JSON-RPC message with `headers` (a stateless request's, say).
+    pub async fn post_with(&self, headers: &[(&str, &str)], body: &Value) -> Answer {
         let mut req = self
             .client
             .post(&self.url)
             .header(CONTENT_TYPE, "application/json")
             .body(body.to_string());
-        if let Some(s) = session {
-            req = req
-                .header("mcp-session-id", s)
-                .header("mcp-protocol-version", PROTOCOL);
+        for (k, v) in headers {
+            req = req.header(*k, *v);
         }
         let resp = req
             .send()

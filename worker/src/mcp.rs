@@ -26,8 +26,8 @@ use gsmcp_ipc::Outcome;
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
 
-/// Protocol revisions this worker speaks, newest first.
-pub const SUPPORTED_VERSIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];
+/// The session-era revisions `initialize` negotiates, newest first.
+pub const SUPPORTED_VERSIONS: &[&str] = era::SESSION_VERSIONS;
 
 /// The instructions sent when the deployment configures none.
 pub const DEFAULT_INSTRUCTIONS: &str = "\
@@ -327,7 +327,7 @@ impl Server {
             .as_deref()
             .unwrap_or(stateless::DEFAULT_INSTRUCTIONS);
         let mut result = json!({
-            "supportedVersions": stateless::supported_versions(),
+            "supportedVersions": era::all_versions(),
             "capabilities": self.capabilities(true),
         });
         if !instructions.is_empty() {

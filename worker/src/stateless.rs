@@ -8,7 +8,7 @@
 //! routed it by its `session` argument; the two handle tools are the
 //! router's, so a worker only lists them.
 
-use gsmcp_ipc::era::{self, CLOSE_SESSION, META_SERVER_INFO, OPEN_SESSION, SESSION_ARG};
+use gsmcp_ipc::era::{CLOSE_SESSION, META_SERVER_INFO, OPEN_SESSION, SESSION_ARG};
 use serde_json::{json, Map, Value};
 
 /// How long a client may cache a list that stays the same while the server
@@ -141,15 +141,6 @@ pub fn shape(method: &str, result: &mut Value, server_info: &Value) {
         object.insert("ttlMs".into(), json!(ttl));
         object.insert("cacheScope".into(), json!("private"));
     }
-}
-
-/// Every revision served, stateless first (what discovery lists).
-pub fn supported_versions() -> Vec<&'static str> {
-    era::STATELESS_VERSIONS
-        .iter()
-        .chain(era::SESSION_VERSIONS)
-        .copied()
-        .collect()
 }
 
 #[cfg(test)]

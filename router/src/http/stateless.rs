@@ -78,15 +78,6 @@ pub fn chosen(headers: &HeaderMap, message: &Message) -> bool {
             .any(|v| !SESSION_VERSIONS.contains(v))
 }
 
-/// Every revision served, stateless first: what `-32022` lists.
-fn all_versions() -> Vec<&'static str> {
-    STATELESS_VERSIONS
-        .iter()
-        .chain(SESSION_VERSIONS)
-        .copied()
-        .collect()
-}
-
 /// A refusal of a stateless request: its status and JSON-RPC error.
 struct Refused {
     status: StatusCode,
@@ -170,7 +161,7 @@ fn check(headers: &HeaderMap, method: &str, params: Option<&Value>) -> Result<Ch
         }
     }
     if !era::is_stateless(version) {
-        let supported = all_versions();
+        let supported = era::all_versions();
         return Err(Refused {
             data: Some(json!({ "supported": supported, "requested": version })),
             ..Refused::bad(
