@@ -50,6 +50,27 @@ pub const CLOSE_SESSION: &str = "close_session";
 /// The argument, on every tool that runs on a login, naming the handle.
 pub const SESSION_ARG: &str = "session";
 
+/// Multi round-trip requests: the methods whose result may be an
+/// `InputRequiredResult` (the server asks the client for input, and the
+/// client sends the request again with the answers).
+pub const INPUT_METHODS: &[&str] = &["tools/call", "prompts/get", "resources/read"];
+/// The `resultType` of a result that asks for client input.
+pub const INPUT_REQUIRED: &str = "input_required";
+/// The field of a retried request carrying the client's answers, by key.
+pub const INPUT_RESPONSES: &str = "inputResponses";
+/// The field of an `InputRequiredResult` asking for input, by key.
+pub const INPUT_REQUESTS: &str = "inputRequests";
+/// The field carrying state across the rounds of one request.
+///
+/// Between client and router it is an opaque, integrity-protected string.
+/// Between router and worker it is plain JSON, since only the router holds
+/// the key: on a request the router hands the worker the verified content
+/// (`{"answers": {key: answer}}`; a worker never sees the client's string,
+/// and a request whose string fails verification never reaches it), and an
+/// `InputRequiredResult` the worker answers carries the same shape, with the
+/// answers so far, which the router seals before the client sees it.
+pub const REQUEST_STATE: &str = "requestState";
+
 /// A required header is missing or malformed, or does not match the body.
 pub const HEADER_MISMATCH: i64 = -32020;
 /// A request needs a client capability its `_meta` did not declare.

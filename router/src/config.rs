@@ -111,6 +111,11 @@ pub struct Cli {
     /// start-up and printed once on standard output.
     #[arg(long, env = "MCP_TOKEN_FILE")]
     pub token_file: Option<PathBuf>,
+    /// A file (mode 0600, at least 32 bytes) keying the `requestState` of
+    /// 2026-07-28 multi round-trip requests, for routers behind one address
+    /// that must accept each other's. Unset: a random key per start.
+    #[arg(long, env = "MCP_REQUEST_STATE_KEY_FILE")]
+    pub request_state_key_file: Option<PathBuf>,
     /// The server's certificate chain (PEM): serve HTTPS instead of HTTP.
     #[arg(long, env = "MCP_TLS_CERT", requires = "tls_key")]
     pub tls_cert: Option<PathBuf>,
@@ -390,6 +395,8 @@ pub struct Config {
     pub max_commits_behind: Option<u64>,
     /// Each worker's memory ceiling in bytes (see `ipc::Hello::memory`).
     pub worker_memory: u64,
+    /// The key sealing multi round-trip requests' `requestState`.
+    pub request_state_key: crate::request_state::StateKey,
 }
 
 /// Every problem found in the configuration.
@@ -455,6 +462,8 @@ impl Config {
             sse_write_timeout: Duration::from_secs(10),
             max_commits_behind: Some(20),
             worker_memory: DEFAULT_WORKER_MEMORY,
+            request_state_key: crate::request_state::StateKey::random()
+                .expect("the system's random number generator"),
         }
     }
 
@@ -661,6 +670,18 @@ impl Config {
             DEFAULT_WORKER_MEMORY,
         );
 
+        let request_state_key = match &cli.request_state_key_file {
+            Some(path) => crate::request_state::StateKey::from_file(path),
+            None => crate::request_state::StateKey::random(),
+        };
+        let request_state_key = match request_state_key {
+            Ok(k) => Some(k),
+            Err(e) => {
+                p.push(e);
+                None
+            }
+        };
+
         let mut log_file = None;
         if let Some(path) = &cli.log_file {
             match crate::private::open_private_append(path) {
@@ -672,9 +693,10 @@ impl Config {
             }
         }
 
-        if !problems.is_empty() {
+        // a key that could not be had is one of the problems
+        let (Some(request_state_key), true) = (request_state_key, problems.is_empty()) else {
             return Err(ConfigError { problems });
-        }
+        };
         let mut secrets = logins.secrets();
         secrets.extend(gci.as_ref().and_then(|g| g.host_password.as_ref()).cloned());
         let redactor = std::sync::Arc::new(crate::access::redactor_for(
@@ -722,6 +744,7 @@ impl Config {
             sse_write_timeout,
             max_commits_behind,
             worker_memory,
+            request_state_key,
         })
     }
 }

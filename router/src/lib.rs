@@ -40,6 +40,7 @@ pub mod logins;
 pub mod oauth;
 pub mod private;
 pub mod replay;
+pub mod request_state;
 pub mod secret;
 pub mod session;
 pub mod sse;

@@ -25,7 +25,7 @@ use gsmcp_ipc::Credential;
 
 use crate::identity::Principal;
 use crate::secret::Secret;
-use crate::secret::{hex, random, unhex};
+use crate::secret::{hex, random, unhex, unix_now};
 
 /// The environment variable holding the worker user's password.
 pub const WORKER_PASSWORD_ENV: &str = "MCP_WORKER_PASSWORD";
@@ -333,12 +333,6 @@ impl LoginKey {
         let mac = aws_lc_rs::hmac::sign(&key, signed.as_bytes());
         format!("{TICKET_PREFIX}{nonce_hex}.{expires}.{}", hex(mac.as_ref()))
     }
-}
-
-fn unix_now() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
 }
 
 /// The worker login: `MCP_WORKER_USER` and its password from

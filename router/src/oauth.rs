@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::Mutex;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 /// The least time between two JWKS fetches caused by unknown key ids, so a
 /// stream of forged `kid`s cannot make the router hammer the issuer.
@@ -405,7 +405,7 @@ impl OAuth {
     /// Validates a bearer token: who it names, or why not.
     pub async fn check(&self, token: &str) -> Result<Principal, Denied> {
         let digest = crate::identity::TokenDigest::of(token).bytes();
-        let now = unix_now();
+        let now = crate::secret::unix_now();
         if let Some(v) = self
             .verified
             .lock()
@@ -632,13 +632,6 @@ fn parse_jwks(bytes: &[u8]) -> Result<KeyCache, String> {
         return Err("the JWKS holds no usable signing key".into());
     }
     Ok(cache)
-}
-
-fn unix_now() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0)
 }
 
 #[cfg(test)]

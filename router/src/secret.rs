@@ -28,6 +28,14 @@ impl std::fmt::Debug for Secret {
     }
 }
 
+/// Seconds since the Unix epoch: the clock of tickets, tokens and sealed
+/// states.
+pub fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
 /// `N` bytes from the operating system's random number generator; `what`
 /// names what they are for in the error.
 pub fn random<const N: usize>(what: &str) -> Result<[u8; N], String> {

@@ -6,7 +6,8 @@ clients, A and B, each with a session handle of its own: A runs code,
 defines a TestCase subclass and two test methods and runs them (with
 progress), B does not see A's uncommitted class, A commits, B sees it after
 abort moves its view; A's next change is discarded by abort; both handles
-are closed. The server must keep a repository file (not :memory:) for the
+are closed. A third client answers a tool that asks the user twice (multi
+round-trip requests) through its elicitation callback. The server must keep a repository file (not :memory:) for the
 isolation to mean anything.
 Usage: python_stateless.py URL. Exits non-zero on any mismatch.
 Run it with the venv install.sh creates: tests/clients/.deps/venv/bin/python."""
@@ -15,7 +16,7 @@ import asyncio
 import os
 import sys
 
-from mcp import Client
+from mcp import Client, types
 
 
 def fail(message):
@@ -82,11 +83,31 @@ async def flow(url, mode, cls):
         return len(names), len(progress)
 
 
+async def rounds(url, mode):
+    """A tool that asks the user twice (multi round-trip requests): the SDK
+    answers each InputRequiredResult through its elicitation callback and
+    sends the request again with the answers and the sealed state."""
+    asked = []
+
+    async def on_elicit(context, params):
+        asked.append(params.message)
+        field = "name" if "name" in params.message else "color"
+        return types.ElicitResult(action="accept", content={field: {"name": "Ada", "color": "green"}[field]})
+
+    async with Client(url, mode=mode, elicitation_callback=on_elicit) as c:
+        r = await tool(c, "test_input_required_result_multi_round", {})
+        if text_of(r) != "Ada's favourite colour is green." or len(asked) != 2:
+            fail(f"{mode}: multi round-trip: {text_of(r)!r} after {asked!r}")
+    return len(asked)
+
+
 async def run(url):
     for mode, cls in (("2026-07-28", "PyStatelessPinned"), ("auto", "PyStatelessAuto")):
         tools, progress = await flow(url, mode, cls)
+        asked = await rounds(url, mode)
         print(f"python_stateless ({mode}): ok ({tools} tools; two handles kept apart; "
-              f"compiled and ran 2 tests with {progress} progress notifications; commit and abort)")
+              f"compiled and ran 2 tests with {progress} progress notifications; commit and abort; "
+              f"a request answered in {asked + 1} rounds)")
 
 
 if __name__ == "__main__":

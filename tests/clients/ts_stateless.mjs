@@ -4,7 +4,9 @@
 // with a session handle each: A runs code, defines a TestCase subclass and
 // two tests and runs them (with progress), B does not see A's uncommitted
 // class, A commits, B sees it after abort; A's next change is discarded by
-// abort; both handles are closed. The server must keep a repository file.
+// abort; both handles are closed. A third client answers a tool that asks
+// the user twice (multi round-trip requests) through its elicitation
+// handler. The server must keep a repository file.
 // Usage: node ts_stateless.mjs URL (Node >= 22 from install.sh). Exits
 // non-zero on any mismatch.
 import { createRequire } from 'node:module';
@@ -80,5 +82,28 @@ async function flow(mode, cls) {
     + `compiled and ran 2 tests with ${progress.length} progress notifications; commit and abort)`);
 }
 
+// A tool that asks the user twice (multi round-trip requests): the SDK
+// answers each InputRequiredResult through the client's elicitation handler
+// and sends the request again with the answers and the sealed state.
+async function rounds(mode) {
+  const client = new Client({ name: 'gsmcp-ts-stateless', version: '1' },
+    { capabilities: { elicitation: {} }, versionNegotiation: { mode } });
+  const asked = [];
+  client.setRequestHandler('elicitation/create', async (request) => {
+    asked.push(request.params.message);
+    const field = request.params.message.includes('name') ? 'name' : 'color';
+    return { action: 'accept', content: { [field]: field === 'name' ? 'Lin' : 'red' } };
+  });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  const r = await tool(client, 'test_input_required_result_multi_round', {});
+  if (textOf(r) !== "Lin's favourite colour is red." || asked.length !== 2) {
+    fail(`multi round-trip: ${textOf(r)} after ${JSON.stringify(asked)}`);
+  }
+  await client.close();
+  console.log(`ts_stateless (${typeof mode === 'string' ? mode : mode.pin}): a request answered in ${asked.length + 1} rounds`);
+}
+
 await flow({ pin: '2026-07-28' }, 'TsStatelessPinned');
+await rounds({ pin: '2026-07-28' });
 await flow('auto', 'TsStatelessAuto');
+await rounds('auto');

@@ -45,7 +45,7 @@ fn fixture_tools_answer_the_shapes_the_suite_checks() {
     let sid = server.open_session().id;
     let listed = answer(&server, &sid, 2, "tools/list", json!({}));
     let tools = listed["result"]["tools"].as_array().expect("tools");
-    assert_eq!(tools.len(), 17, "only the fixtures are served: {listed}");
+    assert_eq!(tools.len(), 25, "only the fixtures are served: {listed}");
     for t in tools {
         assert!(
             t["description"].as_str().is_some_and(|d| !d.is_empty()),

@@ -57,6 +57,25 @@ fn send(server: &Server, method: &str, mut params: Value, auth: &str) -> HttpRes
     server.post(&body.to_string(), &h)
 }
 
+/// A stateless `tools/call` of `tool` (no arguments) with `meta`, by a
+/// client that takes an event stream: the connection, to read.
+fn streamed_call(server: &Server, tool: &str, meta: Value) -> gsmcp_tests::SseConn {
+    gsmcp_tests::SseConn::open(
+        server,
+        "POST",
+        &[
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+            ("MCP-Protocol-Version", V),
+            ("Mcp-Method", "tools/call"),
+            ("Mcp-Name", tool),
+        ],
+        &json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+                "params": {"name": tool, "arguments": {}, "_meta": meta}})
+        .to_string(),
+    )
+}
+
 /// A tool's result in the stateless era (asserting the envelope).
 fn call(server: &Server, tool: &str, args: Value, auth: &str) -> Value {
     let r = send(
@@ -722,8 +741,8 @@ fn a_tool_that_needs_a_client_capability_is_refused_without_it() {
         json!({"sampling": {}}),
         "{e}"
     );
-    // declared: the revision has no server requests and no multi round-trip
-    // result is built yet, so the fixture answers a tool error saying so
+    // declared: the revision has no server requests, so the question comes
+    // back as an InputRequiredResult, and the retry with the answer completes
     let mut m = meta();
     m["io.modelcontextprotocol/clientCapabilities"] = json!({"sampling": {}});
     let with = send(
@@ -734,24 +753,20 @@ fn a_tool_that_needs_a_client_capability_is_refused_without_it() {
     );
     assert_eq!(with.status, 200, "{}", with.text());
     let result = with.final_message()["result"].clone();
-    assert_eq!(result["isError"], true, "{result}");
-    assert!(text(&result).contains("2026-07-28"), "{result}");
+    assert_eq!(result["resultType"], "input_required", "{result}");
+    assert_eq!(
+        result["inputRequests"]["hello"]["method"], "sampling/createMessage",
+        "{result}"
+    );
+    let retry = json!({"name": "test_missing_capability", "arguments": {}, "_meta": m,
+                       "inputResponses": {"hello": said("Hello.")},
+                       "requestState": result["requestState"]});
+    let done = send(&server, "tools/call", retry, "").final_message()["result"].clone();
+    assert_eq!(done["resultType"], "complete", "{done}");
+    assert_eq!(text(&done), "The client sampled, as declared.", "{done}");
     // the log messages a request did not ask for are not sent; asked for, they are
     let logs = |meta: Value| {
-        let mut conn = gsmcp_tests::SseConn::open(
-            &server,
-            "POST",
-            &[
-                ("Content-Type", "application/json"),
-                ("Accept", "application/json, text/event-stream"),
-                ("MCP-Protocol-Version", V),
-                ("Mcp-Method", "tools/call"),
-                ("Mcp-Name", "test_logging_tool"),
-            ],
-            &json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
-                    "params": {"name": "test_logging_tool", "arguments": {}, "_meta": meta}})
-            .to_string(),
-        );
+        let mut conn = streamed_call(&server, "test_logging_tool", meta);
         match conn.is_stream() {
             true => conn
                 .rest()
@@ -811,4 +826,312 @@ fn listen_streams_are_acknowledged_and_bounded() {
     open.pop().unwrap().close();
     let again = gsmcp_tests::wait_until(Duration::from_secs(10), || listen(100).is_stream());
     assert!(again, "a closed stream frees its place");
+}
+
+/// A client's `sampling/createMessage` result saying `t`.
+fn said(t: &str) -> Value {
+    json!({"role": "assistant", "content": {"type": "text", "text": t},
+           "model": "test-model", "stopReason": "endTurn"})
+}
+
+/// A client's accepted `elicitation/create` result with `content`.
+fn accept(content: Value) -> Value {
+    json!({"action": "accept", "content": content})
+}
+
+/// One round of a multi round-trip request: `method` with `params`, plus the
+/// answers and the state of the round before; answers the result.
+fn round(server: &Server, method: &str, params: &Value, answers: Value, state: &Value) -> Value {
+    let mut params = params.clone();
+    if params.get("_meta").is_none() {
+        // a client that can answer every kind of question
+        params["_meta"] = meta();
+        params["_meta"]["io.modelcontextprotocol/clientCapabilities"] =
+            json!({"sampling": {}, "elicitation": {}, "roots": {}});
+    }
+    if !answers.is_null() {
+        params["inputResponses"] = answers;
+    }
+    if !state.is_null() {
+        params["requestState"] = state.clone();
+    }
+    let r = send(server, method, params, "");
+    assert_eq!(r.status, 200, "{method}: {}", r.text());
+    let m = r.final_message();
+    assert!(m.get("error").is_none(), "{method}: {m}");
+    m["result"].clone()
+}
+
+/// The keys an `InputRequiredResult` asks, after checking its shape.
+fn asked(result: &Value) -> Vec<String> {
+    assert_eq!(result["resultType"], "input_required", "{result}");
+    assert_eq!(
+        result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "gsmcp",
+        "{result}"
+    );
+    assert!(
+        result["requestState"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("v1.")),
+        "a sealed state: {result}"
+    );
+    assert!(
+        result.get("content").is_none(),
+        "only the question: {result}"
+    );
+    let mut keys: Vec<String> = result["inputRequests"]
+        .as_object()
+        .map(|m| m.keys().cloned().collect())
+        .unwrap_or_default();
+    keys.sort();
+    keys
+}
+
+fn conformance_server() -> Server {
+    Server::builder()
+        .env("MCP_TOOLSETS", "Execution,Conformance")
+        .start()
+}
+
+#[test]
+fn multi_round_requests_ask_then_complete() {
+    let server = conformance_server();
+    let tool = |name: &str| json!({"name": name, "arguments": {}});
+    // (request, rounds: the answers each round sends and the keys it is then
+    // asked, the last round's result text)
+    type Rounds<'a> = &'a [(Value, &'a [&'a str])];
+    let table: [(&str, Value, Rounds, &str); 6] = [
+        (
+            "tools/call",
+            tool("test_input_required_result_elicitation"),
+            &[
+                (Value::Null, &["user_name"]),
+                (json!({"user_name": accept(json!({"name": "Alice"}))}), &[]),
+            ],
+            "Hello, Alice!",
+        ),
+        (
+            "tools/call",
+            tool("test_input_required_result_multi_round"),
+            &[
+                (Value::Null, &["step1"]),
+                (json!({"step1": accept(json!({"name": "Ann"}))}), &["step2"]),
+                (json!({"step2": accept(json!({"color": "blue"}))}), &[]),
+            ],
+            "Ann's favourite colour is blue.",
+        ),
+        (
+            "tools/call",
+            tool("test_input_required_result_multiple_inputs"),
+            &[
+                (Value::Null, &["client_roots", "greeting", "user_name"]),
+                // a partial answer is asked again for the rest, keeping what came
+                (
+                    json!({"user_name": accept(json!({"name": "Bo"}))}),
+                    &["client_roots", "greeting"],
+                ),
+                (
+                    json!({"greeting": said("Hi"), "client_roots": {"roots": [{"uri": "file:///w"}]}}),
+                    &[],
+                ),
+            ],
+            "Name: Bo. Greeting: Hi. Roots: file:///w.",
+        ),
+        // answers nobody asked for are ignored, and a wrong key is asked again
+        (
+            "tools/call",
+            tool("test_input_required_result_elicitation"),
+            &[
+                (
+                    json!({"wrong_key": accept(json!({"name": "x"}))}),
+                    &["user_name"],
+                ),
+                (
+                    json!({"user_name": accept(json!({"name": "Cy"})), "extra": {"a": 1}}),
+                    &[],
+                ),
+            ],
+            "Hello, Cy!",
+        ),
+        (
+            "tools/call",
+            tool("test_input_required_result_request_state"),
+            &[
+                (Value::Null, &["confirm"]),
+                (json!({"confirm": accept(json!({"ok": true}))}), &[]),
+            ],
+            "state-ok: the requestState was verified; confirmed: true",
+        ),
+        (
+            "prompts/get",
+            json!({"name": "test_input_required_result_prompt"}),
+            &[
+                (Value::Null, &["user_context"]),
+                (
+                    json!({"user_context": accept(json!({"context": "tests"}))}),
+                    &[],
+                ),
+            ],
+            "With this context in mind: tests. What follows from it?",
+        ),
+    ];
+    for (method, params, rounds, last) in table {
+        let mut state = Value::Null;
+        for (i, (answers, keys)) in rounds.iter().enumerate() {
+            let result = round(&server, method, &params, answers.clone(), &state);
+            if keys.is_empty() {
+                assert_eq!(
+                    result["resultType"], "complete",
+                    "{params} round {i}: {result}"
+                );
+                let shown = match method {
+                    "prompts/get" => result["messages"][0]["content"]["text"]
+                        .as_str()
+                        .unwrap_or("")
+                        .to_string(),
+                    _ => text(&result),
+                };
+                assert_eq!(shown, last, "{params} round {i}: {result}");
+                continue;
+            }
+            assert_eq!(asked(&result), *keys, "{params} round {i}");
+            assert_ne!(result["requestState"], state, "a new state each round");
+            state = result["requestState"].clone();
+        }
+    }
+    // a request declaring sampling only is asked nothing else
+    let mut m = meta();
+    m["io.modelcontextprotocol/clientCapabilities"] = json!({"sampling": {}});
+    let mut params = tool("test_input_required_result_capabilities");
+    params["_meta"] = m;
+    let result = round(&server, "tools/call", &params, Value::Null, &Value::Null);
+    assert_eq!(asked(&result), ["model"], "{result}");
+    // a stream that carried progress ends with the question, sealed the same way
+    let mut m = meta();
+    m["io.modelcontextprotocol/clientCapabilities"] = json!({"elicitation": {}});
+    m["progressToken"] = json!("p1");
+    let mut conn = streamed_call(&server, "test_streaming_elicitation", m);
+    assert!(conn.is_stream(), "progress first, so a stream");
+    let events: Vec<Value> = conn.rest().iter().filter_map(|e| e.json()).collect();
+    assert!(
+        events
+            .iter()
+            .any(|e| e["method"] == "notifications/progress"),
+        "{events:?}"
+    );
+    let last = events.last().expect("an answer");
+    assert_eq!(asked(&last["result"]), ["user_reply"], "{last}");
+}
+
+#[test]
+fn request_state_is_sealed_bound_and_checked() {
+    let dir = scratch_path("state-key");
+    std::fs::create_dir_all(&dir).unwrap();
+    let key_file = dir.join("key");
+    std::fs::write(&key_file, "a shared key of more than thirty-two bytes\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&key_file, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let keyed = || {
+        Server::builder()
+            .env("MCP_TOOLSETS", "Execution,Conformance")
+            .env("MCP_REQUEST_STATE_KEY_FILE", &key_file)
+            .start()
+    };
+    let (server, twin, stranger) = (keyed(), keyed(), conformance_server());
+    let tool = |name: &str| json!({"name": name, "arguments": {}});
+    let confirm = tool("test_input_required_result_tampered_state");
+    let first = round(&server, "tools/call", &confirm, Value::Null, &Value::Null);
+    let state = first["requestState"].as_str().unwrap().to_string();
+    let yes = json!({"confirm": accept(json!({"ok": true}))});
+    // a router sharing the key accepts the state: the round may land on either
+    let done = round(&twin, "tools/call", &confirm, yes.clone(), &json!(state));
+    assert!(text(&done).starts_with("state-ok"), "{done}");
+    // what a state may not be, each refused with -32602 before any tool runs
+    let refused = |server: &Server, mut params: Value| -> Value {
+        params["_meta"] = meta();
+        params["_meta"]["io.modelcontextprotocol/clientCapabilities"] = json!({"elicitation": {}});
+        let r = send(server, "tools/call", params, "");
+        assert_eq!(r.status, 200, "{}", r.text());
+        let e = r.json()["error"].clone();
+        assert_eq!(e["code"], -32602, "{e}");
+        e["data"].clone()
+    };
+    let with = |params: &Value, answers: Value, state: Value| {
+        let mut p = params.clone();
+        p["inputResponses"] = answers;
+        p["requestState"] = state;
+        p
+    };
+    let table: [(&Server, Value, Value); 7] = [
+        (
+            &server,
+            with(&confirm, yes.clone(), json!(format!("{state}-TAMPERED"))),
+            json!({"kind": "invalidRequestState", "reason": "forged"}),
+        ),
+        (
+            &server,
+            with(&confirm, yes.clone(), json!("not a state")),
+            json!({"kind": "invalidRequestState", "reason": "forged"}),
+        ),
+        (
+            &stranger,
+            with(&confirm, yes.clone(), json!(state)),
+            json!({"kind": "invalidRequestState", "reason": "forged"}),
+        ),
+        (
+            &server,
+            with(
+                &tool("test_input_required_result_request_state"),
+                yes.clone(),
+                json!(state),
+            ),
+            json!({"kind": "invalidRequestState", "reason": "otherRequest"}),
+        ),
+        (
+            &server,
+            with(
+                &confirm,
+                yes.clone(),
+                json!({"answers": {"confirm": {"action": "accept"}}}),
+            ),
+            json!({"kind": "invalidRequestState", "reason": "notAString"}),
+        ),
+        (
+            &server,
+            with(&confirm, json!({"confirm": 12345}), json!(state)),
+            json!({"kind": "invalidInputResponses"}),
+        ),
+        (
+            &server,
+            with(&confirm, Value::Null, json!(state)),
+            json!({"kind": "invalidInputResponses"}),
+        ),
+    ];
+    for (i, (srv, params, data)) in table.into_iter().enumerate() {
+        assert_eq!(refused(srv, params), data, "case {i}");
+    }
+    // a state names the handle its call ran on: another handle's call refuses it
+    let (h1, h2) = (open(&server, ""), open(&server, ""));
+    let on = |h: &str| json!({"name": "test_input_required_result_elicitation", "arguments": {"session": h}});
+    let asked_on_h1 = round(&server, "tools/call", &on(&h1), Value::Null, &Value::Null);
+    let answer = json!({"user_name": accept(json!({"name": "Di"}))});
+    let moved = with(
+        &on(&h2),
+        answer.clone(),
+        asked_on_h1["requestState"].clone(),
+    );
+    assert_eq!(refused(&server, moved)["reason"], "otherRequest");
+    let done = round(
+        &server,
+        "tools/call",
+        &on(&h1),
+        answer,
+        &asked_on_h1["requestState"],
+    );
+    assert_eq!(text(&done), "Hello, Di!", "{done}");
+    // without the state, a fixture that needs it says so
+    let bare = round(&server, "tools/call", &confirm, yes, &Value::Null);
+    assert_eq!(bare["isError"], true, "{bare}");
+    assert!(text(&bare).contains("without the requestState"), "{bare}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -134,7 +134,7 @@ mod tests {
             required: false,
             suggestions: &["red", "rose", "blue"],
         }],
-        render: |_| Ok(vec![]),
+        render: |_, _| Ok(vec![]),
     };
     static T: Template = Template {
         uri_template: "x://{id}",

@@ -32,6 +32,7 @@ pub mod process;
 pub mod prompts;
 pub mod quote;
 pub mod resources;
+pub mod rounds;
 pub mod schema;
 pub mod serve;
 pub mod stateless;

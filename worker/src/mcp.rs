@@ -14,9 +14,10 @@
 //! session holds uncommitted changes.
 
 use crate::backend::Login;
-use crate::notify::Link;
+use crate::notify::{Link, Notifier};
 use crate::prompts::Prompts;
 use crate::resources::Resources;
+use crate::rounds::Round;
 use crate::stateless;
 use crate::tools::{self, Registry};
 use gsmcp_ipc::era;
@@ -24,7 +25,7 @@ use gsmcp_ipc::jsonrpc::{self, response, Request, RpcError};
 use gsmcp_ipc::redact::Redactor;
 use gsmcp_ipc::Outcome;
 use serde_json::{json, Map, Value};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// The session-era revisions `initialize` negotiates, newest first.
 pub const SUPPORTED_VERSIONS: &[&str] = era::SESSION_VERSIONS;
@@ -192,8 +193,8 @@ impl Server {
             "ping" => Ok(json!({})),
             "tools/list" => Ok(json!({"tools": self.list_tools(&params)?})),
             "tools/call" => {
-                let capabilities = self.client_capabilities.clone();
-                self.call_tool(login, cx, &params, capabilities, false)
+                let asking = Asking::session(self.client_capabilities.clone());
+                self.call_tool(login, cx, &params, &asking)
             }
             "resources/subscribe" if !self.resources.is_empty() => {
                 self.resources.subscribe(login, &params)
@@ -201,7 +202,10 @@ impl Server {
             "resources/unsubscribe" if !self.resources.is_empty() => {
                 self.resources.unsubscribe(&params)
             }
-            _ => self.either_era(login, method, &params),
+            _ => {
+                let asking = Asking::session(self.client_capabilities.clone());
+                self.either_era(login, cx, method, &params, &asking)
+            }
         }
     }
 
@@ -213,17 +217,13 @@ impl Server {
         method: &str,
         mut params: Map<String, Value>,
     ) -> Result<Value, RpcError> {
+        let asking = Asking::stateless(&mut params, era::INPUT_METHODS.contains(&method));
         match method {
             "server/discover" => Ok(self.discover()),
             "tools/list" => Ok(json!({"tools": stateless::tools(self.list_tools(&params)?)})),
             "tools/call" => {
-                let capabilities = params
-                    .get("_meta")
-                    .and_then(|m| m.get(era::META_CLIENT_CAPABILITIES))
-                    .cloned()
-                    .unwrap_or_else(|| json!({}));
                 stateless::without_session(&mut params);
-                self.call_tool(login, cx, &params, capabilities, true)
+                self.call_tool(login, cx, &params, &asking)
             }
             "initialize"
             | "ping"
@@ -238,7 +238,7 @@ impl Server {
             )),
             // the revision answers an unknown resource with invalid params
             _ => self
-                .either_era(login, method, &params)
+                .either_era(login, cx, method, &params, &asking)
                 .map_err(|e| match e.code {
                     crate::resources::RESOURCE_NOT_FOUND => RpcError {
                         code: jsonrpc::INVALID_PARAMS,
@@ -263,12 +263,20 @@ impl Server {
     fn either_era(
         &mut self,
         login: &mut dyn Login,
+        cx: CallLink<'_>,
         method: &str,
         params: &Map<String, Value>,
+        asking: &Asking,
     ) -> Result<Value, RpcError> {
         match method {
             "prompts/list" if !self.prompts.is_empty() => self.prompts.list(params),
-            "prompts/get" if !self.prompts.is_empty() => self.prompts.get(params),
+            "prompts/get" if !self.prompts.is_empty() => {
+                let got = self.prompts.get(params, &asking.notifier(cx));
+                match asking.input_required() {
+                    Some(ask) => Ok(ask),
+                    None => got,
+                }
+            }
             "resources/list" if !self.resources.is_empty() => self.resources.list(params),
             "resources/templates/list" if !self.resources.is_empty() => {
                 self.resources.list_templates(params)
@@ -360,8 +368,7 @@ impl Server {
         login: &mut dyn Login,
         cx: CallLink<'_>,
         params: &Map<String, Value>,
-        capabilities: Value,
-        stateless: bool,
+        asking: &Asking,
     ) -> Result<Value, RpcError> {
         let name = match params.get("name") {
             Some(Value::String(n)) => n,
@@ -383,9 +390,9 @@ impl Server {
             }
         };
         tracing::debug!(tool = %name, "tools/call");
-        if stateless {
+        if asking.round.is_some() {
             if let Some(cap) = self.registry.needed_capability(name) {
-                if capabilities.get(cap).is_none_or(Value::is_null) {
+                if asking.capabilities.get(cap).is_none_or(Value::is_null) {
                     return Err(RpcError {
                         code: era::MISSING_CLIENT_CAPABILITY,
                         message: format!(
@@ -396,16 +403,19 @@ impl Server {
                 }
             }
         }
-        let mut notifier = cx
-            .link
-            .notifier(cx.call_id, cx.progress_wanted, capabilities);
-        if stateless {
-            notifier = notifier.without_server_requests();
-        }
+        let notifier = asking.notifier(cx);
         let Some((mut result, on_login)) = self.registry.call_named(name, login, args, &notifier)
         else {
             return Err(RpcError::invalid_params(format!("unknown tool: {name}")));
         };
+        if on_login {
+            self.needs_commit = Some(tools::holds_uncommitted_changes(login));
+        }
+        // A round that asked for what it lacks answers only the question;
+        // the notes wait for the result of the round that completes.
+        if let Some(ask) = asking.input_required() {
+            return Ok(ask);
+        }
         // A tool that may change the repository or move the view: the client
         // hears of every subscribed resource that is no longer what it was.
         if self
@@ -425,17 +435,13 @@ impl Server {
             }
         }
         // A result of a session holding uncommitted changes ends by saying so.
-        if on_login {
-            let holds = tools::holds_uncommitted_changes(login);
-            self.needs_commit = Some(holds);
-            if holds {
-                if let Some(content) = result.get_mut("content").and_then(Value::as_array_mut) {
-                    let note = match self.one_shot {
-                        true => stateless::one_shot_note(&login.user()),
-                        false => tools::session_note(&login.user()),
-                    };
-                    content.push(json!({"type": "text", "text": note}));
-                }
+        if on_login && self.needs_commit == Some(true) {
+            if let Some(content) = result.get_mut("content").and_then(Value::as_array_mut) {
+                let note = match self.one_shot {
+                    true => stateless::one_shot_note(&login.user()),
+                    false => tools::session_note(&login.user()),
+                };
+                content.push(json!({"type": "text", "text": note}));
             }
         }
         Ok(result)
@@ -463,6 +469,62 @@ struct CallLink<'a> {
     call_id: u64,
     /// The request carried a progress token (the router read it).
     progress_wanted: bool,
+}
+
+/// How a request's call asks the client for input: with server requests
+/// (the session era, under the capabilities of `initialize`) or in rounds
+/// of a multi round-trip request (the stateless era, under the capabilities
+/// of the request's `_meta`).
+struct Asking {
+    capabilities: Value,
+    round: Option<Arc<Mutex<Round>>>,
+}
+
+impl Asking {
+    fn session(capabilities: Value) -> Asking {
+        Asking {
+            capabilities,
+            round: None,
+        }
+    }
+
+    /// A stateless request's: its `_meta` capabilities, and (for a method
+    /// that may answer an `InputRequiredResult`) the round its params
+    /// describe, taken out of them. A method that may not ask still asks in
+    /// a round of its own, which can never answer with a question.
+    fn stateless(params: &mut Map<String, Value>, input_method: bool) -> Asking {
+        let capabilities = params
+            .get("_meta")
+            .and_then(|m| m.get(era::META_CLIENT_CAPABILITIES))
+            .cloned()
+            .unwrap_or_else(|| json!({}));
+        let round = match input_method {
+            true => Round::take(params),
+            false => Round::default(),
+        };
+        Asking {
+            capabilities,
+            round: Some(Arc::new(Mutex::new(round))),
+        }
+    }
+
+    /// The notifier of the call `cx`, asking as this request does.
+    fn notifier(&self, cx: CallLink<'_>) -> Notifier {
+        let n = cx
+            .link
+            .notifier(cx.call_id, cx.progress_wanted, self.capabilities.clone());
+        match &self.round {
+            Some(round) => n.in_round(round.clone()),
+            None => n,
+        }
+    }
+
+    /// The `InputRequiredResult` of a round that asked for what it lacks.
+    fn input_required(&self) -> Option<Value> {
+        let round = self.round.as_ref()?;
+        let mut round = round.lock().unwrap_or_else(|p| p.into_inner());
+        std::mem::take(&mut *round).input_required()
+    }
 }
 
 /// The version to answer for a requested one: the same if supported, else the newest.

@@ -12,6 +12,7 @@
 //! This module never decides what a call does and never writes a `Reply`: the
 //! call's one answer stays the business of the call loop.
 
+use crate::rounds::{check_answer, Round};
 use gsmcp_ipc::{IpcError, ToRouter};
 use serde_json::{json, Value};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -94,12 +95,21 @@ impl Level {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum RequestError {
-    /// The protocol era has no server requests (2026-07-28).
-    #[error("this request is in MCP 2026-07-28, where a server cannot send {0} to the client; this server does not ask for client input in that revision yet")]
-    Stateless(String),
+    /// The answer is not in this round of a multi round-trip request: the
+    /// request's result asks the client for it (2026-07-28).
+    #[error("the client's input is needed: the result asks for it")]
+    InputRequired,
     /// The client did not declare the capability the request needs.
-    #[error("the client did not declare the {0:?} capability at initialize")]
+    #[error("the client did not declare the {0:?} capability")]
     NotDeclared(&'static str),
+    /// The client's answer is not a result of the request's kind.
+    #[error("the client's answer to {method} is unusable: {why}")]
+    Unusable {
+        /// The request answered.
+        method: String,
+        /// What is wrong with the answer.
+        why: String,
+    },
     /// The call was told to stop while it waited.
     #[error("{}", .0.describe())]
     Interrupted(Interruption),
@@ -211,7 +221,7 @@ impl Link {
             call_id,
             progress_wanted,
             capabilities,
-            server_requests: true,
+            round: None,
         }
     }
 }
@@ -222,16 +232,29 @@ pub struct Notifier {
     call_id: u64,
     progress_wanted: bool,
     capabilities: Value,
-    /// The era lets the server send the client requests (the session era).
-    server_requests: bool,
+    /// The stateless era, which has no server requests: what the call asks
+    /// is answered from this round of a multi round-trip request.
+    round: Option<Arc<Mutex<Round>>>,
 }
 
+/// One thing a call asks the client: its key (unique within the request),
+/// the request's method and its params.
+pub type Ask<'a> = (&'a str, &'a str, Value);
+
 impl Notifier {
-    /// The same notifier for a call of the stateless era, which has no
-    /// server requests: [`Notifier::request`] refuses without sending.
-    pub fn without_server_requests(mut self) -> Notifier {
-        self.server_requests = false;
+    /// The same notifier for a call of the stateless era: what it asks is
+    /// answered from `round` (see [`crate::rounds`]), never sent.
+    pub fn in_round(mut self, round: Arc<Mutex<Round>>) -> Notifier {
+        self.round = Some(round);
         self
+    }
+
+    /// Whether the request is a retry in a multi round-trip request that
+    /// brought back the verified state of the round before it.
+    pub fn resumed(&self) -> bool {
+        self.round
+            .as_ref()
+            .is_some_and(|r| r.lock().unwrap_or_else(|p| p.into_inner()).resumed())
     }
 
     /// The call this notifier speaks for.
@@ -312,23 +335,57 @@ impl Notifier {
         })
     }
 
-    /// Sends `method` to the client and waits for its result. Sampling and
-    /// elicitation are sent only to a client that declared them.
-    pub fn request(&self, method: &str, params: Value) -> Result<Value, RequestError> {
-        if !self.server_requests {
-            return Err(RequestError::Stateless(method.to_string()));
-        }
-        let needed = match method {
-            "sampling/createMessage" => Some("sampling"),
-            "elicitation/create" => Some("elicitation"),
-            "roots/list" => Some("roots"),
-            _ => None,
-        };
-        if let Some(cap) = needed {
-            if !self.client_has(cap) {
-                return Err(RequestError::NotDeclared(cap));
+    /// Asks the client `method` with `params` (`elicitation/create`,
+    /// `sampling/createMessage`, `roots/list`), under `key`, and answers its
+    /// result: in the session era a server request the call waits for, in the
+    /// stateless era the answer this round of the request carries, or
+    /// [`RequestError::InputRequired`] (and the request's result asks for it).
+    pub fn ask(&self, key: &str, method: &str, params: Value) -> Result<Value, RequestError> {
+        let mut answers = self.ask_all(vec![(key, method, params)])?;
+        Ok(answers.remove(0))
+    }
+
+    /// Asks several things at once, answering their results in order. In the
+    /// stateless era the client is asked for every missing answer in one
+    /// round; in the session era the requests go one after another.
+    pub fn ask_all(&self, asks: Vec<Ask<'_>>) -> Result<Vec<Value>, RequestError> {
+        for (_, method, _) in &asks {
+            if let Some(cap) = capability_for(method) {
+                if !self.client_has(cap) {
+                    return Err(RequestError::NotDeclared(cap));
+                }
             }
         }
+        let Some(round) = &self.round else {
+            return asks
+                .into_iter()
+                .map(|(_, method, params)| self.request(method, params))
+                .collect();
+        };
+        let mut round = round.lock().unwrap_or_else(|p| p.into_inner());
+        let mut answers = Vec::new();
+        let mut missing = false;
+        for (key, method, params) in asks {
+            let answer =
+                round
+                    .answer_or_ask(key, method, params)
+                    .map_err(|why| RequestError::Unusable {
+                        method: method.to_string(),
+                        why,
+                    })?;
+            match answer {
+                Some(answer) => answers.push(answer),
+                None => missing = true,
+            }
+        }
+        match missing {
+            true => Err(RequestError::InputRequired),
+            false => Ok(answers),
+        }
+    }
+
+    /// Sends `method` to the client and waits for its result (the session era).
+    fn request(&self, method: &str, params: Value) -> Result<Value, RequestError> {
         let id = {
             let mut s = lock(&self.link.state);
             if let Some(why) = s.interrupted {
@@ -369,8 +426,35 @@ impl Notifier {
         };
         s.awaiting = None;
         drop(s);
-        interpret_answer(answer)
+        let result = interpret_answer(answer)?;
+        check_answer(method, &result).map_err(|why| RequestError::Unusable {
+            method: method.to_string(),
+            why,
+        })?;
+        Ok(result)
     }
+}
+
+/// The client capability a request to the client needs, if any.
+fn capability_for(method: &str) -> Option<&'static str> {
+    match method {
+        "sampling/createMessage" => Some("sampling"),
+        "elicitation/create" => Some("elicitation"),
+        "roots/list" => Some("roots"),
+        _ => None,
+    }
+}
+
+/// A notifier whose frames go nowhere, for tests of what calls through it.
+#[cfg(test)]
+pub(crate) fn detached_notifier(capabilities: Value) -> Notifier {
+    struct Nowhere;
+    impl FrameSink for Nowhere {
+        fn send_frame(&self, _: &ToRouter) -> Result<(), IpcError> {
+            Ok(())
+        }
+    }
+    Link::new(Box::new(Nowhere)).notifier(1, false, capabilities)
 }
 
 /// The result of a client's response, or the error it stands for.
@@ -437,10 +521,14 @@ mod tests {
     #[test]
     fn answers_map_to_results_and_errors() {
         type Reply = fn(&Value) -> Value;
-        let table: [(Reply, Result<Value, &str>); 5] = [
+        let table: [(Reply, Result<Value, &str>); 6] = [
+            (
+                |id| json!({"jsonrpc": "2.0", "id": id, "result": {"content": {"type": "text", "text": "hi"}}}),
+                Ok(json!({"content": {"type": "text", "text": "hi"}})),
+            ),
             (
                 |id| json!({"jsonrpc": "2.0", "id": id, "result": {"x": 1}}),
-                Ok(json!({"x": 1})),
+                Err("unusable: a sampling result needs content"),
             ),
             (
                 |id| json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32001, "message": "late", "data": {"kind": "timeout"}}}),
@@ -511,10 +599,52 @@ mod tests {
         let (link, rx) = link();
         let n = link.notifier(1, false, json!({"sampling": {}}));
         assert!(matches!(
-            n.request("elicitation/create", json!({})),
+            n.ask("k", "elicitation/create", json!({})),
             Err(RequestError::NotDeclared("elicitation"))
         ));
+        let round = Arc::new(Mutex::new(Round::default()));
+        let n = link.notifier(1, false, json!({})).in_round(round.clone());
+        assert!(matches!(
+            n.ask("k", "roots/list", json!({})),
+            Err(RequestError::NotDeclared("roots"))
+        ));
         assert!(rx.try_recv().is_err(), "nothing may be sent");
+        drop(n);
+        let round = Arc::try_unwrap(round).unwrap().into_inner().unwrap();
+        assert!(round.input_required().is_none(), "nothing may be asked");
+    }
+
+    #[test]
+    fn in_a_round_asking_is_answered_from_the_request_or_becomes_an_input_request() {
+        let (link, rx) = link();
+        let mut params = json!({"inputResponses": {"a": {"action": "accept", "content": {"n": 1}}, "bad": {"x": 1}}});
+        let round = Round::take(params.as_object_mut().unwrap());
+        let round = Arc::new(Mutex::new(round));
+        let n = link.notifier(1, false, caps()).in_round(round.clone());
+        assert_eq!(
+            n.ask("a", "elicitation/create", json!({})).unwrap(),
+            json!({"action": "accept", "content": {"n": 1}})
+        );
+        assert!(matches!(
+            n.ask("bad", "elicitation/create", json!({})),
+            Err(RequestError::Unusable { .. })
+        ));
+        let both = n.ask_all(vec![
+            ("a", "elicitation/create", json!({})),
+            ("b", "sampling/createMessage", json!({"maxTokens": 9})),
+            ("c", "elicitation/create", json!({"message": "?"})),
+        ]);
+        assert!(matches!(both, Err(RequestError::InputRequired)), "{both:?}");
+        assert!(rx.try_recv().is_err(), "the stateless era sends no request");
+        drop(n);
+        let irr = Arc::try_unwrap(round)
+            .unwrap()
+            .into_inner()
+            .unwrap()
+            .input_required()
+            .unwrap();
+        let asked: Vec<&String> = irr["inputRequests"].as_object().unwrap().keys().collect();
+        assert_eq!(asked, ["b", "c"], "every missing answer in one round");
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! prompts, missing required arguments, unknown arguments and non-string values
 //! are `-32602` before any rendering. Prompts do not evaluate Smalltalk.
 
+use crate::notify::Notifier;
 use gsmcp_ipc::jsonrpc::{self, RpcError};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -25,8 +26,10 @@ pub struct PromptArg {
 /// Checked prompt arguments, by name.
 pub type Arguments = BTreeMap<String, String>;
 
-/// Renders a prompt's messages, or says why an argument's value is unusable.
-pub type Render = fn(&Arguments) -> Result<Vec<Value>, String>;
+/// Renders a prompt's messages, or says why it cannot (an argument's value
+/// is unusable, or the client's input it asked for through the notifier is
+/// missing: then the request's answer asks for it, whatever this says).
+pub type Render = fn(&Arguments, &Notifier) -> Result<Vec<Value>, String>;
 
 /// One prompt.
 pub struct Prompt {
@@ -95,8 +98,9 @@ impl Prompts {
         Ok(json!({"prompts": self.prompts.iter().map(|p| p.to_json()).collect::<Vec<_>>()}))
     }
 
-    /// Answers `prompts/get`: the prompt's messages with the arguments filled in.
-    pub fn get(&self, params: &Map<String, Value>) -> Result<Value, RpcError> {
+    /// Answers `prompts/get`: the prompt's messages with the arguments filled
+    /// in; a prompt that needs the client's input asks through `n`.
+    pub fn get(&self, params: &Map<String, Value>, n: &Notifier) -> Result<Value, RpcError> {
         let name = match params.get("name") {
             Some(Value::String(n)) => n,
             Some(_) => return Err(invalid("prompts/get: name must be a string")),
@@ -131,7 +135,7 @@ impl Prompts {
                 missing.name
             )));
         }
-        let messages = (prompt.render)(&args).map_err(invalid)?;
+        let messages = (prompt.render)(&args, n).map_err(invalid)?;
         Ok(json!({"description": prompt.description, "messages": messages}))
     }
 }
@@ -162,7 +166,7 @@ mod tests {
                 suggestions: &[],
             },
         ],
-        render: |args| {
+        render: |args, _| {
             if args["who"].is_empty() {
                 return Err("who must not be empty".into());
             }
@@ -181,9 +185,10 @@ mod tests {
     fn get_checks_arguments_before_rendering() {
         let p = Prompts::new(vec![&GREET]);
         let ok = p
-            .get(&params(
-                json!({"name": "greet", "arguments": {"who": "Ann"}}),
-            ))
+            .get(
+                &params(json!({"name": "greet", "arguments": {"who": "Ann"}})),
+                &crate::notify::detached_notifier(json!({})),
+            )
             .unwrap();
         assert_eq!(ok["messages"][0]["content"]["text"], "hello Ann");
         let bad = [
@@ -198,7 +203,12 @@ mod tests {
         ];
         for b in bad {
             assert_eq!(
-                p.get(&params(b.clone())).unwrap_err().code,
+                p.get(
+                    &params(b.clone()),
+                    &crate::notify::detached_notifier(json!({}))
+                )
+                .unwrap_err()
+                .code,
                 jsonrpc::INVALID_PARAMS,
                 "{b}"
             );

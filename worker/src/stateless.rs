@@ -8,7 +8,7 @@
 //! routed it by its `session` argument; the two handle tools are the
 //! router's, so a worker only lists them.
 
-use gsmcp_ipc::era::{CLOSE_SESSION, META_SERVER_INFO, OPEN_SESSION, SESSION_ARG};
+use gsmcp_ipc::era::{CLOSE_SESSION, INPUT_REQUIRED, META_SERVER_INFO, OPEN_SESSION, SESSION_ARG};
 use serde_json::{json, Map, Value};
 
 /// How long a client may cache a list that stays the same while the server
@@ -132,12 +132,16 @@ pub fn shape(method: &str, result: &mut Value, server_info: &Value) {
     let Some(object) = result.as_object_mut() else {
         return;
     };
-    object.insert("resultType".into(), json!("complete"));
+    // an InputRequiredResult says so already, and is never cached
+    let asks = object.get("resultType").and_then(Value::as_str) == Some(INPUT_REQUIRED);
+    if !asks {
+        object.insert("resultType".into(), json!("complete"));
+    }
     let meta = object.entry("_meta").or_insert_with(|| json!({}));
     if let Some(meta) = meta.as_object_mut() {
         meta.insert(META_SERVER_INFO.into(), server_info.clone());
     }
-    if let Some(ttl) = ttl_ms(method) {
+    if let Some(ttl) = ttl_ms(method).filter(|_| !asks) {
         object.insert("ttlMs".into(), json!(ttl));
         object.insert("cacheScope".into(), json!("private"));
     }
@@ -176,6 +180,15 @@ mod tests {
                 "{method}"
             );
         }
+    }
+
+    #[test]
+    fn a_result_asking_for_input_stays_so_and_is_not_cached() {
+        let mut result = json!({"resultType": "input_required", "inputRequests": {}});
+        shape("resources/read", &mut result, &info());
+        assert_eq!(result["resultType"], "input_required");
+        assert_eq!(result["_meta"][META_SERVER_INFO]["name"], "gsmcp");
+        assert!(result.get("ttlMs").is_none());
     }
 
     #[test]

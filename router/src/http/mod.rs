@@ -526,6 +526,9 @@ pub(crate) struct Answering {
     /// have no priming event, and a client that goes away before the reply
     /// cancels the call (this guard, dropped armed, says so).
     stateless: Option<stateless::CancelOnDrop>,
+    /// A multi round-trip request: an `InputRequiredResult` reply's state is
+    /// sealed for this binding before the client sees it.
+    seal: Option<crate::request_state::Binding>,
 }
 
 impl Answering {
@@ -536,13 +539,19 @@ impl Answering {
             sse_ok,
             only_sse: sse_ok && !accepts_json(headers),
             stateless: None,
+            seal: None,
         }
     }
 
     /// The stateless era: a client that leaves cancels the call through `cancel`.
-    pub(crate) fn stateless_era(headers: &HeaderMap, cancel: stateless::CancelOnDrop) -> Answering {
+    pub(crate) fn stateless_era(
+        headers: &HeaderMap,
+        cancel: stateless::CancelOnDrop,
+        seal: Option<crate::request_state::Binding>,
+    ) -> Answering {
         Answering {
             stateless: Some(cancel),
+            seal,
             ..Answering::session_era(headers)
         }
     }
@@ -580,12 +589,14 @@ pub(crate) async fn answer_call(
             Some(CallEvent::Reply(reply)) if how.only_sse => {
                 // The client takes no JSON: the reply alone, as a stream.
                 how.delivered();
+                let reply = stateless::sealed(&state.config, how.seal.as_ref(), reply);
                 let (feed, reader) = handle.replay.open(handle.next_stream());
                 feed.push(sse::Item::Last(reply));
                 return event_stream(state, handle, feed, reader, how, trace);
             }
             Some(CallEvent::Reply(reply)) => {
                 how.delivered();
+                let reply = stateless::sealed(&state.config, how.seal.as_ref(), reply);
                 return json_response(how.status(&reply), reply);
             }
             Some(CallEvent::Cancelled) => {
@@ -599,6 +610,7 @@ pub(crate) async fn answer_call(
                 // reads while one is attached: a client whose connection
                 // ended (or was released) resumes with Last-Event-ID.
                 let forward = feed.clone();
+                let (config, seal) = (state.config.clone(), how.seal.clone());
                 tokio::spawn(async move {
                     let mut next = Some(first);
                     loop {
@@ -614,6 +626,7 @@ pub(crate) async fn answer_call(
                                 forward.release();
                             }
                             Some(CallEvent::Reply(r)) => {
+                                let r = stateless::sealed(&config, seal.as_ref(), r);
                                 forward.push(sse::Item::Last(r));
                                 return;
                             }

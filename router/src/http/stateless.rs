@@ -19,7 +19,11 @@
 //! principal presents is unknown to it. Any other request runs in a one-shot
 //! login of its own, which ends with the call (its uncommitted changes with
 //! it, as the result says). Closing the response stream before the answer
-//! cancels the call. `subscriptions/listen` answers an open stream that
+//! cancels the call. A request that may answer an `InputRequiredResult`
+//! (`tools/call`, `prompts/get`, `resources/read`) has its `inputResponses`
+//! checked and its `requestState` opened before it goes anywhere, and the
+//! state of such a result sealed on its way back ([`crate::request_state`]).
+//! `subscriptions/listen` answers an open stream that
 //! acknowledges no notification type: nothing this server lists changes
 //! while it runs.
 //!
@@ -31,6 +35,7 @@
 
 use crate::http::{self, Answering, AppState};
 use crate::identity::Principal;
+use crate::request_state::Binding;
 use crate::session::{self, CallEvent, CallSink, Command, Kind, OpenOutcome, SessionHandle};
 use crate::{sse, trace};
 use base64::Engine as _;
@@ -376,6 +381,14 @@ pub async fn post(
             return refused.answer(&id);
         }
     };
+    let mut params = params;
+    let seal = match next_round(state, principal, &method, params.as_mut()) {
+        Ok(seal) => seal,
+        Err(refused) => {
+            debug!(%method, "stateless request refused: {}", refused.message);
+            return refused.answer(&id);
+        }
+    };
     let call = Call {
         state,
         headers,
@@ -385,6 +398,7 @@ pub async fn post(
         method,
         params,
         log_floor: checked.log_floor,
+        seal,
     };
     if call.method == "subscriptions/listen" {
         return call.listen();
@@ -441,6 +455,128 @@ struct Call<'a> {
     method: String,
     params: Option<Value>,
     log_floor: usize,
+    /// A multi round-trip method: what its `requestState` is bound to.
+    seal: Option<Binding>,
+}
+
+/// Multi round-trip requests (the module doc of [`crate::request_state`]):
+/// for a method that may answer an `InputRequiredResult`, checks the client's
+/// `inputResponses` (an object of result objects) and opens its
+/// `requestState`, replacing the string with the verified content the worker
+/// reads; answers the binding the reply's state is to be sealed for. A
+/// refusal is `-32602` with `data.kind` `invalidRequestState` (and why) or
+/// `invalidInputResponses`.
+fn next_round(
+    state: &AppState,
+    principal: &Principal,
+    method: &str,
+    params: Option<&mut Value>,
+) -> Result<Option<Binding>, Refused> {
+    if !era::INPUT_METHODS.contains(&method) {
+        return Ok(None);
+    }
+    let binding = Binding::of(principal.name(), method, params.as_deref());
+    let Some(Value::Object(params)) = params else {
+        return Ok(Some(binding));
+    };
+    let refuse = |kind: &str, message: String, reason: Option<&str>| {
+        let mut data = json!({ "kind": kind });
+        if let Some(r) = reason {
+            data["reason"] = json!(r);
+        }
+        Refused {
+            data: Some(data),
+            ..Refused::new(
+                StatusCode::OK,
+                jsonrpc::INVALID_PARAMS,
+                format!("Invalid params: {message}"),
+            )
+        }
+    };
+    match params.get(era::INPUT_RESPONSES) {
+        None => {}
+        Some(Value::Object(answers)) => {
+            if let Some((key, _)) = answers.iter().find(|(_, v)| !v.is_object()) {
+                let key: String = key.chars().take(64).collect();
+                return Err(refuse(
+                    "invalidInputResponses",
+                    format!("inputResponses.{key} must be the client's result object for that input request"),
+                    None,
+                ));
+            }
+        }
+        Some(_) => {
+            return Err(refuse(
+                "invalidInputResponses",
+                "inputResponses must be an object of results keyed as the inputRequests were"
+                    .into(),
+                None,
+            ))
+        }
+    }
+    match params.remove(era::REQUEST_STATE) {
+        None => {}
+        Some(Value::String(sealed)) => {
+            let key = &state.config.request_state_key;
+            match key.open(&binding, &sealed, crate::secret::unix_now()) {
+                Ok(content) => {
+                    params.insert(era::REQUEST_STATE.into(), content);
+                }
+                Err(e) => return Err(refuse("invalidRequestState", e.to_string(), Some(e.kind()))),
+            }
+        }
+        Some(_) => {
+            return Err(refuse(
+                "invalidRequestState",
+                "requestState must be the string an InputRequiredResult carried".into(),
+                Some("notAString"),
+            ))
+        }
+    }
+    Ok(Some(binding))
+}
+
+/// A worker's reply as the client gets it: the state of an
+/// `InputRequiredResult` (the worker's plain JSON) sealed for `binding`.
+/// A state too large to seal turns the reply into a `-32602` error.
+pub(crate) fn sealed(
+    config: &crate::config::Config,
+    binding: Option<&Binding>,
+    reply: String,
+) -> String {
+    let Some(binding) = binding else { return reply };
+    if !reply.contains(era::INPUT_REQUIRED) {
+        return reply;
+    }
+    let Ok(mut message) = serde_json::from_str::<Value>(&reply) else {
+        return reply;
+    };
+    let Some(result) = message.get_mut("result").and_then(Value::as_object_mut) else {
+        return reply;
+    };
+    if result.get("resultType").and_then(Value::as_str) != Some(era::INPUT_REQUIRED) {
+        return reply;
+    }
+    let content = result
+        .remove(era::REQUEST_STATE)
+        .unwrap_or_else(|| json!({}));
+    match config
+        .request_state_key
+        .seal(binding, &content, crate::secret::unix_now())
+    {
+        Ok(s) => {
+            result.insert(era::REQUEST_STATE.into(), Value::String(s));
+            message.to_string()
+        }
+        Err(e) => jsonrpc::error_body(
+            message.get("id"),
+            jsonrpc::INVALID_PARAMS,
+            &format!(
+                "Invalid params: the answers gathered for this request are too large to carry: {e}"
+            ),
+            Some(json!({ "kind": "invalidRequestState", "reason": e.kind() })),
+        ),
+    }
 }
 
 impl Call<'_> {
@@ -495,7 +631,7 @@ impl Call<'_> {
                 jsonrpc::session_gone(&self.id, "the session ended before the call reached it");
             return http::json_response(StatusCode::OK, gone);
         }
-        let how = Answering::stateless_era(self.headers, cancel);
+        let how = Answering::stateless_era(self.headers, cancel, self.seal);
         let trace = self.exchange.map(|e| e.stream(None));
         http::answer_call(self.state, &handle, self.id, answers, how, trace).await
     }

@@ -70,11 +70,18 @@ impl Fixture {
 /// request that does not declare it is refused (-32021) before it runs.
 pub fn needs(name: &str) -> Option<&'static str> {
     match name {
-        "test_sampling" | "test_missing_capability" => Some("sampling"),
+        "test_sampling" | "test_missing_capability" | "test_input_required_result_sampling" => {
+            Some("sampling")
+        }
         "test_elicitation"
         | "test_elicitation_sep1034_defaults"
         | "test_elicitation_sep1330_enums"
-        | "test_streaming_elicitation" => Some("elicitation"),
+        | "test_streaming_elicitation"
+        | "test_input_required_result_elicitation"
+        | "test_input_required_result_request_state"
+        | "test_input_required_result_tampered_state"
+        | "test_input_required_result_multi_round" => Some("elicitation"),
+        "test_input_required_result_list_roots" => Some("roots"),
         _ => None,
     }
 }
@@ -170,7 +177,7 @@ fn asked(e: RequestError) -> ToolError {
 const NONE: &[Param] = &[];
 
 /// The fixture tools the suite calls by name.
-pub static TOOLS: [Fixture; 17] = [
+pub static TOOLS: [Fixture; 25] = [
     Fixture {
         name: "test_simple_text",
         title: "Plain text answer",
@@ -244,14 +251,14 @@ pub static TOOLS: [Fixture; 17] = [
                 "messages": [{"role": "user", "content": {"type": "text", "text": "Say hello."}}],
                 "maxTokens": 20,
             });
-            n.request("sampling/createMessage", params).map_err(asked)?;
+            n.ask("hello", "sampling/createMessage", params).map_err(asked)?;
             result(vec![text("The client sampled, as declared.")])
         },
     },
     Fixture {
         name: "test_streaming_elicitation",
         title: "Progress, then ask the user",
-        description: "Reports progress, then asks the user for a name (elicitation/create) and answers with it. In the session era the question is a server request on the call's stream; in 2026-07-28, which has none, the answer says this server does not ask for client input there yet.",
+        description: "Reports progress, then asks the user for a name (elicitation/create) and answers with it. In the session era the question is a server request on the call's stream; in 2026-07-28 the stream ends with an InputRequiredResult asking it, and the retry carrying the answer completes.",
         params: NONE,
         verbatim_schema: None,
         run: |n, _| {
@@ -312,12 +319,8 @@ pub static TOOLS: [Fixture; 17] = [
                 "messages": [{"role": "user", "content": {"type": "text", "text": prompt}}],
                 "maxTokens": 100,
             });
-            let answer = n.request("sampling/createMessage", params).map_err(asked)?;
-            let said = match answer.pointer("/content/text").and_then(Value::as_str) {
-                Some(t) => t.to_owned(),
-                None => answer.get("content").map(Value::to_string).unwrap_or_else(|| "(no content)".into()),
-            };
-            result(vec![text(format!("The client's model answered: {said}"))])
+            let answer = n.ask("model_answer", "sampling/createMessage", params).map_err(asked)?;
+            result(vec![text(format!("The client's model answered: {}", said(&answer)))])
         },
     },
     Fixture {
@@ -398,6 +401,112 @@ pub static TOOLS: [Fixture; 17] = [
         },
     },
     Fixture {
+        name: "test_input_required_result_elicitation",
+        title: "Ask the user's name (in rounds)",
+        description: "Asks the user's name under the key user_name (elicitation/create) and greets them. In 2026-07-28 the first answer is an InputRequiredResult; the retry with the answer completes.",
+        params: NONE,
+        verbatim_schema: None,
+        run: |n, _| {
+            let name = ask_text(n, "user_name", "What is your name?", "name")?;
+            result(vec![text(format!("Hello, {name}!"))])
+        },
+    },
+    Fixture {
+        name: "test_input_required_result_sampling",
+        title: "Ask the model (in rounds)",
+        description: "Asks the client's model for the capital of France under the key capital_question (sampling/createMessage) and answers with what it said.",
+        params: NONE,
+        verbatim_schema: None,
+        run: |n, _| {
+            let answer = n
+                .ask("capital_question", "sampling/createMessage", question("What is the capital of France?", 100))
+                .map_err(asked)?;
+            result(vec![text(format!("The client's model answered: {}", said(&answer)))])
+        },
+    },
+    Fixture {
+        name: "test_input_required_result_list_roots",
+        title: "Ask the roots (in rounds)",
+        description: "Asks the client's roots under the key client_roots (roots/list) and answers with their URIs.",
+        params: NONE,
+        verbatim_schema: None,
+        run: |n, _| {
+            let answer = n.ask("client_roots", "roots/list", json!({})).map_err(asked)?;
+            result(vec![text(format!("The client's roots: {}", root_uris(&answer)))])
+        },
+    },
+    Fixture {
+        name: "test_input_required_result_request_state",
+        title: "Confirm, with state",
+        description: "Asks the user to confirm under the key confirm; the answer must come back with the requestState of the round that asked, and the result then says state-ok.",
+        params: NONE,
+        verbatim_schema: None,
+        run: |n, _| confirm_with_state(n),
+    },
+    Fixture {
+        name: "test_input_required_result_tampered_state",
+        title: "Confirm, with protected state",
+        description: "As test_input_required_result_request_state: a requestState that was altered, or issued for another request or principal, is refused with -32602 before the tool runs.",
+        params: NONE,
+        verbatim_schema: None,
+        run: |n, _| confirm_with_state(n),
+    },
+    Fixture {
+        name: "test_input_required_result_multiple_inputs",
+        title: "Ask three things at once",
+        description: "Asks, in one round, the user's name (user_name), a greeting from the model (greeting) and the client's roots (client_roots), and answers with all three.",
+        params: NONE,
+        verbatim_schema: None,
+        run: |n, _| {
+            let answers = n
+                .ask_all(vec![
+                    ("user_name", "elicitation/create", form("What is your name?", "name", "string")),
+                    ("greeting", "sampling/createMessage", question("Generate a greeting", 50)),
+                    ("client_roots", "roots/list", json!({})),
+                ])
+                .map_err(asked)?;
+            let name = accepted(&answers[0], "name")?;
+            result(vec![text(format!(
+                "Name: {name}. Greeting: {}. Roots: {}.",
+                said(&answers[1]),
+                root_uris(&answers[2])
+            ))])
+        },
+    },
+    Fixture {
+        name: "test_input_required_result_multi_round",
+        title: "Ask in two rounds",
+        description: "Asks the user's name (step1), then, in a second round, their favourite colour (step2), and answers with both: the second round's state carries the first answer.",
+        params: NONE,
+        verbatim_schema: None,
+        run: |n, _| {
+            let name = ask_text(n, "step1", "Step 1: What is your name?", "name")?;
+            let color = ask_text(n, "step2", "Step 2: What is your favorite color?", "color")?;
+            result(vec![text(format!("{name}'s favourite colour is {color}."))])
+        },
+    },
+    Fixture {
+        name: "test_input_required_result_capabilities",
+        title: "Ask what the client can answer",
+        description: "Asks the model a question if the request declared sampling and the user for a name if it declared elicitation, never anything else, and answers with what came back.",
+        params: NONE,
+        verbatim_schema: None,
+        run: |n, _| {
+            let mut asks = Vec::new();
+            if n.client_has("sampling") {
+                asks.push(("model", "sampling/createMessage", question("Say hello.", 20)));
+            }
+            if n.client_has("elicitation") {
+                asks.push(("user", "elicitation/create", form("What is your name?", "name", "string")));
+            }
+            if asks.is_empty() {
+                return result(vec![text("The client declared neither sampling nor elicitation: nothing was asked.")]);
+            }
+            let answers = n.ask_all(asks).map_err(asked)?;
+            result(vec![text(format!("{} answer(s) came back.", answers.len()))])
+        },
+    },
+    Fixture {
         name: "json_schema_2020_12_tool",
         title: "Schema keywords",
         description: "Publishes an input schema that uses JSON Schema 2020-12 keywords ($schema, $defs, $ref) and answers with the arguments it was given.",
@@ -454,8 +563,105 @@ fn check_2020_12(args: &Map<String, Value>) -> Result<(), String> {
     Ok(())
 }
 
+/// What a sampling result says: its text, or its content as JSON.
+fn said(answer: &Value) -> String {
+    match answer.pointer("/content/text").and_then(Value::as_str) {
+        Some(t) => t.to_owned(),
+        None => answer
+            .get("content")
+            .map(Value::to_string)
+            .unwrap_or_else(|| "(no content)".into()),
+    }
+}
+
+/// Elicitation params: `message`, and a form of one required `field` of JSON type `ty`.
+fn form(message: &str, field: &str, ty: &str) -> Value {
+    json!({
+        "mode": "form",
+        "message": message,
+        "requestedSchema": {
+            "type": "object",
+            "properties": { field: { "type": ty } },
+            "required": [field],
+        },
+    })
+}
+
+/// The `field` of an accepted elicitation, as text; a tool error if the
+/// user declined or cancelled.
+fn accepted(answer: &Value, field: &str) -> Result<String, ToolError> {
+    let action = answer
+        .get("action")
+        .and_then(Value::as_str)
+        .unwrap_or("(none)");
+    if action != "accept" {
+        return Err(ToolError::new(
+            ErrorKind::Refused,
+            format!("The user chose to {action}; nothing was done."),
+        ));
+    }
+    Ok(match answer.pointer(&format!("/content/{field}")) {
+        Some(Value::String(s)) => s.clone(),
+        Some(v) => v.to_string(),
+        None => "(not given)".into(),
+    })
+}
+
+/// Asks the user, under `key`, for the one text `field` of a form saying
+/// `message`, and answers what they gave.
+fn ask_text(n: &Notifier, key: &str, message: &str, field: &str) -> Result<String, ToolError> {
+    let answer = n
+        .ask(key, "elicitation/create", form(message, field, "string"))
+        .map_err(asked)?;
+    accepted(&answer, field)
+}
+
+/// `sampling/createMessage` params: one user question, at most `max` tokens.
+fn question(text: &str, max: u32) -> Value {
+    json!({
+        "messages": [{"role": "user", "content": {"type": "text", "text": text}}],
+        "maxTokens": max,
+    })
+}
+
+/// The root URIs of a `roots/list` result, comma-separated.
+fn root_uris(answer: &Value) -> String {
+    let uris: Vec<&str> = answer["roots"]
+        .as_array()
+        .map(|r| r.iter().filter_map(|r| r.get("uri")?.as_str()).collect())
+        .unwrap_or_default();
+    match uris.is_empty() {
+        true => "(none)".into(),
+        false => uris.join(", "),
+    }
+}
+
+/// The confirmation the request-state fixtures ask, then whether the
+/// retry brought back the state of the round that asked.
+fn confirm_with_state(n: &Notifier) -> Result<Value, ToolError> {
+    let answer = n
+        .ask(
+            "confirm",
+            "elicitation/create",
+            form("Please confirm", "ok", "boolean"),
+        )
+        .map_err(asked)?;
+    let ok = accepted(&answer, "ok")?;
+    if !n.resumed() {
+        return Err(ToolError::new(
+            ErrorKind::InvalidParams,
+            "The answer came without the requestState of the round that asked for it: send it back with the answers.",
+        ));
+    }
+    result(vec![text(format!(
+        "state-ok: the requestState was verified; confirmed: {ok}"
+    ))])
+}
+
 fn elicit(n: &Notifier, params: Value) -> Result<Value, ToolError> {
-    let answer = n.request("elicitation/create", params).map_err(asked)?;
+    let answer = n
+        .ask("user_reply", "elicitation/create", params)
+        .map_err(asked)?;
     let action = answer
         .get("action")
         .and_then(Value::as_str)
@@ -538,7 +744,7 @@ pub static TEMPLATES: [Template; 1] = [Template {
     complete: None,
 }];
 
-fn no_args(_: &Arguments) -> Result<Vec<Value>, String> {
+fn no_args(_: &Arguments, _: &Notifier) -> Result<Vec<Value>, String> {
     Ok(vec![message(
         "user",
         text("Say something friendly about Smalltalk."),
@@ -546,7 +752,7 @@ fn no_args(_: &Arguments) -> Result<Vec<Value>, String> {
 }
 
 /// The prompts the suite gets.
-pub static PROMPTS: [Prompt; 4] = [
+pub static PROMPTS: [Prompt; 5] = [
     Prompt {
         name: "test_simple_prompt",
         title: "Simple prompt",
@@ -572,7 +778,7 @@ pub static PROMPTS: [Prompt; 4] = [
                 suggestions: &[],
             },
         ],
-        render: |args| {
+        render: |args, _| {
             Ok(vec![message(
                 "user",
                 text(format!(
@@ -592,7 +798,7 @@ pub static PROMPTS: [Prompt; 4] = [
             required: true,
             suggestions: &[],
         }],
-        render: |args| {
+        render: |args, _| {
             let uri = &args["resourceUri"];
             let r = RESOURCES
                 .iter()
@@ -612,11 +818,22 @@ pub static PROMPTS: [Prompt; 4] = [
         title: "Prompt with an image",
         description: "A prompt that shows a one-pixel PNG and asks about it.",
         arguments: &[],
-        render: |_| {
+        render: |_, _| {
             Ok(vec![
                 message("user", image()),
                 message("user", text("What colour is this pixel?")),
             ])
+        },
+    },
+    Prompt {
+        name: "test_input_required_result_prompt",
+        title: "Prompt that asks first",
+        description: "Asks the user, under the key user_context (elicitation/create), what context the prompt should use, and places it in its message.",
+        arguments: &[],
+        render: |_, n| {
+            let context = ask_text(n, "user_context", "What context should the prompt use?", "context")
+                .map_err(|e| e.message)?;
+            Ok(vec![message("user", text(format!("With this context in mind: {context}. What follows from it?")))])
         },
     },
 ];

@@ -5,6 +5,7 @@
 //! tools to call; rendering evaluates nothing. Its own toolset, so a
 //! deployment can leave it out (`MCP_TOOLSETS`).
 
+use crate::notify::Notifier;
 use crate::prompts::{message, Arguments, Prompt, PromptArg};
 use serde_json::json;
 
@@ -111,7 +112,7 @@ fn user(text: String) -> Vec<serde_json::Value> {
     vec![message("user", json!({"type": "text", "text": text}))]
 }
 
-fn tdd(args: &Arguments) -> Result<Vec<serde_json::Value>, String> {
+fn tdd(args: &Arguments, _: &Notifier) -> Result<Vec<serde_json::Value>, String> {
     let class = class(args)?.unwrap_or_default();
     let dict = dictionary(args)?;
     let target = match name(args, "selector", "a selector")? {
@@ -140,7 +141,7 @@ abort to discard the whole transaction."
     )))
 }
 
-fn safe_refactor(args: &Arguments) -> Result<Vec<serde_json::Value>, String> {
+fn safe_refactor(args: &Arguments, _: &Notifier) -> Result<Vec<serde_json::Value>, String> {
     let class = class(args)?.unwrap_or_default();
     let sel = name(args, "selector", "a selector")?.unwrap_or_default();
     Ok(user(format!(
@@ -167,7 +168,7 @@ abort to drop it all."
     )))
 }
 
-fn transaction_hygiene(_: &Arguments) -> Result<Vec<serde_json::Value>, String> {
+fn transaction_hygiene(_: &Arguments, _: &Notifier) -> Result<Vec<serde_json::Value>, String> {
     Ok(user(
         "Keep this GemStone session's transaction clean. Everything you change — compiled \
 methods, class definitions, objects changed by execute_code or a test — stays in this session's \
@@ -188,7 +189,7 @@ session that stays idle too long, and its uncommitted changes with it."
     ))
 }
 
-fn explore(args: &Arguments) -> Result<Vec<serde_json::Value>, String> {
+fn explore(args: &Arguments, _: &Notifier) -> Result<Vec<serde_json::Value>, String> {
     let dict = dictionary(args)?;
     let focus = match class(args)? {
         Some(c) => format!("describe_class {c}"),
@@ -225,7 +226,8 @@ mod tests {
     }
 
     fn text(p: &Prompt, a: &[(&str, &str)]) -> Result<String, String> {
-        (p.render)(&args(a)).map(|m| m[0]["content"]["text"].as_str().unwrap().to_string())
+        (p.render)(&args(a), &crate::notify::detached_notifier(json!({})))
+            .map(|m| m[0]["content"]["text"].as_str().unwrap().to_string())
     }
 
     /// Every prompt renders, names the tools it asks for (each one a tool of
