@@ -52,6 +52,15 @@ pub enum ToWorker {
     },
     /// Finish the current call if any, log out and exit.
     Shutdown,
+    /// Between calls: abort the session's transaction. A commit of it failed,
+    /// so only an abort can move its view, and the view has been stuck far
+    /// behind longer than the deployment allows, keeping the repository from
+    /// reclaiming history; the next tool result says what was discarded and
+    /// why.
+    Reclaim {
+        /// How long the view was stuck, in seconds, for that note.
+        stuck_secs: u64,
+    },
 }
 
 /// Worker -> router.
@@ -113,6 +122,9 @@ pub enum ToRouter {
         commits_behind: Option<u64>,
         /// The session holds changes not yet committed.
         needs_commit: bool,
+        /// A commit failed and only an abort clears it: the view cannot move
+        /// until then (the embedded stone on a file says so; else `false`).
+        must_abort: bool,
     },
     /// Close the connection of the event stream carrying call `call_id`
     /// without ending the stream (the client reconnects with
@@ -122,6 +134,14 @@ pub enum ToRouter {
     ReleaseStream {
         /// The running call whose stream it is.
         call_id: u64,
+    },
+    /// How far the session's view lags behind the newest commit, when no call
+    /// reports it: while a call runs or the session is idle, sent when it
+    /// changed. Only a stone that can say sends it (the embedded stone on a
+    /// file).
+    ViewLag {
+        /// Commits made by others since the view.
+        commits_behind: u64,
     },
 }
 

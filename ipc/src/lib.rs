@@ -40,7 +40,7 @@ pub use jsonrpc::Request;
 
 /// Version of the frame set. The router sends it in [`Hello`]; a worker that speaks
 /// another version answers nothing and exits, and the router reports the mismatch.
-pub const PROTOCOL_VERSION: u32 = 10;
+pub const PROTOCOL_VERSION: u32 = 11;
 
 /// The Smalltalk `gsmcp --check` asks a worker to evaluate (with
 /// `execute_code`) to learn whether its user may change the repository: a

@@ -54,6 +54,7 @@ async fn oversize_and_truncated_frames_are_errors() {
     let bytes = encode_frame(&ToRouter::ViewStatus {
         commits_behind: Some(1),
         needs_commit: false,
+        must_abort: false,
     })
     .unwrap();
     a.write_all(&bytes[..bytes.len() - 1]).await.unwrap();

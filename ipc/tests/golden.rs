@@ -148,6 +148,7 @@ fn to_worker_frames() -> Vec<(&'static str, ToWorker)> {
             },
         ),
         ("to_worker_shutdown", ToWorker::Shutdown),
+        ("to_worker_reclaim", ToWorker::Reclaim { stuck_secs: 1800 }),
     ]
 }
 
@@ -160,6 +161,7 @@ fn to_worker_name(f: &ToWorker) -> &'static str {
         ToWorker::Refresh => "refresh",
         ToWorker::ClientResponse { .. } => "client_response",
         ToWorker::Shutdown => "shutdown",
+        ToWorker::Reclaim { .. } => "reclaim",
     }
 }
 
@@ -235,11 +237,16 @@ fn to_router_frames() -> Vec<(&'static str, ToRouter)> {
             ToRouter::ViewStatus {
                 commits_behind: Some(3),
                 needs_commit: true,
+                must_abort: false,
             },
         ),
         (
             "to_router_release_stream",
             ToRouter::ReleaseStream { call_id: 12 },
+        ),
+        (
+            "to_router_view_lag",
+            ToRouter::ViewLag { commits_behind: 25 },
         ),
     ]
 }
@@ -254,6 +261,7 @@ fn to_router_name(f: &ToRouter) -> &'static str {
         ToRouter::Outbound { .. } => "outbound",
         ToRouter::ViewStatus { .. } => "view_status",
         ToRouter::ReleaseStream { .. } => "release_stream",
+        ToRouter::ViewLag { .. } => "view_lag",
     }
 }
 
@@ -329,12 +337,12 @@ fn every_frame_variant_matches_its_golden_bytes() {
     }
     assert_eq!(
         worker_variants.len(),
-        7,
+        8,
         "one golden per ToWorker variant: {worker_variants:?}"
     );
     assert_eq!(
         router_variants.len(),
-        8,
+        9,
         "one golden per ToRouter variant: {router_variants:?}"
     );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
@@ -437,6 +445,7 @@ fn to_worker() -> impl Strategy<Value = ToWorker> {
         any::<bool>().prop_map(|hard| ToWorker::Break { hard }),
         Just(ToWorker::Refresh),
         Just(ToWorker::Shutdown),
+        any::<u64>().prop_map(|stuck_secs| ToWorker::Reclaim { stuck_secs }),
         json().prop_map(|response| ToWorker::ClientResponse { response }),
         (
             any::<u32>(),
@@ -501,14 +510,19 @@ fn to_router() -> impl Strategy<Value = ToRouter> {
         (proptest::option::of(any::<u64>()), text())
             .prop_map(|(call_id, message)| ToRouter::Outbound { call_id, message }),
         any::<u64>().prop_map(|call_id| ToRouter::ReleaseStream { call_id }),
-        (proptest::option::of(any::<u64>()), any::<bool>()).prop_map(
-            |(commits_behind, needs_commit)| {
+        any::<u64>().prop_map(|commits_behind| ToRouter::ViewLag { commits_behind }),
+        (
+            proptest::option::of(any::<u64>()),
+            any::<bool>(),
+            any::<bool>()
+        )
+            .prop_map(|(commits_behind, needs_commit, must_abort)| {
                 ToRouter::ViewStatus {
                     commits_behind,
                     needs_commit,
+                    must_abort,
                 }
-            }
-        ),
+            }),
         (any::<u32>(), any::<u32>(), text(), text(), text()).prop_map(
             |(protocol, pid, user, stone, tools_json)| {
                 ToRouter::Ready(Ready {

@@ -282,6 +282,15 @@ pub struct Cli {
     /// Between calls, move a session's view forward when it is this many commits behind, or `none`.
     #[arg(long, env = "MCP_MAX_COMMITS_BEHIND", default_value = "20")]
     pub max_commits_behind: String,
+    /// How long a view that far behind may stay stuck (a refresh could not
+    /// move it: its changes conflict with other sessions' commits) before the
+    /// session's transaction is aborted, or `none` (default 30m).
+    #[arg(long, env = "MCP_STUCK_VIEW_GRACE")]
+    pub stuck_view_grace: Option<String>,
+    /// How long a call may run while its view is that far behind before it is
+    /// interrupted, or `none` (default 10m).
+    #[arg(long, env = "MCP_PINNED_VIEW_GRACE")]
+    pub pinned_view_grace: Option<String>,
     /// Each worker's memory ceiling (`512m`, `2g`, bytes), or `auto`: 1 GiB,
     /// or a quarter of the machine's memory when that is less.
     #[arg(long, env = "MCP_WORKER_MEMORY", default_value = "auto")]
@@ -390,9 +399,9 @@ pub struct Config {
     pub sse_keepalive: Duration,
     /// The longest one write to an event stream may take.
     pub sse_write_timeout: Duration,
-    /// How far a session's view may fall behind before it is refreshed
-    /// between calls (`None`: never).
-    pub max_commits_behind: Option<u64>,
+    /// When views are refreshed, reclaimed and their calls interrupted
+    /// (`MCP_MAX_COMMITS_BEHIND`, `MCP_STUCK_VIEW_GRACE`, `MCP_PINNED_VIEW_GRACE`).
+    pub views: crate::views::ViewPolicy,
     /// Each worker's memory ceiling in bytes (see `ipc::Hello::memory`).
     pub worker_memory: u64,
     /// The key sealing multi round-trip requests' `requestState`.
@@ -460,7 +469,11 @@ impl Config {
             client_request_timeout: Duration::from_secs(30),
             sse_keepalive: Duration::from_secs(15),
             sse_write_timeout: Duration::from_secs(10),
-            max_commits_behind: Some(20),
+            views: crate::views::ViewPolicy {
+                max_behind: Some(20),
+                stuck_grace: Some(DEFAULT_STUCK_VIEW_GRACE),
+                pinned_grace: Some(DEFAULT_PINNED_VIEW_GRACE),
+            },
             worker_memory: DEFAULT_WORKER_MEMORY,
             request_state_key: crate::request_state::StateKey::random()
                 .expect("the system's random number generator"),
@@ -663,7 +676,15 @@ impl Config {
             nonzero(p, "MCP_CLIENT_REQUEST_TIMEOUT", &cli.client_request_timeout);
         let sse_keepalive = nonzero(p, "MCP_SSE_KEEPALIVE", &cli.sse_keepalive);
         let sse_write_timeout = nonzero(p, "MCP_SSE_WRITE_TIMEOUT", &cli.sse_write_timeout);
-        let max_commits_behind = keep(p, parse_commits_behind(&cli.max_commits_behind), None);
+        let views = keep(
+            p,
+            parse_views(&cli),
+            crate::views::ViewPolicy {
+                max_behind: None,
+                stuck_grace: None,
+                pinned_grace: None,
+            },
+        );
         let worker_memory = keep(
             p,
             parse_worker_memory(&cli.worker_memory, machine_memory()),
@@ -742,7 +763,7 @@ impl Config {
             client_request_timeout,
             sse_keepalive,
             sse_write_timeout,
-            max_commits_behind,
+            views,
             worker_memory,
             request_state_key,
         })
@@ -826,6 +847,45 @@ fn parse_optional_duration(name: &str, text: &str) -> Result<Option<Duration>, S
     parse_named_duration(name, t, false)
         .map(Some)
         .map_err(|e| format!("{e}, or `none`"))
+}
+
+/// The grace of a stuck view when `MCP_STUCK_VIEW_GRACE` is not set.
+pub const DEFAULT_STUCK_VIEW_GRACE: Duration = Duration::from_secs(30 * 60);
+/// The grace of a call pinning a view when `MCP_PINNED_VIEW_GRACE` is not set.
+pub const DEFAULT_PINNED_VIEW_GRACE: Duration = Duration::from_secs(10 * 60);
+
+/// The view settings: the graces apply only with a bound on how far behind a
+/// view may fall, so one set without it is a mistake to report.
+fn parse_views(cli: &Cli) -> Result<crate::views::ViewPolicy, String> {
+    let max_behind = parse_commits_behind(&cli.max_commits_behind)?;
+    let grace = |name: &str, text: &Option<String>, default: Duration| match text {
+        None => Ok(Some(default)),
+        Some(t) => {
+            let parsed = parse_optional_duration(name, t)?;
+            if parsed.is_some() && max_behind.is_none() {
+                return Err(format!(
+                    "{name} is set but MCP_MAX_COMMITS_BEHIND is `none`: a view is stuck or pinned only \
+                     when it is that many commits behind; set MCP_MAX_COMMITS_BEHIND or leave {name} unset"
+                ));
+            }
+            Ok(parsed)
+        }
+    };
+    let stuck_grace = grace(
+        "MCP_STUCK_VIEW_GRACE",
+        &cli.stuck_view_grace,
+        DEFAULT_STUCK_VIEW_GRACE,
+    )?;
+    let pinned_grace = grace(
+        "MCP_PINNED_VIEW_GRACE",
+        &cli.pinned_view_grace,
+        DEFAULT_PINNED_VIEW_GRACE,
+    )?;
+    Ok(crate::views::ViewPolicy {
+        max_behind,
+        stuck_grace: stuck_grace.filter(|_| max_behind.is_some()),
+        pinned_grace: pinned_grace.filter(|_| max_behind.is_some()),
+    })
 }
 
 fn parse_commits_behind(text: &str) -> Result<Option<u64>, String> {
@@ -1292,6 +1352,69 @@ mod tests {
         // a request deadline is on unless a deployment turns it off
         if std::env::var_os("MCP_REQUEST_TIMEOUT").is_none() {
             assert_eq!(c.request_timeout, Some(Duration::from_secs(5 * 60)));
+        }
+    }
+
+    #[test]
+    fn view_settings_default_with_a_bound_and_are_refused_without_one() {
+        use crate::views::ViewPolicy;
+        let m = Duration::from_secs(60);
+        // (arguments, the policy or the problem's start)
+        let table: [(&[&str], Result<ViewPolicy, &str>); 6] = [
+            (
+                &[],
+                Ok(ViewPolicy {
+                    max_behind: Some(20),
+                    stuck_grace: Some(30 * m),
+                    pinned_grace: Some(10 * m),
+                }),
+            ),
+            (
+                &["--stuck-view-grace", "2m", "--pinned-view-grace", "none"],
+                Ok(ViewPolicy {
+                    max_behind: Some(20),
+                    stuck_grace: Some(2 * m),
+                    pinned_grace: None,
+                }),
+            ),
+            (
+                &["--max-commits-behind", "none"],
+                Ok(ViewPolicy {
+                    max_behind: None,
+                    stuck_grace: None,
+                    pinned_grace: None,
+                }),
+            ),
+            (
+                &[
+                    "--max-commits-behind",
+                    "none",
+                    "--pinned-view-grace",
+                    "none",
+                ],
+                Ok(ViewPolicy {
+                    max_behind: None,
+                    stuck_grace: None,
+                    pinned_grace: None,
+                }),
+            ),
+            (
+                &["--max-commits-behind", "none", "--stuck-view-grace", "5m"],
+                Err("MCP_STUCK_VIEW_GRACE is set but"),
+            ),
+            (
+                &["--pinned-view-grace", "0"],
+                Err("MCP_PINNED_VIEW_GRACE \"0\" must be longer than zero"),
+            ),
+        ];
+        for (args, expect) in table {
+            let cli =
+                Cli::try_parse_from(std::iter::once("gsmcp").chain(args.iter().copied())).unwrap();
+            match (parse_views(&cli), expect) {
+                (Ok(got), Ok(want)) => assert_eq!(got, want, "{args:?}"),
+                (Err(got), Err(want)) => assert!(got.starts_with(want), "{args:?}: {got}"),
+                (got, want) => panic!("{args:?}: {got:?}, expected {want:?}"),
+            }
         }
     }
 

@@ -48,6 +48,7 @@ pub mod supervisor;
 pub mod tls;
 pub mod tombstones;
 pub mod trace;
+pub mod views;
 
 use config::Config;
 use std::io::Write;

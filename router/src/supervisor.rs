@@ -429,6 +429,7 @@ pub fn frame_name(frame: &ToRouter) -> &'static str {
         ToRouter::Outbound { .. } => "Outbound",
         ToRouter::ViewStatus { .. } => "ViewStatus",
         ToRouter::ReleaseStream { .. } => "ReleaseStream",
+        ToRouter::ViewLag { .. } => "ViewLag",
     }
 }
 

@@ -7,6 +7,9 @@
 //!   logged in) against the stateless era's `open_session` (the same);
 //! - a `tools/call` (`execute_code 3 + 4`) in it: by `Mcp-Session-Id` against
 //!   by the `session` argument with the stateless headers and `_meta`;
+//! - a stateless `tools/call` that asks the user once (multi round-trip:
+//!   the `InputRequiredResult` with its sealed state, then the retry with
+//!   the answer), against the one-round call on the same handle;
 //! - a stateless `tools/call` without a handle, which starts a one-shot
 //!   login and ends it;
 //! - `server/discover`, answered from the kept result after the first.
@@ -50,6 +53,8 @@ fn start(gsmcp: &str, repository: &std::path::Path) -> Server {
         .env("MCP_PORT", "0")
         .env("MCP_REPOSITORY", repository)
         .env("MCP_MAX_SESSIONS", "none")
+        // the fixture that asks for input in rounds is a conformance one
+        .env("MCP_TOOLSETS", "Execution,Session,Conformance")
         .env("MCP_LOG", "warn")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -69,7 +74,7 @@ fn start(gsmcp: &str, repository: &std::path::Path) -> Server {
 
 fn meta() -> Value {
     json!({"io.modelcontextprotocol/protocolVersion": STATELESS,
-           "io.modelcontextprotocol/clientCapabilities": {},
+           "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
            "io.modelcontextprotocol/clientInfo": {"name": "era-bench", "version": "1"}})
 }
 
@@ -172,6 +177,20 @@ async fn round(c: &Http, opens: usize, calls: usize) -> Vec<(&'static str, (Dura
     })
     .await;
     rows.push(("stateless: tools/call with session", spread(t)));
+    // a request that asks the user once: the InputRequiredResult, then the
+    // retry with the answer and the sealed state
+    let t = timed(calls, || async {
+        let mut p = json!({"name": "test_input_required_result_elicitation",
+                           "arguments": {"session": handle}});
+        let asked = stateless(c, "tools/call", p.clone()).await;
+        assert_eq!(asked["resultType"], "input_required", "{asked}");
+        p["inputResponses"] = json!({"user_name": {"action": "accept", "content": {"name": "B"}}});
+        p["requestState"] = asked["requestState"].clone();
+        let done = stateless(c, "tools/call", p).await;
+        assert_eq!(done["resultType"], "complete", "{done}");
+    })
+    .await;
+    rows.push(("stateless: 2-round call (input req.)", spread(t)));
     let t = timed(opens, || async {
         stateless(c, "tools/call", call_params()).await;
     })

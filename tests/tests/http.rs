@@ -744,6 +744,13 @@ fn unworkable_configuration_is_refused_before_binding() {
         ("MCP_SSE_WRITE_TIMEOUT", "0ms", "MCP_SSE_WRITE_TIMEOUT"),
         ("MCP_MAX_COMMITS_BEHIND", "0", "MCP_MAX_COMMITS_BEHIND"),
         ("MCP_MAX_COMMITS_BEHIND", "lots", "`none`"),
+        ("MCP_STUCK_VIEW_GRACE", "0", "MCP_STUCK_VIEW_GRACE"),
+        ("MCP_PINNED_VIEW_GRACE", "ages", "`none`"),
+        (
+            "MCP_REQUEST_STATE_KEY_FILE",
+            "/nonexistent/key",
+            "MCP_REQUEST_STATE_KEY_FILE",
+        ),
     ];
     for (var, value, expect) in &table {
         let mut builder = ServerBuilder::new().without_port().env(var, value);

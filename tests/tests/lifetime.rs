@@ -2,8 +2,10 @@
 //! the scripted fake worker behind it: streamless release, stream-loss grace
 //! with and without reattach, liveness probes answered, unanswered and made
 //! stale by a stream handover, deadline escalation (soft break, hard break,
-//! stopping the worker), cancellation of a running call, and a client that
-//! disconnects mid-call. The two figures of the design (stream close to worker
+//! stopping the worker), cancellation of a running call, a client that
+//! disconnects mid-call, and view hygiene's timers (a view stuck behind a
+//! failed commit reclaimed after its grace, a call pinning a view far behind
+//! interrupted after its own). The two figures of the design (stream close to worker
 //! gone; cancel to call ended) are printed, never asserted.
 
 use gsmcp_tests::harness_proc::{children_of, Proc};
@@ -528,4 +530,107 @@ fn an_ended_session_says_why_and_what_became_of_its_work() {
     // an id that never was is still the plain 404
     let e = ended("0123456789abcdef0123456789abcdef");
     assert!(e["data"].is_null(), "{e}");
+}
+
+/// How many `Refresh` and `Reclaim` frames the fake worker of `sid` received.
+fn view_frames(server: &Server, sid: &str, id: i64) -> (u64, u64) {
+    let r = server.post_in(sid, &call(id, "refreshes", json!({})));
+    let counts = &r.json()["result"]["structuredContent"];
+    let n = |k: &str| counts[k].as_u64().unwrap_or_else(|| panic!("{}", r.text()));
+    (n("refreshes"), n("reclaims"))
+}
+
+#[test]
+fn a_view_stuck_behind_a_failed_commit_is_reclaimed_after_its_grace() {
+    // (MCP_STUCK_VIEW_GRACE, the session's report, reclaims within 3 s)
+    let table = [
+        (
+            "1s",
+            json!({ "behind": 9, "dirty": true, "mustAbort": true }),
+            1,
+        ),
+        (
+            "none",
+            json!({ "behind": 9, "dirty": true, "mustAbort": true }),
+            0,
+        ),
+        // not far behind: nothing is pinned
+        (
+            "1s",
+            json!({ "behind": 2, "dirty": true, "mustAbort": true }),
+            0,
+        ),
+        // changes that may yet commit are the client's: never discarded
+        ("1s", json!({ "behind": 9, "dirty": true }), 0),
+    ];
+    for (grace, report, reclaims) in table {
+        let server = fake_server(&[
+            ("MCP_MAX_COMMITS_BEHIND", "5"),
+            ("MCP_STUCK_VIEW_GRACE", grace),
+        ]);
+        let s = server.open_session();
+        let r = server.post_in(&s.id, &call(1, "view", report.clone()));
+        assert_eq!(r.json()["id"], json!(1), "{}", r.text());
+        assert_eq!(
+            view_frames(&server, &s.id, 2),
+            (0, 0),
+            "{grace} {report}: not at once"
+        );
+        // the idle session is reclaimed by the actor's own pass, no request needed
+        std::thread::sleep(Duration::from_millis(3000));
+        let (refreshes, got) = view_frames(&server, &s.id, 3);
+        assert_eq!((refreshes, got), (0, reclaims), "{grace} {report}");
+        // once: the report after it would say what became of the view
+        std::thread::sleep(Duration::from_millis(1500));
+        assert_eq!(
+            view_frames(&server, &s.id, 4),
+            (0, reclaims),
+            "{grace} {report}"
+        );
+    }
+}
+
+#[test]
+fn a_call_that_pins_a_view_far_behind_is_interrupted_after_its_grace() {
+    let env = [
+        ("MCP_MAX_COMMITS_BEHIND", "5"),
+        ("MCP_PINNED_VIEW_GRACE", "1s"),
+        ("MCP_REQUEST_TIMEOUT", "4s"),
+        ("MCP_BREAK_GRACE", "300ms"),
+    ];
+    // (the lag the worker's watch reports while the call runs, the
+    // interruption's kind, at least how long the call ran)
+    let table = [
+        (9, "pinnedView", Duration::from_secs(1)),
+        (2, "timeout", Duration::from_secs(4)),
+    ];
+    for (lag, kind, ran) in table {
+        let server = fake_server(&env);
+        let s = server.open_session();
+        let started = Instant::now();
+        let body = answer_of(SseConn::post(
+            &server,
+            &s.id,
+            &call(3, "busy", json!({ "lag": lag })),
+        ))
+        .expect("an interrupted call gets an answer");
+        let took = started.elapsed();
+        assert_eq!(
+            body["error"]["data"]["kind"],
+            json!(kind),
+            "lag {lag}: {body}"
+        );
+        assert_eq!(body["error"]["data"]["stage"], json!("softBreak"), "{body}");
+        assert!(took >= ran, "lag {lag}: interrupted after {took:?}");
+        if kind == "pinnedView" {
+            assert_eq!(body["error"]["data"]["commitsBehind"], json!(lag), "{body}");
+            let message = body["error"]["message"].as_str().unwrap_or("");
+            assert!(message.contains("MCP_PINNED_VIEW_GRACE"), "{body}");
+            assert!(
+                took < Duration::from_secs(4),
+                "before the deadline: {took:?}"
+            );
+        }
+        assert_eq!(ping_status(&server, &s.id), 200, "the session goes on");
+    }
 }

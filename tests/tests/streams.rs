@@ -267,20 +267,25 @@ fn refreshes(server: &Server, sid: &str, id: i64) -> u64 {
 }
 
 #[test]
-fn a_view_too_far_behind_is_refreshed_between_calls() {
-    // (MCP_MAX_COMMITS_BEHIND, commits behind reported, refreshes expected)
+fn a_clean_view_too_far_behind_is_refreshed_between_calls() {
+    // (MCP_MAX_COMMITS_BEHIND, commits behind reported, the session holds
+    // changes, refreshes expected): a view under uncommitted changes is left
+    // where it is, since moving it would let them overwrite what others
+    // committed meanwhile with no conflict to say so
     let table = [
-        ("20", 25, 1),
-        ("20", 20, 1),
-        ("20", 19, 0),
-        ("none", 500, 0),
-        ("1", 1, 1),
+        ("20", 25, false, 1),
+        ("20", 20, false, 1),
+        ("20", 19, false, 0),
+        ("20", 500, true, 0),
+        ("none", 500, false, 0),
+        ("1", 1, false, 1),
     ];
-    for (max, behind, expect) in table {
+    for (max, behind, dirty, expect) in table {
         let server = fake_server(&[("MCP_MAX_COMMITS_BEHIND", max)]);
         let s = server.open_session();
         // The report arrives while the call is in flight: no refresh then.
-        let r = server.post_in(&s.id, &call(1, "view", json!({ "behind": behind }), None));
+        let args = json!({ "behind": behind, "dirty": dirty });
+        let r = server.post_in(&s.id, &call(1, "view", args, None));
         assert_eq!(r.json()["id"], json!(1));
         assert_eq!(
             refreshes(&server, &s.id, 2),

@@ -238,6 +238,62 @@ fn a_view_moved_between_calls_is_mentioned_in_the_next_result() {
 }
 
 #[test]
+fn a_call_that_pins_a_view_while_others_commit_is_interrupted() {
+    if gsmcp_tests::test_backend_is_gci() {
+        // a GemStone stone keeps its own commit-record backlog rules; over GCI
+        // the worker reports no lag and the router leaves running calls alone
+        return;
+    }
+    let repo = scratch_path("pinned-repo.db");
+    let server = Server::builder()
+        .env("MCP_REPOSITORY", &repo)
+        .env("MCP_MAX_COMMITS_BEHIND", "2")
+        .env("MCP_PINNED_VIEW_GRACE", "1s")
+        .env("MCP_BREAK_GRACE", "1s")
+        .start();
+    let (a, _) = open(&server, json!({}));
+    let (b, _) = open(&server, json!({}));
+    std::thread::scope(|scope| {
+        let long = scope.spawn(|| {
+            let started = std::time::Instant::now();
+            let body = request_body(
+                2,
+                "tools/call",
+                json!({"name": "execute_code", "arguments": {"code": "[true] whileTrue: []"}}),
+            );
+            (single_answer(server.post_in(&a, &body)), started.elapsed())
+        });
+        // other sessions commit while A's call runs on its old view
+        for i in 0..3 {
+            let code = format!("UserGlobals at: #PinnedMark put: {i}");
+            call(
+                &server,
+                &b,
+                10 + 2 * i,
+                "execute_code",
+                json!({ "code": code }),
+            );
+            let r = call(&server, &b, 11 + 2 * i, "commit", json!({}));
+            assert_eq!(r["structuredContent"]["committed"], true, "{r}");
+        }
+        let (answer, took) = long.join().unwrap();
+        let data = &answer["error"]["data"];
+        assert_eq!(data["kind"], "pinnedView", "{answer}");
+        assert!(
+            data["commitsBehind"].as_u64().is_some_and(|n| n >= 2),
+            "{answer}"
+        );
+        assert!(
+            took < std::time::Duration::from_secs(60),
+            "interrupted after {took:?}"
+        );
+    });
+    // the session goes on, and its view moves forward once nothing holds it
+    let r = call(&server, &a, 20, "execute_code", json!({"code": "3 + 4"}));
+    assert_eq!(r["structuredContent"]["result"], "7", "{r}");
+}
+
+#[test]
 fn prompts_resources_and_completion_are_served_with_the_fixtures() {
     let server = fixtures_server();
     let (sid, init) = open(&server, json!({}));

@@ -37,5 +37,6 @@ pub mod schema;
 pub mod serve;
 pub mod stateless;
 pub mod tools;
+pub mod watch;
 
 pub use serve::{read_hello, serve, serve_over, ServeError};

@@ -22,10 +22,11 @@
 //! a `Break` from the router is not a cancellation, so the call answers what the
 //! evaluation answers (normally a tool error of kind `other` naming the break).
 
-use crate::backend::{self, Breaker, Login, LoginError};
+use crate::backend::{self, Breaker, LagReader, Login, LoginError};
 use crate::mcp::{self, ServerInfo};
 use crate::notify::{FrameSink, Interruption, Link};
 use crate::tools::{ConfigError, Registry};
+use crate::watch;
 use gsmcp_ipc::jsonrpc::{self, Request, RpcError};
 use gsmcp_ipc::redact::Redactor;
 use gsmcp_ipc::Json;
@@ -113,6 +114,7 @@ fn frame_name(frame: &ToWorker) -> &'static str {
         ToWorker::Refresh => "Refresh",
         ToWorker::ClientResponse { .. } => "ClientResponse",
         ToWorker::Shutdown => "Shutdown",
+        ToWorker::Reclaim { .. } => "Reclaim",
     }
 }
 
@@ -158,11 +160,14 @@ struct Shared {
     /// Wakes a call that waits on the client (or pauses) when it is cancelled
     /// or interrupted, and carries the client's answers to it.
     link: Arc<Link>,
+    /// Reads the view's lag from any thread, where the stone can say.
+    lag: Option<LagReader>,
 }
 
 enum Job {
     Call { call_id: u64, request: Request },
     Refresh,
+    Reclaim { stuck_secs: u64 },
 }
 
 /// Serves one session until `Shutdown` or until the router goes away.
@@ -240,6 +245,7 @@ pub fn serve_over(
                     calls: Mutex::default(),
                     breaker: login.breaker(),
                     link,
+                    lag: login.lag_reader(),
                 });
                 let _ = login_tx.send(Ok((login.user(), login.stone(), shared.clone())));
                 let mut server = mcp::Server::new(info, registry, redactor);
@@ -277,6 +283,14 @@ pub fn serve_over(
         tools_json,
     }))?;
 
+    // The view's lag while calls run or the session idles (dropping `_stop`
+    // ends the watch).
+    let (_stop, stop_rx) = mpsc::channel::<()>();
+    if let Some(lag) = shared.lag.clone() {
+        if let Err(e) = watch::spawn(lag, Box::new(writer.clone()), stop_rx, watch::PERIOD) {
+            tracing::warn!("cannot start the view watch: {e}");
+        }
+    }
     let outcome = read_loop(reader, &shared, &job_tx);
     // Whatever ended the loop, stop the engine: no new jobs, abort the running call.
     {
@@ -356,6 +370,11 @@ fn read_loop(
                     return Err(ServeError::EngineGone);
                 }
             }
+            ToWorker::Reclaim { stuck_secs } => {
+                if jobs.send(Job::Reclaim { stuck_secs }).is_err() {
+                    return Err(ServeError::EngineGone);
+                }
+            }
             ToWorker::ClientResponse { response } => shared.link.client_response(response.into()),
             ToWorker::Shutdown => {
                 tracing::debug!("shutdown");
@@ -380,8 +399,11 @@ fn engine_loop(
     for job in jobs {
         let (call_id, request) = match job {
             Job::Call { call_id, request } => (call_id, request),
-            Job::Refresh => {
-                refresh(login, server, writer);
+            Job::Refresh | Job::Reclaim { .. } => {
+                match job {
+                    Job::Reclaim { stuck_secs } => reclaim(login, server, writer, stuck_secs),
+                    _ => refresh(login, server, writer),
+                }
                 if send_view_status(login, server, writer).is_err() {
                     return;
                 }
@@ -427,9 +449,11 @@ fn engine_loop(
     }
 }
 
-/// The router's `Refresh`: moves the view forward keeping this session's own
-/// changes, and tells the client in its next tool result how far it moved (or
-/// that it could not move, and what to do).
+/// The router's `Refresh` (sent only while the session holds no uncommitted
+/// changes: moving a view under changes would let them overwrite what others
+/// committed meanwhile without a conflict): moves the view forward, and tells
+/// the client in its next tool result how far it moved (or that it could not
+/// move, and what to do).
 fn refresh(login: &mut dyn Login, server: &mut mcp::Server, writer: &Writer) {
     let behind = login.commits_behind();
     match login.refresh() {
@@ -437,18 +461,11 @@ fn refresh(login: &mut dyn Login, server: &mut mcp::Server, writer: &Writer) {
             let caught_up = behind.unwrap_or(0);
             tracing::debug!(caught_up, "view moved forward");
             if caught_up > 0 {
-                server.registry().view_moved();
-                for message in server.resource_updates(login) {
-                    let _ = writer.send(&ToRouter::Outbound {
-                        call_id: None,
-                        message,
-                    });
-                }
+                view_moved(login, server, writer);
                 let s = if caught_up == 1 { "" } else { "s" };
                 server.note_for_next_result(format!(
                     "Note: between calls this session's view was moved forward to the newest \
-                     commit, catching up {caught_up} commit{s} made by other sessions; this \
-                     session's uncommitted changes were kept."
+                     commit, catching up {caught_up} commit{s} made by other sessions."
                 ));
             }
         }
@@ -457,18 +474,60 @@ fn refresh(login: &mut dyn Login, server: &mut mcp::Server, writer: &Writer) {
                 "the session's view could not be moved forward: {}",
                 e.message_text.as_deref().unwrap_or(&e.description)
             );
-            tracing::warn!("{text}");
-            let _ = writer.send(&ToRouter::Log {
-                call_id: None,
-                level: "warning".into(),
-                text: text.clone(),
-            });
+            warn_client(writer, &text);
             server.note_for_next_result(format!(
-                "Note: {text} (a conflict with other sessions' commits); this session still \
-                 sees the repository as it was. Commit or abort to move on."
+                "Note: {text}; this session still sees the repository as it was. Commit or \
+                 abort to move on."
             ));
         }
     }
+}
+
+/// The router's `Reclaim`: aborts the transaction of a session whose commit
+/// failed and whose view has been stuck far behind longer than the
+/// deployment allows, and tells the client why in its next tool result (and
+/// on its standalone stream now).
+fn reclaim(login: &mut dyn Login, server: &mut mcp::Server, writer: &Writer, stuck_secs: u64) {
+    let behind = login.commits_behind().unwrap_or(0);
+    if let Err(e) = login.system_print_string("abortTransaction") {
+        let text = format!(
+            "the server could not abort the transaction of this session, whose view is stuck: {}",
+            e.message_text.as_deref().unwrap_or(&e.description)
+        );
+        warn_client(writer, &text);
+        return;
+    }
+    view_moved(login, server, writer);
+    let text = format!(
+        "the server aborted this session's transaction: a commit of it had failed, and its view \
+         then stayed {behind} commits behind for {stuck_secs} s (MCP_STUCK_VIEW_GRACE), keeping the \
+         repository from reclaiming history. Its uncommitted changes, which could not have been \
+         committed, were discarded; the view is now the newest commit"
+    );
+    warn_client(writer, &text);
+    server.note_for_next_result(format!("Note: {text}."));
+}
+
+/// The view moved: what the tools remember of the old one is forgotten, and
+/// the client hears of every subscribed resource that changed.
+fn view_moved(login: &mut dyn Login, server: &mut mcp::Server, writer: &Writer) {
+    server.registry().view_moved();
+    for message in server.resource_updates(login) {
+        let _ = writer.send(&ToRouter::Outbound {
+            call_id: None,
+            message,
+        });
+    }
+}
+
+/// A warning for the worker's log and the client's (on its standalone stream).
+fn warn_client(writer: &Writer, text: &str) {
+    tracing::warn!("{text}");
+    let _ = writer.send(&ToRouter::Log {
+        call_id: None,
+        level: "warning".into(),
+        text: text.to_string(),
+    });
 }
 
 /// After a call or a refresh, tells the router how far the session's view is
@@ -497,6 +556,7 @@ fn send_view_status(
         .send(&ToRouter::ViewStatus {
             commits_behind,
             needs_commit,
+            must_abort: login.must_abort(),
         })
         .map_err(|e| {
             tracing::warn!("cannot send the view status, stopping: {e}");

@@ -109,7 +109,7 @@ fn reply(from_worker: &mut PipeReader, call_id: u64) -> Value {
                 assert_eq!(c, call_id);
                 return serde_json::from_str(&message).unwrap();
             }
-            ToRouter::ViewStatus { .. } | ToRouter::Log { .. } => {}
+            ToRouter::ViewStatus { .. } | ToRouter::ViewLag { .. } | ToRouter::Log { .. } => {}
             other => panic!("unexpected frame {other:?}"),
         }
     }

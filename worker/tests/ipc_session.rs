@@ -53,6 +53,10 @@ struct Worker {
     next_call: u64,
     /// The last `ViewStatus` seen: (commits behind, needs commit).
     view: Option<(Option<u64>, bool)>,
+    /// Every `ViewLag` seen, in order.
+    lags: Vec<u64>,
+    /// Whether the last `ViewStatus` said only an abort can move the view.
+    must_abort: bool,
 }
 
 impl Worker {
@@ -79,6 +83,8 @@ impl Worker {
             sock: ours,
             next_call: 1,
             view: None,
+            lags: Vec::new(),
+            must_abort: false,
         }
     }
 
@@ -86,8 +92,28 @@ impl Worker {
         write_frame(&mut self.sock, frame).expect("write frame");
     }
 
+    /// The next frame but the view watch's lag reports, which are recorded
+    /// (they come whenever the lag changes, between any two frames).
     fn recv(&mut self) -> ToRouter {
-        read_frame(&mut self.sock).expect("read frame")
+        loop {
+            match read_frame(&mut self.sock).expect("read frame") {
+                ToRouter::ViewLag { commits_behind } => self.lags.push(commits_behind),
+                other => return other,
+            }
+        }
+    }
+
+    /// The next frame, which must be a `ViewStatus`: (commits behind, needs
+    /// commit, must abort).
+    fn view_status(&mut self) -> (Option<u64>, bool, bool) {
+        match self.recv() {
+            ToRouter::ViewStatus {
+                commits_behind,
+                needs_commit,
+                must_abort,
+            } => (commits_behind, needs_commit, must_abort),
+            other => panic!("expected the view status, got {other:?}"),
+        }
     }
 
     fn handshake(&mut self, h: Hello) -> ToRouter {
@@ -133,7 +159,11 @@ impl Worker {
                 ToRouter::ViewStatus {
                     commits_behind,
                     needs_commit,
-                } => self.view = Some((commits_behind, needs_commit)),
+                    must_abort,
+                } => {
+                    self.view = Some((commits_behind, needs_commit));
+                    self.must_abort = must_abort;
+                }
                 other => panic!("expected a Reply, got {other:?}"),
             }
         }
@@ -708,13 +738,7 @@ fn status_reports_the_login() {
     );
     // after the call: no view (an in-memory image has none), only what the
     // call's own result said
-    match w.recv() {
-        ToRouter::ViewStatus {
-            commits_behind,
-            needs_commit,
-        } => assert_eq!((commits_behind, needs_commit), (None, false)),
-        other => panic!("expected the view status, got {other:?}"),
-    }
+    assert_eq!(w.view_status(), (None, false, false));
 }
 
 const ENDLESS: &str = "[true] whileTrue. #never";
@@ -764,8 +788,8 @@ fn breaks_end_the_running_evaluation_as_a_tool_error() {
                     assert_eq!(call_id, call);
                     break serde_json::from_str::<Value>(&message).unwrap();
                 }
-                // the status after the previous call
-                Ok(ToRouter::ViewStatus { .. }) => continue,
+                // the status after the previous call, the view watch's lag
+                Ok(ToRouter::ViewStatus { .. } | ToRouter::ViewLag { .. }) => continue,
                 Ok(other) => panic!("unexpected frame {other:?}"),
                 Err(_) => continue,
             }
@@ -971,6 +995,83 @@ fn sessions_on_one_repository_share_only_committed_work() {
     assert!(lines[1..].iter().all(|l| l.starts_with("[session]")), "{r}");
     let s = b.tool("status", json!({}));
     assert_eq!(s["structuredContent"]["commitsBehind"], 0, "{s}");
+    drop((a, b));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_failed_commit_is_reported_and_reclaimed_and_the_watch_tells_the_lag() {
+    let dir = scratch_dir("stuck");
+    let repo = dir.join("repo.db");
+    let (mut a, _) = Worker::ready(repo_hello(&repo, "DataCurator", "swordfish"));
+    let (mut b, _) = Worker::ready(repo_hello(&repo, "DataCurator", "swordfish"));
+    // A and B change the same global; B commits first, so A's commit fails
+    let set = |v: &str| json!({"code": format!("UserGlobals at: #Contested put: {v}")});
+    a.tool("execute_code", set("1"));
+    b.tool("execute_code", set("2"));
+    let r = b.tool("commit", json!({}));
+    assert_eq!(r["structuredContent"]["committed"], true, "{r}");
+    // the watch tells A's lag without a call of A's
+    let told = std::time::Instant::now();
+    a.sock
+        .set_read_timeout(Some(Duration::from_millis(100)))
+        .unwrap();
+    while !a.lags.contains(&1) {
+        assert!(
+            told.elapsed() < Duration::from_secs(10),
+            "no lag told: {:?}",
+            a.lags
+        );
+        if let Ok(ToRouter::ViewLag { commits_behind }) = read_frame::<ToRouter, _>(&mut a.sock) {
+            a.lags.push(commits_behind);
+        }
+    }
+    a.sock.set_read_timeout(None).unwrap();
+    let r = a.tool("commit", json!({}));
+    assert_eq!(r["structuredContent"]["error"]["kind"], "conflict", "{r}");
+    a.request("ping", json!({}));
+    assert!(a.must_abort, "the status after the failed commit says so");
+    assert_eq!(a.view, Some((Some(1), true)));
+    // the router's Reclaim aborts A's transaction and moves the view
+    a.send(&ToWorker::Reclaim { stuck_secs: 1800 });
+    // the client hears of it at once on its standalone stream (a log line), and
+    // the view status follows
+    let told = loop {
+        match a.recv() {
+            ToRouter::Log {
+                call_id: None,
+                level,
+                text,
+            } => break (level, text),
+            // the status after the ping
+            ToRouter::ViewStatus { .. } => {}
+            other => panic!("expected the warning, got {other:?}"),
+        }
+    };
+    assert_eq!(told.0, "warning");
+    assert!(
+        told.1.contains("aborted this session's transaction"),
+        "{told:?}"
+    );
+    assert_eq!(a.view_status(), (Some(0), false, false));
+    let r = a.tool(
+        "execute_code",
+        json!({"code": "UserGlobals at: #Contested"}),
+    );
+    assert_eq!(
+        r["structuredContent"]["result"], "2",
+        "B's value, A's discarded: {r}"
+    );
+    let text: Vec<&str> = r["content"]
+        .as_array()
+        .map(|c| c.iter().filter_map(|i| i["text"].as_str()).collect())
+        .unwrap_or_default();
+    assert!(
+        text.iter()
+            .any(|t| t.contains("aborted this session's transaction")
+                && t.contains("stayed 1 commits behind for 1800 s")),
+        "the next result says why: {r}"
+    );
     drop((a, b));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,6 +5,7 @@
 //! the maintenance pass that feeds the lifetime policy.
 
 use super::*;
+use crate::views::ViewAction;
 /// The syslog levels of `notifications/message`, least severe first.
 pub const LOG_LEVELS: &[&str] = &[
     "debug",
@@ -40,6 +41,10 @@ struct Queued {
 enum Interrupt {
     Deadline,
     Cancelled,
+    /// It ran past `MCP_PINNED_VIEW_GRACE` with its view this far behind.
+    PinnedView {
+        behind: u64,
+    },
 }
 
 /// How far the interruption of a call has gone.
@@ -100,7 +105,7 @@ impl InFlight {
         match self.escalation {
             None => CallEvent::Reply(reply),
             Some(e) if e.why == Interrupt::Cancelled => CallEvent::Cancelled,
-            Some(e) => CallEvent::Reply(timeout_error(&self.id, e.stage.name())),
+            Some(e) => CallEvent::Reply(interrupted_error(&self.id, e.why, e.stage.name())),
         }
     }
 
@@ -128,13 +133,24 @@ fn tool_name(request: &Request) -> Option<String> {
     }
 }
 
-fn timeout_error(id: &Value, stage: &str) -> String {
-    jsonrpc::error_body(
-        Some(id),
-        jsonrpc::SESSION_ERROR,
-        "the request ran past its deadline (MCP_REQUEST_TIMEOUT) and was interrupted",
-        Some(json!({ "kind": "timeout", "stage": stage })),
-    )
+/// The error a call interrupted by the router (not cancelled) answers, by
+/// why and at which stage of the interruption it ended.
+fn interrupted_error(id: &Value, why: Interrupt, stage: &str) -> String {
+    let (message, data) = match why {
+        Interrupt::PinnedView { behind } => (
+            format!(
+                "the request was interrupted: it ran past MCP_PINNED_VIEW_GRACE while its session's \
+                 view was {behind} commits behind, keeping the repository from reclaiming history; \
+                 the view moves forward between calls, so a long job is better split into calls"
+            ),
+            json!({ "kind": "pinnedView", "stage": stage, "commitsBehind": behind }),
+        ),
+        Interrupt::Deadline | Interrupt::Cancelled => (
+            "the request ran past its deadline (MCP_REQUEST_TIMEOUT) and was interrupted".into(),
+            json!({ "kind": "timeout", "stage": stage }),
+        ),
+    };
+    jsonrpc::error_body(Some(id), jsonrpc::SESSION_ERROR, &message, Some(data))
 }
 
 /// A request of the server to the client that is waiting for its answer.
@@ -165,8 +181,8 @@ pub(super) struct Actor {
     lifetime: Lifetime,
     /// Index into [`LOG_LEVELS`]: messages below it are not sent.
     log_level: usize,
-    /// The worker's last report of how far its view is behind.
-    commits_behind: u64,
+    /// The session's view, as the worker reports it, and what hygiene it needs.
+    view: crate::views::View,
     /// The worker's last report of whether the session holds uncommitted
     /// changes (`None` before the first).
     needs_commit: Option<bool>,
@@ -211,6 +227,7 @@ impl Actor {
     ) -> Actor {
         let now = Instant::now().into_std();
         let policy = registry.config.lifetime.clone();
+        let view = crate::views::View::new(registry.config.views);
         let lifetime = match kind {
             Kind::Session => Lifetime::new(policy, now),
             Kind::Handle | Kind::OneShot => Lifetime::without_streams(policy, now),
@@ -228,7 +245,7 @@ impl Actor {
             next_out: 1,
             lifetime,
             log_level: DEFAULT_LOG_LEVEL,
-            commits_behind: 0,
+            view,
             user,
             owner,
             // a stateless login has run nothing yet, so it holds nothing
@@ -269,7 +286,11 @@ impl Actor {
                 Some(Ok(ToRouter::ViewStatus {
                     commits_behind,
                     needs_commit,
-                })) => self.view_status(commits_behind, needs_commit),
+                    must_abort,
+                })) => self.view_status(commits_behind, needs_commit, must_abort),
+                Some(Ok(ToRouter::ViewLag { commits_behind })) => {
+                    self.view.lag(commits_behind, Instant::now().into_std())
+                }
                 Some(Ok(ToRouter::Progress { .. } | ToRouter::Outbound { .. })) => {}
                 Some(Ok(other)) => {
                     return Err(format!(
@@ -490,7 +511,7 @@ impl Actor {
     /// empty. Between calls, a view too far behind is refreshed first.
     fn pump(&mut self) {
         while self.in_flight.is_none() {
-            self.maybe_refresh();
+            self.view_hygiene();
             let Some(next) = self.queue.pop_front() else {
                 return;
             };
@@ -526,18 +547,46 @@ impl Actor {
         }
     }
 
-    /// View hygiene: only between calls, never while one is in flight.
-    fn maybe_refresh(&mut self) {
-        let Some(max) = self.registry.config.max_commits_behind else {
-            return;
-        };
-        if self.in_flight.is_none() && self.commits_behind >= max {
-            debug!(
-                commits_behind = self.commits_behind,
-                "view too far behind; refreshing"
-            );
-            let _ = self.worker.to_worker.send(ToWorker::Refresh);
-            self.commits_behind = 0;
+    /// View hygiene (`crate::views`): between calls a view far behind is
+    /// refreshed, or reclaimed when a failed commit left it stuck for its
+    /// grace; a call that pins it past its grace is interrupted.
+    fn view_hygiene(&mut self) {
+        let now = Instant::now();
+        let running = self.in_flight.as_ref().map(|f| f.started);
+        match self
+            .view
+            .pass(now.into_std(), running.map(Instant::into_std))
+        {
+            ViewAction::Nothing => {}
+            ViewAction::Refresh => {
+                debug!("view too far behind; refreshing");
+                let _ = self.worker.to_worker.send(ToWorker::Refresh);
+            }
+            ViewAction::Reclaim { stuck } => {
+                warn!(
+                    stuck_secs = stuck.as_secs(),
+                    "the view has been stuck behind since a failed commit; aborting the session's transaction"
+                );
+                let _ = self.worker.to_worker.send(ToWorker::Reclaim {
+                    stuck_secs: stuck.as_secs(),
+                });
+            }
+            ViewAction::Interrupt { behind } => {
+                let grace = self.registry.config.break_grace;
+                let Some(f) = self.in_flight.as_mut().filter(|f| f.escalation.is_none()) else {
+                    return;
+                };
+                warn!(
+                    call_id = f.call_id,
+                    behind, "the call pins a view far behind; interrupting it"
+                );
+                let _ = self.worker.to_worker.send(ToWorker::Break { hard: false });
+                f.escalation = Some(Escalation {
+                    why: Interrupt::PinnedView { behind },
+                    stage: Stage::SoftBreak,
+                    next: now + grace,
+                });
+            }
         }
     }
 
@@ -634,7 +683,12 @@ impl Actor {
                 if let Some(f) = self.in_flight.take() {
                     let event = match f.escalation {
                         Some(e) if e.why == Interrupt::Cancelled => CallEvent::Cancelled,
-                        _ => CallEvent::Reply(timeout_error(&f.id, "stopped")),
+                        Some(e) => CallEvent::Reply(interrupted_error(&f.id, e.why, "stopped")),
+                        None => CallEvent::Reply(interrupted_error(
+                            &f.id,
+                            Interrupt::Deadline,
+                            "stopped",
+                        )),
                     };
                     let _ = f.events.send(event);
                 }
@@ -654,6 +708,10 @@ impl Actor {
             );
         }
         self.expire_server_requests(now);
+        // an idle session's view too, and a call that pins one
+        if self.queue.is_empty() {
+            self.view_hygiene();
+        }
         let busy = self.in_flight.is_some();
         match self.lifetime.pass(now.into_std(), late, busy) {
             lifetime::Action::Nothing => Next::Continue,
@@ -902,10 +960,17 @@ impl Actor {
             ToRouter::ViewStatus {
                 commits_behind,
                 needs_commit,
+                must_abort,
             } => {
-                debug!(?commits_behind, needs_commit, "view status");
-                self.view_status(commits_behind, needs_commit);
-                self.maybe_refresh();
+                debug!(?commits_behind, needs_commit, must_abort, "view status");
+                self.view_status(commits_behind, needs_commit, must_abort);
+                if self.in_flight.is_none() {
+                    self.view_hygiene();
+                }
+                Ok(())
+            }
+            ToRouter::ViewLag { commits_behind } => {
+                self.view.lag(commits_behind, Instant::now().into_std());
                 Ok(())
             }
             ToRouter::ReleaseStream { call_id } => {
@@ -940,10 +1005,10 @@ impl Actor {
     /// say) and whether it holds uncommitted changes, which also keeps the
     /// streamless and stream-loss rules from releasing it before the idle
     /// timeout.
-    fn view_status(&mut self, commits_behind: Option<u64>, needs_commit: bool) {
-        if let Some(n) = commits_behind {
-            self.commits_behind = n;
-        }
+    fn view_status(&mut self, commits_behind: Option<u64>, needs_commit: bool, must_abort: bool) {
+        let now = Instant::now().into_std();
+        self.view
+            .status(commits_behind, needs_commit, must_abort, now);
         self.needs_commit = Some(needs_commit);
         self.lifetime.set_holds_work(needs_commit);
     }

@@ -178,6 +178,13 @@ impl Session {
             .map_err(StError::from)
     }
 
+    /// Whether a commit of this session failed, so that only an abort clears
+    /// it (commit and `continueTransaction` are refused until then); `false`
+    /// in memory.
+    pub fn must_abort(&self) -> bool {
+        self.vm_ref().repo().is_some_and(|r| r.must_abort())
+    }
+
     /// `System continueTransaction`: moves the view keeping this session's changes.
     /// An in-memory image has no other sessions, so its view never moves.
     pub fn continue_transaction(&mut self) -> Result<(), StError> {

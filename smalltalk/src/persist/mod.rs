@@ -198,6 +198,11 @@ impl RepoState {
         Ok(())
     }
 
+    /// Whether a commit failed and only an abort clears it.
+    pub(crate) fn must_abort(&self) -> bool {
+        self.store.must_abort()
+    }
+
     /// Where this session's transaction stands (see `Session::transaction_mark`).
     pub(crate) fn transaction_mark(&self) -> TransactionMark {
         TransactionMark {

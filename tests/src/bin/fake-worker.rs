@@ -10,12 +10,17 @@
 //!   value after the first when `decreasing`), then answers.
 //! * `sample` — sends a `sampling/createMessage` request with the worker's own
 //!   id, waits for the `ClientResponse`, and answers with that response.
-//! * `busy {cancel, soft, hard}` — spins until an interruption it honours
+//! * `busy {cancel, soft, hard, lag}` — reports `ViewLag` with `lag` commits
+//!   when given, then spins until an interruption it honours
 //!   (`"honour"`/`"ignore"` for each of Cancel, soft Break, hard Break) and
 //!   answers with which one ended it.
 //! * `sleep {ms}` — blocks the thread, then answers.
-//! * `view {behind}` — reports `ViewStatus` with `behind` commits, then answers.
-//! * `refreshes` — answers with how many `Refresh` frames arrived so far.
+//! * `view {behind, dirty, mustAbort}` — reports `ViewStatus` with `behind`
+//!   commits (and whether the session holds changes, and whether a commit
+//!   failed), then answers.
+//! * `lag {behind}` — reports `ViewLag`, as the worker's watch does, then answers.
+//! * `refreshes` — answers with how many `Refresh` and `Reclaim` frames
+//!   arrived so far.
 //! * `standalone` — sends a notification and a `ping` request not tied to the
 //!   call (they go to the standalone stream), then answers.
 //! * `die` — exits with status 3 without answering.
@@ -36,6 +41,7 @@ struct Peer {
     out: UnixStream,
     inbox: Receiver<ToWorker>,
     refreshes: u64,
+    reclaims: u64,
     next_request: u64,
 }
 
@@ -64,6 +70,7 @@ impl Peer {
         loop {
             match self.inbox.recv() {
                 Ok(ToWorker::Refresh) => self.refreshes += 1,
+                Ok(ToWorker::Reclaim { .. }) => self.reclaims += 1,
                 Ok(ToWorker::Shutdown) | Err(_) => std::process::exit(0),
                 Ok(frame) => return frame,
             }
@@ -89,6 +96,7 @@ fn main() {
         out: socket,
         inbox,
         refreshes: 0,
+        reclaims: 0,
         next_request: 1,
     };
     match peer.next() {
@@ -231,6 +239,9 @@ fn call_tool(peer: &mut Peer, call_id: u64, id: &Value, name: &str, args: &Value
             peer.reply(call_id, id, Peer::text_result(format!("User response: {}", response["result"])));
         }
         "busy" => {
+            if let Some(lag) = args["lag"].as_u64() {
+                peer.send(&ToRouter::ViewLag { commits_behind: lag });
+            }
             let honours = |key: &str| args[key].as_str() != Some("ignore");
             let ended_by = loop {
                 match peer.inbox.try_recv() {
@@ -260,13 +271,18 @@ fn call_tool(peer: &mut Peer, call_id: u64, id: &Value, name: &str, args: &Value
         "view" => {
             peer.send(&ToRouter::ViewStatus {
                 commits_behind: Some(args["behind"].as_u64().unwrap_or(0)),
-                needs_commit: false,
+                needs_commit: args["dirty"].as_bool().unwrap_or(false),
+                must_abort: args["mustAbort"].as_bool().unwrap_or(false),
             });
             peer.reply(call_id, id, Peer::text_result("view reported".into()));
         }
+        "lag" => {
+            peer.send(&ToRouter::ViewLag { commits_behind: args["behind"].as_u64().unwrap_or(0) });
+            peer.reply(call_id, id, Peer::text_result("lag reported".into()));
+        }
         "refreshes" => {
-            let n = peer.refreshes;
-            peer.reply(call_id, id, json!({ "content": [], "structuredContent": { "refreshes": n } }));
+            let (n, r) = (peer.refreshes, peer.reclaims);
+            peer.reply(call_id, id, json!({ "content": [], "structuredContent": { "refreshes": n, "reclaims": r } }));
         }
         "standalone" => {
             let note = json!({ "jsonrpc": "2.0", "method": "notifications/resources/updated", "params": { "uri": "test://x" } });

@@ -72,6 +72,17 @@ pub trait Login {
     /// How many commits the session's view is behind the newest one; `None`
     /// when the stone has no shared repository (an in-memory image).
     fn commits_behind(&self) -> Option<u64>;
+    /// A reader of [`Login::commits_behind`] other threads may call while an
+    /// evaluation runs; `None` where the stone cannot say (an in-memory image,
+    /// GCI, whose stone watches its own commit-record backlog).
+    fn lag_reader(&self) -> Option<LagReader> {
+        None
+    }
+    /// Whether a commit failed and only an abort clears it (the view cannot
+    /// move until then); `false` where the stone does not say.
+    fn must_abort(&self) -> bool {
+        false
+    }
     /// The session's view and abort count now, so a caller can tell whether an
     /// evaluation moved the view or discarded the session's changes; `None`
     /// when the stone has no shared repository.
@@ -89,6 +100,9 @@ pub trait Login {
     /// Ends the login, releasing its view. Uncommitted changes are lost.
     fn logout(self: Box<Self>);
 }
+
+/// Reads how many commits a login's view is behind, from any thread.
+pub type LagReader = Arc<dyn Fn() -> Option<u64> + Send + Sync>;
 
 /// Interrupts the evaluation running on a login, from another thread.
 pub trait Breaker: Send + Sync {
@@ -121,7 +135,7 @@ struct Embedded {
     /// for an in-memory image.
     stone: String,
     /// Reads how far the view is behind; `None` for an in-memory image.
-    behind: Option<Box<dyn Fn() -> Option<u64> + Send + Sync>>,
+    behind: Option<LagReader>,
 }
 
 impl Login for Embedded {
@@ -152,6 +166,12 @@ impl Login for Embedded {
     }
     fn commits_behind(&self) -> Option<u64> {
         self.behind.as_ref().and_then(|read| read())
+    }
+    fn lag_reader(&self) -> Option<LagReader> {
+        self.behind.clone()
+    }
+    fn must_abort(&self) -> bool {
+        self.session.must_abort()
     }
     fn transaction_mark(&self) -> Option<TransactionMark> {
         self.session.transaction_mark()
@@ -201,7 +221,7 @@ fn embedded(
     // code only and cannot commit
     session.set_policy(BETWEEN_CALLS);
     let breaker = Arc::new(session.interrupter());
-    let behind = session.commits_behind_reader();
+    let behind = session.commits_behind_reader().map(LagReader::from);
     Ok(Box::new(Embedded {
         session,
         breaker,
