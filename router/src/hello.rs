@@ -23,6 +23,34 @@ pub fn server_info(config: &Config) -> serde_json::Value {
     info
 }
 
+/// The JSON-RPC response text answering request `id` with `result` as the
+/// stateless era shapes a result the router makes itself: complete, and
+/// naming the server in its `_meta`.
+pub fn complete_response(
+    config: &Config,
+    id: &serde_json::Value,
+    mut result: serde_json::Value,
+) -> String {
+    result["resultType"] = serde_json::json!("complete");
+    let meta = result
+        .as_object_mut()
+        .map(|r| r.entry("_meta").or_insert_with(|| serde_json::json!({})));
+    if let Some(meta) = meta {
+        meta[gsmcp_ipc::era::META_SERVER_INFO] = server_info(config);
+    }
+    serde_json::json!({ "jsonrpc": "2.0", "id": id, "result": result }).to_string()
+}
+
+/// The end of a `subscriptions/listen` stream whose request had `id`: the
+/// request's result, which says the subscription ended gracefully.
+pub fn listen_done(config: &Config, id: &serde_json::Value) -> String {
+    complete_response(
+        config,
+        id,
+        serde_json::json!({ "_meta": { (gsmcp_ipc::era::META_SUBSCRIPTION_ID): id } }),
+    )
+}
+
 /// The first frame a worker of this deployment gets: its backend and login,
 /// toolsets, options and identity.
 pub fn hello_for(

@@ -173,6 +173,11 @@ impl ViewWatch {
         let view = self.view();
         Ok(self.shared.latest_commit()?.saturating_sub(view))
     }
+
+    /// The newest commit of the repository.
+    pub fn latest_commit(&self) -> Result<u64> {
+        self.shared.latest_commit()
+    }
 }
 
 /// Commits a repository may hold unpruned before a commit prunes a batch.

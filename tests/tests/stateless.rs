@@ -57,23 +57,34 @@ fn send(server: &Server, method: &str, mut params: Value, auth: &str) -> HttpRes
     server.post(&body.to_string(), &h)
 }
 
+/// A stateless request `id` of `method` with `params`, by a client that
+/// takes an event stream (`name` mirrored in `Mcp-Name` when given): the
+/// connection, to read.
+fn streamed(
+    server: &Server,
+    id: i64,
+    method: &str,
+    name: Option<&str>,
+    params: Value,
+) -> gsmcp_tests::SseConn {
+    let mut headers = vec![
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+        ("MCP-Protocol-Version", V),
+        ("Mcp-Method", method),
+    ];
+    if let Some(n) = name {
+        headers.push(("Mcp-Name", n));
+    }
+    let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+    gsmcp_tests::SseConn::open(server, "POST", &headers, &body.to_string())
+}
+
 /// A stateless `tools/call` of `tool` (no arguments) with `meta`, by a
-/// client that takes an event stream: the connection, to read.
+/// client that takes an event stream.
 fn streamed_call(server: &Server, tool: &str, meta: Value) -> gsmcp_tests::SseConn {
-    gsmcp_tests::SseConn::open(
-        server,
-        "POST",
-        &[
-            ("Content-Type", "application/json"),
-            ("Accept", "application/json, text/event-stream"),
-            ("MCP-Protocol-Version", V),
-            ("Mcp-Method", "tools/call"),
-            ("Mcp-Name", tool),
-        ],
-        &json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
-                "params": {"name": tool, "arguments": {}, "_meta": meta}})
-        .to_string(),
-    )
+    let params = json!({"name": tool, "arguments": {}, "_meta": meta});
+    streamed(server, 5, "tools/call", Some(tool), params)
 }
 
 /// A tool's result in the stateless era (asserting the envelope).
@@ -783,24 +794,16 @@ fn a_tool_that_needs_a_client_capability_is_refused_without_it() {
     assert_eq!(logs(asked), 3, "logLevel info: all three");
 }
 
+/// A `subscriptions/listen` request `id` with the filter `notifications`.
+fn listen_with(server: &Server, id: i64, notifications: Value) -> gsmcp_tests::SseConn {
+    let params = json!({"notifications": notifications, "_meta": meta()});
+    streamed(server, id, "subscriptions/listen", None, params)
+}
+
 #[test]
 fn listen_streams_are_acknowledged_and_bounded() {
     let server = Server::start();
-    let listen = |id: i64| {
-        let params = json!({"notifications": {"toolsListChanged": true}, "_meta": meta()});
-        gsmcp_tests::SseConn::open(
-            &server,
-            "POST",
-            &[
-                ("Content-Type", "application/json"),
-                ("Accept", "application/json, text/event-stream"),
-                ("MCP-Protocol-Version", V),
-                ("Mcp-Method", "subscriptions/listen"),
-            ],
-            &json!({"jsonrpc": "2.0", "id": id, "method": "subscriptions/listen", "params": params})
-                .to_string(),
-        )
-    };
+    let listen = |id: i64| listen_with(&server, id, json!({"toolsListChanged": true}));
     let mut open = Vec::new();
     for id in 0..64 {
         let mut s = listen(id);
@@ -1134,4 +1137,86 @@ fn request_state_is_sealed_bound_and_checked() {
     assert_eq!(bare["isError"], true, "{bare}");
     assert!(text(&bare).contains("without the requestState"), "{bare}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_listen_stream_tells_the_subscribed_resources_each_commit_changed() {
+    let repo = scratch_path("listen-repo.db");
+    let server = Server::builder().env("MCP_REPOSITORY", &repo).start();
+    let follows = !gsmcp_tests::test_backend_is_gci();
+    let discovered = send(&server, "server/discover", json!({}), "").json();
+    assert_eq!(
+        discovered["result"]["capabilities"]["resources"]["subscribe"], follows,
+        "{discovered}"
+    );
+    let writer = open(&server, "");
+    let commit = |code: &str| {
+        assert!(!text(&eval(&server, code, Some(&writer), "")).is_empty());
+        let r = call(&server, "commit", json!({"session": writer}), "");
+        assert_eq!(r["isError"], false, "{r}");
+    };
+    let define = |class: &str, ivars: &str| {
+        commit(&format!(
+            "Object subclass: '{class}' instVarNames: #({ivars}) classVars: #() \
+             classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals. true"
+        ))
+    };
+    define("ListenMark", "a");
+    define("ListenOther", "a");
+    // a filter that is not one is refused before anything starts
+    for bad in [
+        json!({"resourceSubscriptions": "gemstone://class/ListenMark"}),
+        json!({"resourceSubscriptions": [1]}),
+        json!({"resourceSubscriptions": vec!["gemstone://class/X"; 65]}),
+        json!({"toolsListChanged": "yes"}),
+    ] {
+        let mut r = listen_with(&server, 5, bad.clone());
+        assert_eq!(r.json_body()["error"]["code"], -32602, "{bad}");
+    }
+    let (uri, other) = (
+        "gemstone://class/ListenMark",
+        "gemstone://class/ListenOther",
+    );
+    let mut stream = listen_with(
+        &server,
+        7,
+        json!({"resourceSubscriptions": [uri, "gemstone://class/NoSuchListenClass", other],
+               "toolsListChanged": true}),
+    );
+    assert!(stream.is_stream());
+    let ack = stream.next_message().expect("the acknowledgement");
+    let honoured = match follows {
+        true => json!({"resourceSubscriptions": [uri, other]}),
+        // a GemStone stone does not say when others commit: not offered
+        false => json!({}),
+    };
+    assert_eq!(ack["params"]["notifications"], honoured, "{ack}");
+    if !follows {
+        return;
+    }
+    let workers = gsmcp_tests::workers_of(server.port()).len();
+    // another client's commit that changes a class is told, tagged; a commit
+    // that changes no subscribed resource, or another one, tells nothing of
+    // it (each update below would come out of order otherwise)
+    commit("UserGlobals at: #ListenUnrelated put: 1");
+    define("ListenMark", "a b");
+    let note = stream.next_message().expect("an update");
+    assert_eq!(note["method"], "notifications/resources/updated", "{note}");
+    assert_eq!(note["params"]["uri"], uri, "{note}");
+    assert_eq!(
+        note["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], 7,
+        "{note}"
+    );
+    define("ListenOther", "a b");
+    let next = stream.next_message().expect("the next update");
+    assert_eq!(next["params"]["uri"], other, "{next}");
+    define("ListenMark", "a b c");
+    let next = stream.next_message().expect("the next update");
+    assert_eq!(next["params"]["uri"], uri, "{next}");
+    // closing the stream ends its login
+    stream.close();
+    let freed = gsmcp_tests::wait_until(Duration::from_secs(20), || {
+        gsmcp_tests::workers_of(server.port()).len() < workers
+    });
+    assert!(freed, "the listener's worker outlived its stream");
 }

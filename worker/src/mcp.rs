@@ -83,9 +83,18 @@ pub struct Server {
     needs_commit: Option<bool>,
     /// The login serves one stateless call and ends with it.
     one_shot: bool,
+    /// The stone says how far a view lags, so a `subscriptions/listen`
+    /// stream's login can follow commits (the stateless era's resource
+    /// subscriptions are offered).
+    follows_commits: bool,
 }
 
 impl Server {
+    /// Says whether the stone tells how far a view lags (see `follows_commits`).
+    pub fn set_follows_commits(&mut self, follows: bool) {
+        self.follows_commits = follows;
+    }
+
     /// Marks the login as serving one stateless call: a result that leaves
     /// uncommitted changes says they end with the call.
     pub fn set_one_shot(&mut self, one_shot: bool) {
@@ -107,6 +116,7 @@ impl Server {
             negotiated: None,
             needs_commit: None,
             one_shot: false,
+            follows_commits: false,
             client_capabilities: Value::Null,
             prompts,
             resources,
@@ -344,14 +354,16 @@ impl Server {
         result
     }
 
-    /// What this server offers. The stateless era has no `resources/subscribe`.
+    /// What this server offers. The stateless era subscribes to resources
+    /// through `subscriptions/listen`, where commits can be followed.
     fn capabilities(&self, stateless: bool) -> Value {
         let mut capabilities = json!({"tools": {"listChanged": false}, "logging": {}});
         if !self.prompts.is_empty() {
             capabilities["prompts"] = json!({"listChanged": false});
         }
         if !self.resources.is_empty() {
-            capabilities["resources"] = json!({"subscribe": !stateless, "listChanged": false});
+            let subscribe = !stateless || self.follows_commits;
+            capabilities["resources"] = json!({"subscribe": subscribe, "listChanged": false});
         }
         if self.offers_completions() {
             capabilities["completions"] = json!({});

@@ -250,6 +250,7 @@ pub fn serve_over(
                 let _ = login_tx.send(Ok((login.user(), login.stone(), shared.clone())));
                 let mut server = mcp::Server::new(info, registry, redactor);
                 server.set_one_shot(one_shot);
+                server.set_follows_commits(login.lag_reader().is_some());
                 engine_loop(login.as_mut(), &mut server, &shared, &writer, job_rx);
                 login.logout();
                 tracing::debug!("logged out");

@@ -1,6 +1,7 @@
-//! The view's lag while nobody else reports it: a thread that reads how many
-//! commits the login's view is behind, once a [`PERIOD`], and tells the router
-//! (`ToRouter::ViewLag`) whenever it changed.
+//! The view's lag while nobody else reports it: a thread that reads the
+//! login's view and how many commits it is behind, once a [`PERIOD`], and
+//! tells the router the lag (`ToRouter::ViewLag`) whenever either changed:
+//! a view that moved and fell behind again by as much is news too.
 //!
 //! The engine thread reports the view after every call, but a call may run
 //! for minutes while other sessions commit, and an idle session hears of no
@@ -34,18 +35,18 @@ pub fn spawn(
         .spawn(move || {
             let mut told = None;
             while let Err(RecvTimeoutError::Timeout) = stop.recv_timeout(period) {
-                let Some(behind) = lag() else { continue };
-                if told == Some(behind) {
+                let Some(now) = lag() else { continue };
+                if told == Some(now) {
                     continue;
                 }
                 let frame = ToRouter::ViewLag {
-                    commits_behind: behind,
+                    commits_behind: now.1,
                 };
                 if let Err(e) = sink.send_frame(&frame) {
                     tracing::debug!("the view watch stops: {e}");
                     return;
                 }
-                told = Some(behind);
+                told = Some(now);
             }
         })
 }
@@ -54,7 +55,6 @@ pub fn spawn(
 mod tests {
     use super::*;
     use gsmcp_ipc::IpcError;
-    use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::{mpsc, Arc, Mutex};
 
     struct Chan(Mutex<mpsc::Sender<ToRouter>>);
@@ -69,13 +69,17 @@ mod tests {
     }
 
     #[test]
-    fn the_lag_is_told_when_it_changes_and_the_watch_stops_when_told() {
-        let lag = Arc::new(AtomicU64::new(0));
+    fn the_lag_is_told_when_it_or_the_view_changes_and_the_watch_stops_when_told() {
+        // (the view, the newest commit), changed together
+        let state = Arc::new(Mutex::new((10u64, 10u64)));
         let (tx, rx) = mpsc::channel();
         let (stop_tx, stop_rx) = mpsc::channel();
         let reader = {
-            let lag = lag.clone();
-            Arc::new(move || Some(lag.load(Ordering::SeqCst))) as LagReader
+            let state = state.clone();
+            Arc::new(move || {
+                let (view, latest) = *state.lock().unwrap();
+                Some((view, latest - view))
+            }) as LagReader
         };
         let watch = spawn(
             reader,
@@ -89,10 +93,14 @@ mod tests {
             other => panic!("{other:?}"),
         };
         assert_eq!(next(), 0);
-        lag.store(7, Ordering::SeqCst);
-        assert_eq!(next(), 7, "a change is told");
+        *state.lock().unwrap() = (10, 11);
+        assert_eq!(next(), 1, "a change is told");
         std::thread::sleep(Duration::from_millis(50));
         assert!(rx.try_recv().is_err(), "an unchanged lag is not told again");
+        // the view moved (a refresh) and another commit came between two
+        // readings: the lag is 1 again, and the router must hear it again
+        *state.lock().unwrap() = (11, 12);
+        assert_eq!(next(), 1, "behind again by as much");
         drop(stop_tx);
         watch.join().unwrap();
     }

@@ -23,9 +23,10 @@
 //! (`tools/call`, `prompts/get`, `resources/read`) has its `inputResponses`
 //! checked and its `requestState` opened before it goes anywhere, and the
 //! state of such a result sealed on its way back ([`crate::request_state`]).
-//! `subscriptions/listen` answers an open stream that
-//! acknowledges no notification type: nothing this server lists changes
-//! while it runs.
+//! `subscriptions/listen` answers an open stream that acknowledges what it
+//! honours: no list-changed type (nothing this server lists changes while it
+//! runs), and, where commits can be followed, resource subscriptions, which
+//! a listener login of the stream's own serves.
 //!
 //! Discovery and the tool, prompt and template lists depend only on the
 //! deployment and on what the principal's scopes withhold, so the first
@@ -316,6 +317,78 @@ pub struct Shared {
 /// connection and a task, and no session bounds them.
 pub const MAX_LISTENERS: usize = 64;
 
+/// One of the [`MAX_LISTENERS`] places, given back when dropped (the stream
+/// ended, or the client left before it began).
+struct ListenPlace(Arc<AtomicUsize>);
+
+impl ListenPlace {
+    fn take(listening: &Arc<AtomicUsize>) -> Option<ListenPlace> {
+        if listening.fetch_add(1, Ordering::SeqCst) >= MAX_LISTENERS {
+            listening.fetch_sub(1, Ordering::SeqCst);
+            return None;
+        }
+        Some(ListenPlace(listening.clone()))
+    }
+}
+
+impl Drop for ListenPlace {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// The most resources one `subscriptions/listen` may subscribe to, and the
+/// longest URI it may name.
+pub const MAX_LISTEN_URIS: usize = 64;
+const MAX_URI_LEN: usize = 2048;
+
+/// The resource URIs a `subscriptions/listen` request's filter subscribes
+/// to; `Err` says what is wrong with the filter. The other filter fields are
+/// booleans the acknowledgment answers (none is honoured).
+fn listen_filter(params: Option<&Value>) -> Result<Vec<String>, String> {
+    let Some(filter) = params.and_then(|p| p.get("notifications")) else {
+        return Ok(Vec::new());
+    };
+    let Some(filter) = filter.as_object() else {
+        return Err("notifications must be an object".into());
+    };
+    for (k, v) in filter {
+        if k != "resourceSubscriptions" && !v.is_boolean() {
+            let k: String = k.chars().take(64).collect();
+            return Err(format!("notifications.{k} must be a boolean"));
+        }
+    }
+    let uris = match filter.get("resourceSubscriptions") {
+        None => return Ok(Vec::new()),
+        Some(Value::Array(uris)) => uris,
+        Some(_) => {
+            return Err("notifications.resourceSubscriptions must be an array of URIs".into())
+        }
+    };
+    if uris.len() > MAX_LISTEN_URIS {
+        return Err(format!(
+            "notifications.resourceSubscriptions names {} resources; one stream may subscribe to at most {MAX_LISTEN_URIS}",
+            uris.len()
+        ));
+    }
+    let mut out: Vec<String> = Vec::new();
+    for uri in uris {
+        match uri.as_str() {
+            Some(u) if !u.is_empty() && u.len() <= MAX_URI_LEN => {
+                if !out.iter().any(|o| o == u) {
+                    out.push(u.to_string());
+                }
+            }
+            _ => {
+                return Err(format!(
+                    "notifications.resourceSubscriptions holds something that is not a URI of at most {MAX_URI_LEN} characters"
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// The results of the requests whose answer cannot change while the router
 /// runs, by method and the toolsets the principal's scopes withhold.
 #[derive(Default)]
@@ -401,7 +474,7 @@ pub async fn post(
         seal,
     };
     if call.method == "subscriptions/listen" {
-        return call.listen();
+        return call.listen().await;
     }
     if call.method == "tools/call" {
         match call
@@ -806,13 +879,28 @@ impl Call<'_> {
         }))
     }
 
-    /// `subscriptions/listen`: an open stream, acknowledged with the types
-    /// honoured (none: nothing listed changes while the server runs), which
-    /// ends with a result when the server shuts down.
-    fn listen(self) -> Response<Body> {
-        let listening = self.state.stateless.listening.clone();
-        if listening.fetch_add(1, Ordering::SeqCst) >= MAX_LISTENERS {
-            listening.fetch_sub(1, Ordering::SeqCst);
+    /// `subscriptions/listen`: an open stream whose first event acknowledges
+    /// the notification types honoured, which ends with the request's result
+    /// when the server shuts down. Nothing this server lists changes while it
+    /// runs, so the list-changed types are never honoured; resource
+    /// subscriptions are, where commits can be followed (the embedded stone
+    /// on a repository file): a listener login subscribes to them, its view
+    /// moves forward at every commit, and each subscribed resource a commit
+    /// changed is told on the stream. A URI the login cannot subscribe to (an
+    /// unknown resource), or a login that cannot start (every session slot
+    /// taken), leaves those subscriptions out of the acknowledgment.
+    async fn listen(self) -> Response<Body> {
+        let uris = match listen_filter(self.params.as_ref()) {
+            Ok(uris) => uris,
+            Err(message) => {
+                return Refused::bad(
+                    jsonrpc::INVALID_PARAMS,
+                    format!("Invalid params: {message}"),
+                )
+                .answer(&self.id)
+            }
+        };
+        let Some(place) = ListenPlace::take(&self.state.stateless.listening) else {
             let busy = jsonrpc::error_body(
                 Some(&self.id),
                 jsonrpc::SESSION_ERROR,
@@ -820,30 +908,102 @@ impl Call<'_> {
                 Some(json!({ "kind": "listenLimit", "maxListeners": MAX_LISTENERS })),
             );
             return http::json_response(StatusCode::OK, busy);
+        };
+        let follows_commits =
+            self.state.config.gci.is_none() && self.state.config.repository.is_some();
+        let listener = match uris.is_empty() || !follows_commits {
+            true => None,
+            false => self.listener(&uris).await,
+        };
+        let honoured = listener.as_ref().map_or(&[][..], |(_, u)| u.as_slice());
+        let mut notifications = json!({});
+        if !honoured.is_empty() {
+            notifications["resourceSubscriptions"] = json!(honoured);
         }
         let ack = json!({
             "jsonrpc": "2.0",
             "method": "notifications/subscriptions/acknowledged",
             "params": {
                 "_meta": { (era::META_SUBSCRIPTION_ID): self.id },
-                "notifications": {},
+                "notifications": notifications,
             },
-        });
-        let (mut feed, reader) = sse::unkept(0);
-        feed.send(sse::Item::Message(ack.to_string()));
-        let done = self.result_text(json!({ "_meta": { (era::META_SUBSCRIPTION_ID): self.id } }));
-        let shutdown = self.state.registry.shutdown_token();
-        tokio::spawn(async move {
-            tokio::select! {
-                _ = shutdown.cancelled() => { feed.send(sse::Item::Last(done)); }
-                _ = feed.closed() => {}
-            }
-        });
+        })
+        .to_string();
         let trace = self.exchange.map(|e| e.stream(None));
-        let config = http::writer_config(self.state, 0, trace, None);
-        http::sse_response(sse::start(config, reader, move |_| {
-            listening.fetch_sub(1, Ordering::SeqCst);
+        let Some((handle, _)) = listener else {
+            let (mut feed, reader) = sse::unkept(0);
+            feed.send(sse::Item::Message(ack));
+            let done = crate::hello::listen_done(&self.state.config, &self.id);
+            let shutdown = self.state.registry.shutdown_token();
+            tokio::spawn(async move {
+                tokio::select! {
+                    _ = shutdown.cancelled() => { feed.send(sse::Item::Last(done)); }
+                    _ = feed.closed() => {}
+                }
+            });
+            let config = http::writer_config(self.state, 0, trace, None);
+            return http::sse_response(sse::start(config, reader, move |_| drop(place)));
+        };
+        // the listener's notifications go to this stream; it lives while the
+        // stream does (this writer holds its only handle)
+        let stream = handle.next_stream();
+        let (feed, reader) = handle.replay.open(stream);
+        feed.push(sse::Item::Message(ack));
+        let _ = handle.send(Command::Listen {
+            stream,
+            feed,
+            subscription: self.id.clone(),
+        });
+        let config = http::writer_config(self.state, stream, trace, None);
+        let replay = handle.replay.clone();
+        let attachment = reader.attachment;
+        http::sse_response(sse::start(config, reader.rx, move |_| {
+            replay.detach(stream, attachment);
+            drop((handle, place));
         }))
+    }
+
+    /// A listener login subscribed to `uris`, and the URIs it could subscribe
+    /// to; `None` when it could not start or subscribed to none.
+    async fn listener(&self, uris: &[String]) -> Option<(SessionHandle, Vec<String>)> {
+        let handle = match self.start(Kind::Listener).await {
+            Ok(started) => started.handle,
+            Err(refusal) => {
+                info!("no listener login for subscriptions/listen: {refusal}");
+                return None;
+            }
+        };
+        let mut honoured = Vec::new();
+        for (i, uri) in uris.iter().enumerate() {
+            let (events, mut answers) = mpsc::unbounded_channel();
+            let sent = handle.send(Command::Request {
+                id: json!(i),
+                method: "resources/subscribe".into(),
+                params: Some(json!({ "uri": uri })),
+                events,
+                log_floor: None,
+            });
+            if sent.is_err() {
+                return None;
+            }
+            let reply = loop {
+                match answers.recv().await {
+                    Some(CallEvent::Reply(r)) => break Some(r),
+                    Some(CallEvent::Message(_) | CallEvent::Release) => {}
+                    Some(CallEvent::Cancelled) | None => break None,
+                }
+            };
+            let subscribed = reply
+                .and_then(|r| serde_json::from_str::<Value>(&r).ok())
+                .is_some_and(|v| v.get("result").is_some());
+            match subscribed {
+                true => honoured.push(uri.clone()),
+                false => {
+                    debug!(uri = %uri.chars().take(128).collect::<String>(), "not a resource the listener can subscribe to")
+                }
+            }
+        }
+        (!honoured.is_empty()).then_some((handle, honoured))
     }
 
     /// A tool result the router makes, shaped for this era.
@@ -851,15 +1011,8 @@ impl Call<'_> {
         http::json_response(StatusCode::OK, self.result_text(result))
     }
 
-    fn result_text(&self, mut result: Value) -> String {
-        result["resultType"] = json!("complete");
-        let meta = result
-            .as_object_mut()
-            .map(|r| r.entry("_meta").or_insert_with(|| json!({})));
-        if let Some(meta) = meta {
-            meta[era::META_SERVER_INFO] = crate::hello::server_info(&self.state.config);
-        }
-        json!({ "jsonrpc": "2.0", "id": self.id, "result": result }).to_string()
+    fn result_text(&self, result: Value) -> String {
+        crate::hello::complete_response(&self.state.config, &self.id, result)
     }
 
     /// A tool error the router decides (a handle that names no live login of

@@ -133,6 +133,33 @@ fn tool_name(request: &Request) -> Option<String> {
     }
 }
 
+/// A notification for a listen stream, with the subscription's id in its
+/// `params._meta` (the text as it was if it is not a JSON object).
+fn tagged(text: String, subscription: &Value) -> String {
+    let Ok(mut message) = serde_json::from_str::<Value>(&text) else {
+        return text;
+    };
+    let Some(params) = message
+        .as_object_mut()
+        .map(|m| m.entry("params").or_insert_with(|| json!({})))
+    else {
+        return text;
+    };
+    match params.as_object_mut() {
+        Some(p) => {
+            let meta = p.entry("_meta").or_insert_with(|| json!({}));
+            if let Some(meta) = meta.as_object_mut() {
+                meta.insert(
+                    gsmcp_ipc::era::META_SUBSCRIPTION_ID.into(),
+                    subscription.clone(),
+                );
+            }
+            message.to_string()
+        }
+        None => text,
+    }
+}
+
 /// The error a call interrupted by the router (not cancelled) answers, by
 /// why and at which stage of the interruption it ended.
 fn interrupted_error(id: &Value, why: Interrupt, stage: &str) -> String {
@@ -183,6 +210,8 @@ pub(super) struct Actor {
     log_level: usize,
     /// The session's view, as the worker reports it, and what hygiene it needs.
     view: crate::views::View,
+    /// A listener's `subscriptions/listen` id, which its notifications carry.
+    subscription: Option<Value>,
     /// The worker's last report of whether the session holds uncommitted
     /// changes (`None` before the first).
     needs_commit: Option<bool>,
@@ -227,10 +256,18 @@ impl Actor {
     ) -> Actor {
         let now = Instant::now().into_std();
         let policy = registry.config.lifetime.clone();
-        let view = crate::views::View::new(registry.config.views);
+        let view = crate::views::View::new(match kind {
+            // a listener reads what is committed: its view follows every commit
+            Kind::Listener => crate::views::ViewPolicy {
+                max_behind: Some(1),
+                stuck_grace: None,
+                pinned_grace: None,
+            },
+            _ => registry.config.views,
+        });
         let lifetime = match kind {
             Kind::Session => Lifetime::new(policy, now),
-            Kind::Handle | Kind::OneShot => Lifetime::without_streams(policy, now),
+            Kind::Handle | Kind::OneShot | Kind::Listener => Lifetime::without_streams(policy, now),
         };
         Actor {
             registry,
@@ -246,6 +283,7 @@ impl Actor {
             lifetime,
             log_level: DEFAULT_LOG_LEVEL,
             view,
+            subscription: None,
             user,
             owner,
             // a stateless login has run nothing yet, so it holds nothing
@@ -353,6 +391,7 @@ impl Actor {
                 }
                 Wake::Command(None) => Next::Release(match self.kind {
                     Kind::OneShot => "one-shot call answered",
+                    Kind::Listener => "listen stream closed",
                     _ => "session released",
                 }),
                 Wake::Frame(Some(Ok(frame))) => match self.on_frame(frame) {
@@ -466,6 +505,15 @@ impl Actor {
                 }
                 self.standalone = Some((stream, feed));
                 self.lifetime.stream_opened(stream);
+            }
+            Command::Listen {
+                stream,
+                feed,
+                subscription,
+            } => {
+                debug!(stream, "listen stream attached");
+                self.standalone = Some((stream, feed));
+                self.subscription = Some(subscription);
             }
             Command::StreamClosed { stream } => {
                 // the writer of a stream a GET has resumed since ended late:
@@ -712,6 +760,10 @@ impl Actor {
         if self.queue.is_empty() {
             self.view_hygiene();
         }
+        // a listener is held by its open stream, not by requests
+        if self.kind == Kind::Listener {
+            self.lifetime.activity(now.into_std());
+        }
         let busy = self.in_flight.is_some();
         match self.lifetime.pass(now.into_std(), late, busy) {
             lifetime::Action::Nothing => Next::Continue,
@@ -812,6 +864,10 @@ impl Actor {
                 return f.events.send(CallEvent::Message(text)).is_ok();
             }
         }
+        let text = match &self.subscription {
+            Some(id) => tagged(text, id),
+            None => text,
+        };
         match &self.standalone {
             Some((_, feed)) => feed.push(sse::Item::Message(text)) == replay::Pushed::Live,
             None => {
@@ -1021,15 +1077,23 @@ impl Actor {
 
     /// Ends the standalone stream's writer: the session is over.
     fn end_standalone(&mut self) {
-        if let Some((_, feed)) = self.standalone.take() {
-            feed.finish();
+        let Some((_, feed)) = self.standalone.take() else {
+            return;
+        };
+        match &self.subscription {
+            // a listen stream ends with its request's result: a graceful end
+            Some(id) => {
+                let done = crate::hello::listen_done(&self.registry.config, id);
+                feed.push(sse::Item::Last(done));
+            }
+            None => feed.finish(),
         }
     }
 
-    /// Unmaps the session and leaves its tombstone; a one-shot login was never
-    /// mapped, and nobody could ask after it.
+    /// Unmaps the session and leaves its tombstone; a one-shot or listener
+    /// login was never mapped, and nobody could ask after it.
     fn end(&self, sid: &str, owner: &str, why: &str, uncommitted: Uncommitted) {
-        if self.kind != Kind::OneShot {
+        if matches!(self.kind, Kind::Session | Kind::Handle) {
             self.registry.end(sid, owner, why, uncommitted);
         }
     }

@@ -110,6 +110,17 @@ pub enum Command {
         /// Its replay log, which its writer reads.
         feed: replay::Feed,
     },
+    /// A listener login's stream (`subscriptions/listen`): its notifications
+    /// go there, tagged with the subscription's id, and when the login ends
+    /// the stream ends with the request's result.
+    Listen {
+        /// The stream's number.
+        stream: u64,
+        /// Its replay log, which its writer reads.
+        feed: replay::Feed,
+        /// The JSON-RPC id of the `subscriptions/listen` request.
+        subscription: Value,
+    },
     /// A standalone stream ended (client gone, stalled or superseded).
     StreamClosed {
         /// The stream's number.
@@ -159,6 +170,12 @@ pub enum Kind {
     /// For one stateless call without a handle: never mapped, it ends when the
     /// call's answer is delivered (its last [`SessionHandle`] is dropped).
     OneShot,
+    /// For one `subscriptions/listen` stream with resource subscriptions:
+    /// never mapped, it lives while the stream is open (its last
+    /// [`SessionHandle`] is held by the stream), its view moves forward at
+    /// every commit, and the resources it subscribed to that changed are
+    /// told on the stream.
+    Listener,
 }
 
 impl SessionHandle {

@@ -219,8 +219,21 @@ impl Session {
     /// the latest, for the worker's router-facing side; `None` in memory.
     #[allow(clippy::type_complexity)]
     pub fn commits_behind_reader(&self) -> Option<Box<dyn Fn() -> Option<u64> + Send + Sync>> {
+        let read = self.view_reader()?;
+        Some(Box::new(move || read().map(|(_, behind)| behind)))
+    }
+
+    /// A thread-safe reader of this session's view (the commit it reads at)
+    /// and how many commits it is behind the latest, from one reading;
+    /// `None` in memory.
+    #[allow(clippy::type_complexity)]
+    pub fn view_reader(&self) -> Option<Box<dyn Fn() -> Option<(u64, u64)> + Send + Sync>> {
         let watch = self.vm_ref().repo()?.watch();
-        Some(Box::new(move || watch.commits_behind().ok()))
+        Some(Box::new(move || {
+            let view = watch.view();
+            let latest = watch.latest_commit().ok()?;
+            Some((view, latest.saturating_sub(view)))
+        }))
     }
 
     /// The repository user this session logged in as (`None` in memory).

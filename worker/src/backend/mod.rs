@@ -101,8 +101,9 @@ pub trait Login {
     fn logout(self: Box<Self>);
 }
 
-/// Reads how many commits a login's view is behind, from any thread.
-pub type LagReader = Arc<dyn Fn() -> Option<u64> + Send + Sync>;
+/// Reads a login's view, from any thread: the commit it reads at and how many
+/// commits it is behind the newest.
+pub type LagReader = Arc<dyn Fn() -> Option<(u64, u64)> + Send + Sync>;
 
 /// Interrupts the evaluation running on a login, from another thread.
 pub trait Breaker: Send + Sync {
@@ -134,7 +135,7 @@ struct Embedded {
     /// What `stone()` answers: the repository path, or the image's stone name
     /// for an in-memory image.
     stone: String,
-    /// Reads how far the view is behind; `None` for an in-memory image.
+    /// Reads the view and how far it is behind; `None` for an in-memory image.
     behind: Option<LagReader>,
 }
 
@@ -165,7 +166,10 @@ impl Login for Embedded {
         }
     }
     fn commits_behind(&self) -> Option<u64> {
-        self.behind.as_ref().and_then(|read| read())
+        self.behind
+            .as_ref()
+            .and_then(|read| read())
+            .map(|(_, behind)| behind)
     }
     fn lag_reader(&self) -> Option<LagReader> {
         self.behind.clone()
@@ -221,7 +225,7 @@ fn embedded(
     // code only and cannot commit
     session.set_policy(BETWEEN_CALLS);
     let breaker = Arc::new(session.interrupter());
-    let behind = session.commits_behind_reader().map(LagReader::from);
+    let behind = session.view_reader().map(LagReader::from);
     Ok(Box::new(Embedded {
         session,
         breaker,

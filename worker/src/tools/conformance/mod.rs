@@ -519,35 +519,50 @@ pub static TOOLS: [Fixture; 25] = [
     },
 ];
 
-/// The schema of `json_schema_2020_12_tool`: 2020-12 keywords (`$schema`,
-/// `$defs`, `$ref`) a server must pass through untouched.
+/// The schema of `json_schema_2020_12_tool`: 2020-12 keywords a server must
+/// pass through untouched (`$schema`, `$defs` with an `$anchor`, `$ref`,
+/// `allOf`/`anyOf`, `if`/`then`/`else`, `additionalProperties`).
 fn schema_2020_12() -> Value {
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
         "$defs": {
             "address": {
+                "$anchor": "addressDef",
                 "type": "object",
                 "properties": {
                     "street": {"type": "string"},
                     "city": {"type": "string"},
                 },
-                "additionalProperties": false,
             },
         },
         "properties": {
             "name": {"type": "string", "description": "A name."},
             "address": {"$ref": "#/$defs/address"},
+            "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+            "phone": {"type": "string"},
+            "email": {"type": "string"},
         },
+        "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+        "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+        "then": {"required": ["phone"]},
+        "else": {"required": ["email"]},
         "additionalProperties": false,
     })
 }
 
-/// Checks arguments against [`schema_2020_12`] (the few rules it states).
+/// Checks arguments against [`schema_2020_12`]: the field types, the
+/// contact method's values, and a phone number when the contact method is
+/// the phone, else an email address (which also gives the one of them the
+/// `anyOf` asks).
 fn check_2020_12(args: &Map<String, Value>) -> Result<(), String> {
     for (k, v) in args {
         match (k.as_str(), v) {
-            ("name", Value::String(_)) => {}
+            ("name" | "phone" | "email", Value::String(_)) => {}
+            ("contactMethod", Value::String(m)) if m == "phone" || m == "email" => {}
+            ("contactMethod", _) => {
+                return Err("contactMethod must be \"phone\" or \"email\"".into())
+            }
             ("address", Value::Object(a)) => {
                 for (ak, av) in a {
                     if !matches!(ak.as_str(), "street" | "city") || !av.is_string() {
@@ -555,12 +570,21 @@ fn check_2020_12(args: &Map<String, Value>) -> Result<(), String> {
                     }
                 }
             }
-            ("name", _) => return Err("name must be a string".into()),
+            ("name" | "phone" | "email", _) => return Err(format!("{k} must be a string")),
             ("address", _) => return Err("address must be an object".into()),
             _ => return Err(format!("unknown argument {k:?}")),
         }
     }
-    Ok(())
+    let by_phone = args.get("contactMethod").and_then(Value::as_str) == Some("phone");
+    match (
+        by_phone,
+        args.contains_key("phone"),
+        args.contains_key("email"),
+    ) {
+        (true, false, _) => Err("contactMethod is phone, so phone is required".into()),
+        (false, _, false) => Err("email is required unless contactMethod is phone".into()),
+        _ => Ok(()),
+    }
 }
 
 /// What a sampling result says: its text, or its content as JSON.
@@ -843,6 +867,47 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_2020_12_fixture_checks_what_its_schema_states() {
+        let table = [
+            (json!({"email": "a@b.c"}), true),
+            (json!({"contactMethod": "phone", "phone": "1"}), true),
+            (
+                json!({"contactMethod": "email", "email": "a@b.c", "name": "n",
+                    "address": {"street": "s", "city": "c"}}),
+                true,
+            ),
+            (json!({}), false),
+            (json!({"name": "n"}), false),
+            (json!({"contactMethod": "phone", "email": "a@b.c"}), false),
+            (json!({"contactMethod": "fax", "email": "a@b.c"}), false),
+            (json!({"email": 1}), false),
+            (json!({"email": "a@b.c", "address": {"zip": "1"}}), false),
+            (json!({"email": "a@b.c", "other": 1}), false),
+        ];
+        for (args, ok) in table {
+            assert_eq!(
+                check_2020_12(args.as_object().unwrap()).is_ok(),
+                ok,
+                "{args}"
+            );
+        }
+        let schema = schema_2020_12();
+        for key in [
+            "$schema",
+            "$defs",
+            "allOf",
+            "if",
+            "then",
+            "else",
+            "additionalProperties",
+        ] {
+            assert!(schema.get(key).is_some(), "{key}");
+        }
+        assert_eq!(schema["$defs"]["address"]["$anchor"], "addressDef");
+        assert_eq!(schema["properties"]["address"]["$ref"], "#/$defs/address");
+    }
+
+    #[test]
     fn media_are_real_files() {
         assert_eq!(&PNG[..8], b"\x89PNG\r\n\x1a\n");
         assert_eq!(&PNG[12..16], b"IHDR");
@@ -858,30 +923,6 @@ mod tests {
             u32::from_le_bytes(w[40..44].try_into().unwrap()) as usize,
             w.len() - 44
         );
-    }
-
-    #[test]
-    fn schema_2020_12_arguments_table() {
-        let table = [
-            (json!({}), true),
-            (
-                json!({"name": "Ann", "address": {"street": "Main", "city": "X"}}),
-                true,
-            ),
-            (json!({"name": 3}), false),
-            (json!({"address": "here"}), false),
-            (json!({"address": {"zip": "1"}}), false),
-            (json!({"other": 1}), false),
-        ];
-        for (args, ok) in table {
-            assert_eq!(
-                check_2020_12(args.as_object().unwrap()).is_ok(),
-                ok,
-                "{args}"
-            );
-        }
-        let s = schema_2020_12();
-        assert_eq!(s["properties"]["address"]["$ref"], "#/$defs/address");
     }
 
     #[test]
